@@ -1,0 +1,3 @@
+from gitreview.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,93 @@
+"""Trivial or significant, always with the reason.
+
+File rules decide for a whole file (a pure rename, a generated file...); hunk
+rules decide hunk by hunk. Both are explicit registries: a rule returns its
+reason codes when it can prove the change trivial, or None. When no rule
+proves it, the change is significant, and that is the default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from gitreview.analyze import Analysis
+from gitreview.classify import generated, renames, whitespace
+from gitreview.config import Config
+from gitreview.model import Classification, FileChange, Hunk
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    """Everything a rule may look at: pure data, no repository."""
+
+    change: FileChange
+    kind: str
+    analysis: Analysis
+    config: Config
+    attributes: Mapping[str, bool | str | None]  # gitattributes of the path at head
+
+
+@dataclass(frozen=True)
+class Verdict:
+    classification: Classification
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FileVerdict:
+    classification: Classification
+    reasons: tuple[str, ...]
+    hunks: tuple[Verdict, ...]  # one per hunk of the change, in order
+
+
+FileRule = Callable[[FileFacts], "tuple[str, ...] | None"]
+HunkRule = Callable[[FileFacts, Hunk], "tuple[str, ...] | None"]
+
+# Order matters only for which reasons are reported first.
+FILE_RULES: tuple[FileRule, ...] = (
+    generated.ignored,
+    generated.generated,
+    renames.pure_rename_or_copy,
+    renames.mode_only,
+)
+HUNK_RULES: tuple[HunkRule, ...] = (whitespace.whitespace_only,)
+
+
+def classify(facts: FileFacts) -> FileVerdict:
+    hunk_verdicts = tuple(_classify_hunk(facts, hunk) for hunk in facts.change.hunks)
+    for rule in FILE_RULES:
+        reasons = rule(facts)
+        if reasons:
+            trivial = tuple(Verdict("trivial", reasons) for _ in hunk_verdicts)
+            return FileVerdict("trivial", reasons, trivial)
+    if hunk_verdicts and all(v.classification == "trivial" for v in hunk_verdicts):
+        reasons = _union(reason for v in hunk_verdicts for reason in v.reasons)
+        return FileVerdict("trivial", reasons, hunk_verdicts)
+    return FileVerdict("significant", _significant_reasons(facts), hunk_verdicts)
+
+
+def _classify_hunk(facts: FileFacts, hunk: Hunk) -> Verdict:
+    for rule in HUNK_RULES:
+        reasons = rule(facts, hunk)
+        if reasons:
+            return Verdict("trivial", reasons)
+    return Verdict("significant", ("content",) if facts.analysis.t1 else ("no-analysis",))
+
+
+def _significant_reasons(facts: FileFacts) -> tuple[str, ...]:
+    """Why a file needs a reviewer: what kind of change no rule could prove trivial."""
+    change = facts.change
+    if change.is_submodule:
+        return ("submodule",)
+    if change.binary:
+        return ("binary",)
+    if change.status in ("added", "deleted", "type-changed"):
+        return (change.status,)
+    if not change.hunks:
+        return ("metadata",)  # e.g. a rename that also changed mode and type
+    return ("content",) if facts.analysis.t1 else ("no-analysis",)
+
+
+def _union(reasons: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(reasons))

@@ -1,0 +1,87 @@
+"""Files no person writes or reviews: generated files, and paths configured away."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import TYPE_CHECKING
+
+from gitreview import globs
+
+if TYPE_CHECKING:
+    from gitreview.classify import FileFacts
+
+# Lock files of common package managers, by file name.
+LOCK_FILES = frozenset(
+    {
+        "package-lock.json",
+        "npm-shrinkwrap.json",
+        "yarn.lock",
+        "pnpm-lock.yaml",
+        "bun.lock",
+        "poetry.lock",
+        "uv.lock",
+        "pdm.lock",
+        "Pipfile.lock",
+        "Cargo.lock",
+        "go.sum",
+        "Gemfile.lock",
+        "composer.lock",
+        "flake.lock",
+        "mix.lock",
+        "Podfile.lock",
+        "packages.lock.json",
+        "gradle.lockfile",
+    }
+)
+
+# "generated" and "do not edit" in the first lines, or the @generated marker
+# (Go's "Code generated ... DO NOT EDIT.", protoc, Meta's @generated).
+_HEADER_LINES = 5
+_GENERATED = re.compile(r"\bgenerated\b", re.IGNORECASE)
+_DO_NOT_EDIT = re.compile(r"\b(?:do not|don't|must not|never) (?:edit|modify)\b", re.IGNORECASE)
+_MARKER = re.compile(r"@generated\b")
+
+
+def ignored(facts: FileFacts) -> tuple[str, ...] | None:
+    paths = _paths(facts)
+    if any(globs.match_any(facts.config.ignore, path) for path in paths):
+        return ("ignored",)
+    return None
+
+
+def generated(facts: FileFacts) -> tuple[str, ...] | None:
+    flag = globs.linguist_flag(facts.attributes, "linguist-generated")
+    if flag is not None:
+        # An explicit attribute wins over every guess, both ways.
+        return ("generated",) if flag else None
+    paths = _paths(facts)
+    if any(globs.match_any(facts.config.generated, path) for path in paths):
+        return ("generated",)
+    if posixpath.basename(facts.change.path) in LOCK_FILES:
+        return ("generated",)
+    if _has_generated_header(facts):
+        return ("generated",)
+    return None
+
+
+def _paths(facts: FileFacts) -> tuple[str, ...]:
+    change = facts.change
+    if change.old_path and change.old_path != change.path:
+        return (change.path, change.old_path)
+    return (change.path,)
+
+
+def _has_generated_header(facts: FileFacts) -> bool:
+    """Both sides that exist say they are generated: a header added by this
+    range could be hiding a hand edit, so it does not count."""
+    analysis = facts.analysis
+    sides = [text for text in (analysis.old_text, analysis.new_text) if text is not None]
+    return bool(sides) and all(is_generated_header(text) for text in sides)
+
+
+def is_generated_header(text: str) -> bool:
+    head = "\n".join(text.split("\n", _HEADER_LINES)[:_HEADER_LINES])
+    if _MARKER.search(head):
+        return True
+    return bool(_GENERATED.search(head) and _DO_NOT_EDIT.search(head))

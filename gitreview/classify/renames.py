@@ -1,0 +1,38 @@
+"""File changes that move or re-mode content without changing it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gitreview.model import MODE_EXECUTABLE, MODE_FILE
+
+if TYPE_CHECKING:
+    from gitreview.classify import FileFacts
+
+_REGULAR = frozenset({MODE_FILE, MODE_EXECUTABLE})
+
+
+def pure_rename_or_copy(facts: FileFacts) -> tuple[str, ...] | None:
+    """Renamed or copied with identical content (and the same kind of entry)."""
+    change = facts.change
+    if change.status not in ("renamed", "copied") or change.old_oid != change.new_oid:
+        return None
+    reason = "renamed" if change.status == "renamed" else "copied"
+    if change.old_mode == change.new_mode:
+        return (reason,)
+    if {change.old_mode, change.new_mode} <= _REGULAR:
+        return (reason, "mode-only")
+    return None
+
+
+def mode_only(facts: FileFacts) -> tuple[str, ...] | None:
+    """Only the executable bit changed, on a regular file."""
+    change = facts.change
+    if (
+        change.status == "modified"
+        and change.old_oid == change.new_oid
+        and change.old_mode != change.new_mode
+        and {change.old_mode, change.new_mode} <= _REGULAR
+    ):
+        return ("mode-only",)
+    return None

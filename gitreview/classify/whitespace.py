@@ -1,0 +1,98 @@
+"""Hunks whose two sides differ only in whitespace the file type gives no meaning.
+
+Both sides of a hunk (context included) become sequences of comparison keys:
+blank lines are dropped or collapsed as the kind allows, every other line is
+normalized by the kind's lexical rules, and lines where whitespace is content
+(multi-line strings, code blocks...) are kept byte for byte. Lines pair one to
+one, so joining or splitting lines is never whitespace-only: line breaks carry
+meaning in Go and JavaScript.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gitreview.classify import lexical
+from gitreview.model import Hunk, Line
+
+if TYPE_CHECKING:
+    from gitreview.classify import FileFacts
+
+
+@dataclass(frozen=True)
+class _Item:
+    key: str
+    line: Line
+
+
+def whitespace_only(facts: FileFacts, hunk: Hunk) -> tuple[str, ...] | None:
+    policy = lexical.policy(facts.kind)
+    if policy is None:
+        return None
+    analysis = facts.analysis
+    old = [line for line in hunk.lines if line.origin != "+"]
+    new = [line for line in hunk.lines if line.origin != "-"]
+    old_items, old_blanks = _items(facts.kind, policy, old, analysis.old_literal, side="old")
+    new_items, new_blanks = _items(facts.kind, policy, new, analysis.new_literal, side="new")
+    if [item.key for item in old_items] != [item.key for item in new_items]:
+        return None
+    reasons: list[str] = []
+    if old_blanks or new_blanks:
+        reasons.append("blank-lines")
+    endings = spacing = False
+    for before, after in zip(old_items, new_items):
+        if before.line.text == after.line.text and before.line.newline == after.line.newline:
+            continue
+        if _strip_cr(before.line.text) == _strip_cr(after.line.text):
+            endings = True
+        else:
+            spacing = True
+    if spacing:
+        reasons.append("whitespace")
+    if endings:
+        reasons.append("line-endings")
+    return tuple(reasons) or None
+
+
+def _items(
+    kind: str,
+    policy: lexical.WhitespacePolicy,
+    lines: list[Line],
+    literal: frozenset[int] | None,
+    *,
+    side: str,
+) -> tuple[list[_Item], int]:
+    """Comparison keys of one side, and how many blank lines it adds or removes."""
+    items: list[_Item] = []
+    blanks = 0
+    previous_blank = False
+    for index, line in enumerate(lines):
+        number = line.old_no if side == "old" else line.new_no
+        is_literal = literal is None or number in literal
+        blank = line.text.strip(" \t\r") == "" and not is_literal
+        if blank and index > 0 and lines[index - 1].text.rstrip(" \t\r").endswith("\\"):
+            blank = False  # a blank line ends a backslash continuation: it matters
+        if blank:
+            blanks += line.origin != " "
+            if policy.blank_lines == "any":
+                continue
+            if policy.blank_lines == "runs":
+                if not previous_blank:
+                    items.append(_Item("\0blank", line))
+                previous_blank = True
+                continue
+        previous_blank = False
+        items.append(_Item(_key(kind, policy, line, literal=is_literal), line))
+    return items, blanks
+
+
+def _key(kind: str, policy: lexical.WhitespacePolicy, line: Line, *, literal: bool) -> str:
+    if literal or not policy.line_endings:
+        # Exact: a "\r" or a missing final newline inside a literal is content.
+        return f"{line.text}\0{line.newline}"
+    return lexical.normalize_line(kind, _strip_cr(line.text), literal=False)
+
+
+def _strip_cr(text: str) -> str:
+    return text[:-1] if text.endswith("\r") else text

@@ -1,0 +1,122 @@
+"""Argument parsing and dispatch only; each subcommand lives in commands/.
+
+`git review-manifest [RANGE] [options]` builds a manifest; a first argument
+naming a subcommand (show, ...) runs that instead. A branch that happens to be
+called like a subcommand can still be given after `--`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from gitreview import __version__
+from gitreview.errors import Exit, UserError
+
+PROG = "git review-manifest"
+SUBCOMMANDS = ("show",)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args and args[0] in SUBCOMMANDS:
+            return _subcommand(args[0], args[1:])
+        return _manifest(args)
+    except UserError as error:
+        message = error.message if error.hint is None else f"{error.message} (hint: {error.hint})"
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        return int(error.status)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return int(Exit.INTERRUPTED)
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return int(Exit.OK)
+    except Exception as error:  # a bug: one line, the traceback only when asked for
+        if os.environ.get("GITREVIEW_DEBUG"):
+            raise
+        print(
+            f"{PROG}: internal error: {type(error).__name__}: {error} "
+            "(set GITREVIEW_DEBUG=1 for the traceback, and please report it)",
+            file=sys.stderr,
+        )
+        return int(Exit.INTERNAL)
+
+
+def _manifest(args: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description=(
+            "Build the review manifest of a commit range: every changed file and hunk "
+            "classified trivial or significant with its reasons, structural findings, and "
+            "handles that point reviewers at exactly what needs judgment."
+        ),
+        epilog=(
+            "subcommands: show HANDLE prints the lines a handle names. "
+            "Exit status: 0 ok, 1 findings at or above --fail-on, 2 usage, 3 repository or "
+            "range, 4 configuration, 5 patch, 6 handle, 70 internal error."
+        ),
+    )
+    parser.add_argument(
+        "range",
+        nargs="?",
+        help="A..B, A...B (from the merge base), or REV (its first parent to REV); "
+        "default: the current branch against its upstream",
+    )
+    parser.add_argument("--repo", metavar="PATH", help="repository (default: the current one)")
+    parser.add_argument(
+        "--patch", metavar="FILE", help="read a unified diff from FILE ('-' for stdin)"
+    )
+    parser.add_argument(
+        "--config", metavar="PATH", help="configuration file (default: .gitreview.yml at head)"
+    )
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
+    parser.add_argument(
+        "--format", choices=("json", "text"), default="json", help="output format (default: json)"
+    )
+    parser.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "info", "never"),
+        help="exit 1 when a finding is at least this severe (default: fail_on of the "
+        "configuration, else error)",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    options = parser.parse_args(args)
+    if options.patch is not None and options.range is not None:
+        parser.error("give either a range or --patch, not both")
+
+    from gitreview.commands.manifest import run_manifest
+
+    return run_manifest(
+        spec=options.range,
+        repo=options.repo,
+        patch=options.patch,
+        config=options.config,
+        output=options.output,
+        output_format=options.format,
+        fail_on=options.fail_on,
+    )
+
+
+def _subcommand(name: str, args: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} show",
+        description="Print the lines a handle names, with their line numbers, "
+        "read from git objects (never the working tree).",
+    )
+    parser.add_argument("handle", help="a handle from a manifest, e.g. src/app.py:10-24@1a2b3c4d5e6f")
+    parser.add_argument("--repo", metavar="PATH", help="repository (default: the current one)")
+    parser.add_argument(
+        "-C", "--context", type=int, default=0, metavar="N", help="also print N lines around"
+    )
+    options = parser.parse_args(args)
+    if options.context < 0:
+        parser.error("--context must be 0 or more")
+
+    from gitreview.commands.show import run_show
+
+    return run_show(handle=options.handle, repo=options.repo, context=options.context)

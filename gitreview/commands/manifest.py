@@ -1,0 +1,53 @@
+"""`git review-manifest [RANGE]`: build, render and write the manifest."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from gitreview.config import SEVERITIES
+from gitreview.errors import Exit, UserError
+
+
+def run_manifest(
+    *,
+    spec: str | None,
+    repo: str | None,
+    patch: str | None,
+    config: str | None,
+    output: str | None,
+    output_format: str,
+    fail_on: str | None,
+) -> int:
+    from gitreview.pipeline import build
+    from gitreview.render import render
+
+    patch_data = None if patch is None else _read_patch(patch)
+    manifest, settings = build(repo, spec, config=config, patch=patch_data, patch_name=patch or "-")
+    text = render(manifest, output_format, color=output is None and sys.stdout.isatty())
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise UserError(f"cannot write {output}: {error.strerror}", status=Exit.USAGE) from None
+    threshold = fail_on or settings.fail_on
+    return int(Exit.FINDINGS) if _fails(manifest, threshold) else int(Exit.OK)
+
+
+def _fails(manifest: dict[str, object], threshold: str) -> bool:
+    if threshold == "never":
+        return False
+    counts = manifest["summary"]["findings"]  # type: ignore[index]
+    lowest = SEVERITIES.index(threshold)
+    return any(counts[severity] for severity in SEVERITIES[lowest:])  # type: ignore[index]
+
+
+def _read_patch(name: str) -> bytes:
+    if name == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(name).read_bytes()
+    except OSError as error:
+        raise UserError(f"cannot read patch {name}: {error.strerror}", status=Exit.PATCH) from None

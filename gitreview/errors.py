@@ -1,0 +1,34 @@
+"""The one user-facing error type and the exit statuses it maps to.
+
+Library errors (pygit2, unidiff, yaml, jsonschema) are translated into
+`UserError` where they happen, so the handler in cli.py can print one line
+and exit with a documented status instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class Exit(enum.IntEnum):
+    """Exit statuses, documented in the README."""
+
+    OK = 0
+    FINDINGS = 1  # findings at or above the fail-on severity
+    USAGE = 2  # bad command-line arguments (argparse uses 2 as well)
+    RANGE = 3  # not a repository, unknown revision, no upstream, shallow history
+    CONFIG = 4  # bad .gitreview.yml
+    PATCH = 5  # unreadable or malformed patch
+    HANDLE = 6  # malformed or unknown handle
+    INTERNAL = 70  # a bug in gitreview (EX_SOFTWARE)
+    INTERRUPTED = 130
+
+
+class UserError(Exception):
+    """A mistake the user can fix: printed as one line, plus an optional hint."""
+
+    def __init__(self, message: str, *, status: Exit, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.hint = hint

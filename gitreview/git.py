@@ -1,0 +1,286 @@
+"""Every call into pygit2 or the git binary. Returns plain records.
+
+The repository path is always explicit: inside hooks git exports GIT_DIR,
+GIT_INDEX_FILE and friends, which would silently point subprocesses at another
+repository (pre-commit's `no_git_env` works around the same trap). Nothing
+here writes to the working tree or the object database.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gitreview.errors import Exit, UserError
+from gitreview.model import EMPTY_TREE, Commit, Hunk, Line
+
+if TYPE_CHECKING:
+    import pygit2
+
+# Variables git itself needs to run; every other GIT_* variable is dropped.
+_KEPT_GIT_VARIABLES = frozenset(
+    {
+        "GIT_EXEC_PATH",
+        "GIT_SSH",
+        "GIT_SSH_COMMAND",
+        "GIT_SSL_CAINFO",
+        "GIT_SSL_NO_VERIFY",
+        "GIT_CONFIG_NOSYSTEM",
+        "GIT_CONFIG_GLOBAL",
+        "GIT_CONFIG_SYSTEM",
+        "GIT_CONFIG_COUNT",
+        "GIT_HTTP_PROXY_AUTHMETHOD",
+        "GIT_ALLOW_PROTOCOL",
+        "GIT_ASKPASS",
+    }
+)
+
+
+def no_git_env() -> dict[str, str]:
+    """The process environment without the GIT_* variables a hook inherits."""
+    return {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("GIT_")
+        or key in _KEPT_GIT_VARIABLES
+        or key.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"))
+    }
+
+
+@dataclass(frozen=True)
+class RawChange:
+    """One record of `git diff-tree --raw`: a file pair and its status letter."""
+
+    status: str  # A, M, D, R, C, T
+    score: int | None
+    old_mode: int
+    new_mode: int
+    old_oid: str
+    new_oid: str
+    old_path: str
+    new_path: str
+
+
+_ZERO_OID = "0" * 40
+
+
+def parse_raw_diff(output: bytes) -> list[RawChange]:
+    """Parse NUL-separated `git diff-tree -r -z --raw` output."""
+    fields = output.split(b"\0")
+    changes: list[RawChange] = []
+    i = 0
+    while i < len(fields) and fields[i]:
+        meta = fields[i].decode("ascii").lstrip(":").split(" ")
+        old_mode, new_mode, old_oid, new_oid, status = meta
+        letter, score = status[0], (int(status[1:]) if len(status) > 1 else None)
+        old_path = os.fsdecode(fields[i + 1])
+        if letter in "RC":
+            new_path = os.fsdecode(fields[i + 2])
+            i += 3
+        else:
+            new_path = old_path
+            i += 2
+        changes.append(
+            RawChange(
+                status=letter,
+                score=score,
+                old_mode=int(old_mode, 8),
+                new_mode=int(new_mode, 8),
+                old_oid=old_oid,
+                new_oid=new_oid,
+                old_path=old_path,
+                new_path=new_path,
+            )
+        )
+    return changes
+
+
+class Repository:
+    """A git repository opened by path, read only."""
+
+    def __init__(self, handle: pygit2.Repository) -> None:
+        self._repo = handle
+        self.git_dir = handle.path.rstrip("/")
+
+    # -- running git ---------------------------------------------------------
+
+    def _git(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:
+        result = subprocess.run(
+            ("git", "--git-dir", self.git_dir, *args),
+            capture_output=True,
+            env=no_git_env(),
+            check=False,
+        )
+        if check and result.returncode != 0:
+            message = result.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise UserError(
+                f"git {args[0]} failed: {message[-1] if message else result.returncode}",
+                status=Exit.RANGE,
+            )
+        return result
+
+    # -- revisions -----------------------------------------------------------
+
+    @property
+    def is_shallow(self) -> bool:
+        return bool(self._repo.is_shallow)
+
+    def resolve_commit(self, rev: str) -> str | None:
+        """The full id of the commit `rev` names, with git's own revision syntax."""
+        result = self._git(
+            "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}", check=False
+        )
+        if result.returncode != 0:
+            return None
+        return result.stdout.decode("ascii").strip()
+
+    def merge_base(self, one: str, two: str) -> str | None:
+        result = self._git("merge-base", one, two, check=False)
+        if result.returncode != 0:
+            return None
+        return result.stdout.decode("ascii").strip()
+
+    def first_parent(self, sha: str) -> str | None:
+        import pygit2
+
+        commit = self._repo.get(sha)
+        assert isinstance(commit, pygit2.Commit)
+        parents = commit.parent_ids
+        return str(parents[0]) if parents else None
+
+    def current_branch(self) -> str | None:
+        result = self._git("symbolic-ref", "--quiet", "--short", "HEAD", check=False)
+        return result.stdout.decode("utf-8", "replace").strip() or None
+
+    def upstream_of_head(self) -> str | None:
+        result = self._git(
+            "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}", check=False
+        )
+        if result.returncode != 0:
+            return None
+        return result.stdout.decode("utf-8", "replace").strip() or None
+
+    def commits(self, base: str | None, head: str) -> tuple[Commit, ...]:
+        """Commits reachable from head and not from base, oldest first."""
+        import pygit2
+        from pygit2.enums import SortMode
+
+        walker = self._repo.walk(pygit2.Oid(hex=head), SortMode.TOPOLOGICAL | SortMode.REVERSE)
+        if base is not None:
+            walker.hide(pygit2.Oid(hex=base))
+        found: list[Commit] = []
+        for commit in walker:
+            subject = commit.message.split("\n", 1)[0].strip()
+            found.append(Commit(sha=str(commit.id), subject=subject))
+        return tuple(found)
+
+    # -- trees and blobs -----------------------------------------------------
+
+    def raw_diff(self, base: str | None, head: str, *, copies: bool) -> list[RawChange]:
+        """File pairs between two commits, as `git diff -M` pairs them.
+
+        The pairs come from git itself: libgit2's find_similar pairs some
+        files differently from git and is slower on large ranges (issue #2).
+        """
+        args = ["diff-tree", "-r", "-z", "--raw", "--no-commit-id", "-M"]
+        if copies:
+            args.append("-C")
+        args += [base or EMPTY_TREE, head]
+        return parse_raw_diff(self._git(*args).stdout)
+
+    def blob(self, oid: str) -> bytes:
+        return bytes(self._repo[oid].read_raw())
+
+    def blob_by_prefix(self, prefix: str) -> bytes | None:
+        """The content of the blob a (possibly abbreviated) id names, or None."""
+        import pygit2
+
+        try:
+            obj = self._repo.revparse_single(prefix)
+        except (KeyError, ValueError, pygit2.GitError):
+            return None
+        if not isinstance(obj, pygit2.Blob):
+            return None
+        return bytes(obj.data)
+
+    def file_at(self, commit: str, path: str) -> bytes | None:
+        """The content of `path` in a commit's tree, or None when it is not a file there."""
+        import pygit2
+
+        tree = self._repo.get(commit)
+        assert isinstance(tree, pygit2.Commit)
+        try:
+            entry = tree.tree[path]
+        except KeyError:
+            return None
+        if entry.type_str != "blob":
+            return None
+        return bytes(self._repo[entry.id].read_raw())
+
+
+def open_repository(path: str | None) -> Repository:
+    """Open the repository containing `path` (default: the current folder)."""
+    import pygit2
+
+    start = os.path.abspath(path or os.getcwd())
+    if not os.path.isdir(start):
+        raise UserError(f"not a git repository: {start} (no such folder)", status=Exit.RANGE)
+    found = pygit2.discover_repository(start)
+    if found is None:
+        raise UserError(
+            f"not a git repository (or any parent up to the root): {start}",
+            status=Exit.RANGE,
+            hint="run inside a repository or pass --repo PATH",
+        )
+    try:
+        return Repository(pygit2.Repository(found))
+    except pygit2.GitError as error:
+        raise UserError(f"cannot open repository {found}: {error}", status=Exit.RANGE) from None
+
+
+def diff_hunks(old: bytes | None, new: bytes | None, *, context: int = 3) -> tuple[Hunk, ...]:
+    """The hunks of a text diff between two contents, as git would cut them.
+
+    Binary detection is the caller's (git's rule, not libgit2's), so FORCE_TEXT.
+    """
+    import pygit2
+    from pygit2.enums import DiffOption
+
+    patch = pygit2.Patch.create_from(
+        old,
+        new,
+        flag=DiffOption.INDENT_HEURISTIC | DiffOption.FORCE_TEXT,
+        context_lines=context,
+        interhunk_lines=0,
+    )
+    return tuple(_hunk(hunk) for hunk in patch.hunks)
+
+
+def _hunk(hunk: pygit2.DiffHunk) -> Hunk:
+    lines: list[Line] = []
+    for line in hunk.lines:
+        if line.origin in "=<>":
+            # "\ No newline at end of file" belongs to the line just before it.
+            last = lines[-1]
+            lines[-1] = Line(last.origin, last.old_no, last.new_no, last.text, newline=False)
+            continue
+        raw = line.raw_content
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        lines.append(
+            Line(
+                origin=line.origin,
+                old_no=line.old_lineno if line.old_lineno > 0 else None,
+                new_no=line.new_lineno if line.new_lineno > 0 else None,
+                text=raw.decode("utf-8", "replace"),
+            )
+        )
+    return Hunk(
+        old_start=hunk.old_start,
+        old_count=hunk.old_lines,
+        new_start=hunk.new_start,
+        new_count=hunk.new_lines,
+        lines=tuple(lines),
+    )

@@ -1,0 +1,338 @@
+"""Git's path patterns without a working tree: wildmatch globs and ``.gitattributes``.
+
+The manifest must depend on git objects only, so gitreview cannot ask ``git check-attr`` (which
+reads the working tree). This module re-implements what it needs of gitignore(5),
+gitattributes(5) and git's wildmatch.c as pure functions, checked against the real git binary
+in tests/test_globs.py. Matching works on UTF-8 bytes, as git does: ``?`` and ``[...]`` match
+one *byte*, so ``caf?.md`` does not match ``café.md`` while ``caf??.md`` does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import NamedTuple, TypeAlias
+
+AttrValue: TypeAlias = bool | str | None
+"""``True`` for ``attr``, ``False`` for ``-attr``, ``None`` for ``!attr``, else the string value."""
+
+_BLANK = " \t\r\n"
+_ATTR_NAME = re.compile(r"[A-Za-z0-9_.][-A-Za-z0-9_.]*")
+_MAX_LINE = 2048  # git >= 2.39.1 ignores longer attribute lines (CVE-2022-23521 hardening)
+_ESCAPES = {"a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11, "\\": 92, '"': 34}
+_ALPHA = set(range(65, 91)) | set(range(97, 123))
+_DIGIT = set(range(48, 58))
+_GRAPH = set(range(33, 127))
+# git's ctype is ASCII-only and its isspace() leaves out \v and \f.
+_CHAR_CLASSES: dict[bytes, set[int]] = {
+    b"alnum": _ALPHA | _DIGIT,
+    b"alpha": _ALPHA,
+    b"blank": {9, 32},
+    b"cntrl": set(range(32)) | {127},
+    b"digit": _DIGIT,
+    b"graph": _GRAPH,
+    b"lower": set(range(97, 123)),
+    b"print": _GRAPH | {32},
+    b"punct": _GRAPH - _ALPHA - _DIGIT,
+    b"space": {9, 10, 13, 32},
+    b"upper": set(range(65, 91)),
+    b"xdigit": _DIGIT | set(b"abcdefABCDEF"),
+}
+_NEVER = b"(?!)"
+
+
+def _enc(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _bracket(pat: bytes, i: int) -> tuple[bytes, int] | None:
+    """Translate the ``[...]`` class starting at ``pat[i]``; None if malformed (never matches)."""
+    i += 1
+    negated = pat[i : i + 1] in (b"!", b"^")
+    i += negated
+    chars: set[int] = set()
+    prev, first = 0, True  # prev is git's prev_ch: the last single char, 0 after a range/class
+    while True:
+        if i >= len(pat):
+            return None
+        c = pat[i]
+        if c == ord("]") and not first:  # a ']' right after '[' or '[!' is a literal
+            break
+        first = False
+        if c == ord("\\"):
+            i += 1
+            if i >= len(pat):
+                return None
+            prev = pat[i]
+            chars.add(prev)
+        elif c == ord("-") and prev and i + 1 < len(pat) and pat[i + 1] != ord("]"):
+            i += 1 + (pat[i + 1] == ord("\\"))
+            if i >= len(pat):
+                return None
+            chars.update(range(prev, pat[i] + 1))  # a reversed range is empty, not an error
+            prev = 0
+        elif c == ord("[") and pat[i + 1 : i + 2] == b":":
+            end = pat.find(b"]", i + 2)
+            if end < 0:
+                return None
+            if end - i - 3 < 0 or pat[end - 1] != ord(":"):  # no ":]": '[' is an ordinary char
+                chars.add(c)
+                prev = c
+            else:
+                named = _CHAR_CLASSES.get(pat[i + 2 : end - 1])
+                if named is None:
+                    return None
+                chars |= named
+                prev, i = 0, end
+        else:
+            chars.add(c)
+            prev = c
+        i += 1
+    allowed = (set(range(256)) - chars if negated else chars) - {ord("/")}
+    if not allowed:
+        return _NEVER, i + 1
+    return b"[" + b"".join(b"\\x%02x" % b for b in sorted(allowed)) + b"]", i + 1
+
+
+def _translate(pat: bytes, start: int) -> bytes:
+    """Regex source equivalent to git's wildmatch(pat) with WM_PATHNAME.
+
+    ``pat[:start]`` is a literal prefix: git compares it with strcmp and only hands the rest
+    to wildmatch, so a ``**`` right after it counts as "at the start of the pattern".
+    """
+    out = [re.escape(pat[:start])]
+    i = start
+    while i < len(pat):
+        c = pat[i]
+        if c == ord("*"):
+            j = i
+            while j < len(pat) and pat[j] == ord("*"):
+                j += 1
+            rest = pat[j:]
+            left_ok = i == start or pat[i - 1] == ord("/")
+            if j - i > 1 and left_ok and rest[:1] == b"/":
+                out.append(b"(?:.*/)?")  # "**/" also matches zero directories
+                j += 1
+            elif j - i > 1 and left_ok and (not rest or rest[:2] == b"\\/"):
+                out.append(b".*")
+            else:  # a "**" not delimited by slashes is an ordinary "*"
+                out.append(b"[^/]*")
+            i = j
+        elif c == ord("?"):
+            out.append(b"[^/]")
+            i += 1
+        elif c == ord("["):
+            translated = _bracket(pat, i)
+            if translated is None:
+                return _NEVER
+            piece, i = translated
+            out.append(piece)
+        elif c == ord("\\"):
+            if i + 1 >= len(pat):  # a trailing backslash can never match
+                return _NEVER
+            out.append(re.escape(pat[i + 1 : i + 2]))
+            i += 2
+        else:
+            out.append(re.escape(pat[i : i + 1]))
+            i += 1
+    return b"".join(out)
+
+
+@dataclass(frozen=True)
+class Glob:
+    """One gitignore-style pattern, compiled. Build it with :func:`compile_glob`."""
+
+    pattern: str
+    negated: bool  # leading "!"; match() ignores it, match_any() honours it
+    dir_only: bool  # trailing "/"
+    basename: bool  # no other "/": matches the last component at any depth
+    regex: re.Pattern[bytes] = field(repr=False, compare=False)
+
+    def _hit(self, path: bytes, is_dir: bool) -> bool:
+        if self.dir_only and not is_dir:
+            return False
+        target = path.rpartition(b"/")[2] if self.basename else path
+        return self.regex.fullmatch(target) is not None
+
+    def match_exact(self, path: str, *, is_dir: bool = False) -> bool:
+        """Whether the pattern matches ``path`` itself, as gitattributes does (no inheritance)."""
+        return self._hit(_enc(path), is_dir)
+
+    def match(self, path: str) -> bool:
+        """Whether ``path`` (a file) or one of its leading directories matches, as in gitignore.
+
+        So ``build/`` matches every file under any directory named ``build``, and ``docs``
+        matches ``docs/a.md`` as well as a file called ``docs``.
+        """
+        raw = _enc(path)
+        parts = raw.split(b"/")
+        dirs = (b"/".join(parts[:k]) for k in range(1, len(parts)))
+        return any(self._hit(d, True) for d in dirs) or self._hit(raw, False)
+
+
+@lru_cache(maxsize=4096)
+def compile_glob(pattern: str) -> Glob:
+    """Compile a gitignore(5) pattern relative to the repository root (or a base directory)."""
+    raw = _enc(pattern)
+    negated = raw.startswith(b"!")
+    raw = raw[negated:]
+    dir_only = raw.endswith(b"/")
+    raw = raw[: len(raw) - dir_only]
+    basename = b"/" not in raw
+    if not basename:
+        raw = raw.removeprefix(b"/")  # only one slash: "//a" never matches
+    literal = next((k for k, byte in enumerate(raw) if byte in b"*?[\\"), len(raw))
+    start = 0 if basename else literal
+    regex = re.compile(_translate(raw, start), re.DOTALL)
+    return Glob(pattern, negated, dir_only, basename, regex)
+
+
+def match_any(patterns: Sequence[str], path: str) -> bool:
+    """Whether git would ignore file ``path`` if ``patterns`` were the lines of a root .gitignore.
+
+    The last matching pattern wins and ``!pattern`` re-includes, except that (as in git) nothing
+    below an excluded directory can be re-included. Empty patterns are skipped.
+    """
+    globs = [compile_glob(p) for p in patterns if p]
+
+    def verdict(sub: bytes, is_dir: bool) -> bool:
+        for glob in reversed(globs):
+            if glob._hit(sub, is_dir):
+                return not glob.negated
+        return False
+
+    raw = _enc(path)
+    parts = raw.split(b"/")
+    dirs = (b"/".join(parts[:k]) for k in range(1, len(parts)))
+    return any(verdict(d, True) for d in dirs) or verdict(raw, False)
+
+
+class AttrRule(NamedTuple):
+    """One .gitattributes line: a pattern (or, if ``macro``, a macro name) and its assignments."""
+
+    pattern: str
+    attrs: tuple[tuple[str, AttrValue], ...]
+    macro: bool = False
+
+
+_BINARY: tuple[tuple[str, AttrValue], ...] = (("diff", False), ("merge", False), ("text", False))
+
+
+def _unquote(line: str) -> tuple[str, str] | None:
+    """Split a C-quoted leading pattern off ``line`` (git's unquote_c_style); None if invalid."""
+    out, i = bytearray(), 1
+    while i < len(line):
+        c = line[i]
+        if c == '"':
+            return out.decode("utf-8", "surrogateescape"), line[i + 1 :]
+        if c != "\\":
+            out += _enc(c)
+            i += 1
+        elif line[i + 1 : i + 2] in _ESCAPES:
+            out.append(_ESCAPES[line[i + 1]])
+            i += 2
+        elif re.fullmatch("[0-3][0-7][0-7]", line[i + 1 : i + 4]):
+            out.append(int(line[i + 1 : i + 4], 8))
+            i += 4
+        else:
+            return None
+    return None
+
+
+def _parse_line(line: str, macros_allowed: bool) -> AttrRule | None:
+    if len(_enc(line)) >= _MAX_LINE:
+        return None
+    rest = line.lstrip(_BLANK)
+    if not rest or rest.startswith("#"):
+        return None
+    quoted = _unquote(rest) if rest.startswith('"') else None
+    if quoted is None:  # an invalid quoted pattern is taken literally, quotes included
+        name = re.split(f"[{_BLANK}]", rest, maxsplit=1)[0]
+        quoted = name, rest[len(name) :]
+    name, states = quoted
+    macro = name.startswith("[attr]") and len(name) > len("[attr]")
+    if macro:
+        if not macros_allowed:  # git rejects macro definitions outside the root file
+            return None
+        name = re.split(f"[{_BLANK}]", name[len("[attr]") :].lstrip(_BLANK))[0]
+        if not _ATTR_NAME.fullmatch(name):
+            return None
+    elif name.startswith("!"):  # git warns that negative patterns are ignored in attributes
+        return None
+    attrs: list[tuple[str, AttrValue]] = []
+    for token in re.split(f"[{_BLANK}]+", states.strip(_BLANK)):
+        if not token:
+            continue
+        key, eq, val = token.partition("=")
+        value: AttrValue = val if eq else True
+        if key[:1] in ("-", "!"):  # "-a=x" is just "-a"
+            key, value = key[1:], (None if key[0] == "!" else False)
+        if not _ATTR_NAME.fullmatch(key):  # one invalid name drops the whole line
+            return None
+        attrs.append((key, value))
+    return AttrRule(name, tuple(attrs), macro)
+
+
+@lru_cache(maxsize=256)
+def parse_gitattributes(text: str, *, macros_allowed: bool = True) -> tuple[AttrRule, ...]:
+    """Parse one .gitattributes file; ``macros_allowed`` is False for non-root files."""
+    lines = text.removeprefix("\ufeff").split("\n")
+    return tuple(r for r in (_parse_line(ln, macros_allowed) for ln in lines) if r is not None)
+
+
+class Gitattributes:
+    """The .gitattributes files of one tree: ``files`` maps directory ("" = root) to text."""
+
+    def __init__(self, files: Mapping[str, str]) -> None:
+        self._rules = {
+            d.strip("/"): parse_gitattributes(text, macros_allowed=not d.strip("/"))
+            for d, text in files.items()
+        }
+        # The last definition in the root file wins, including over the built-in "binary".
+        self._macros = {"binary": _BINARY}
+        self._macros.update((r.pattern, r.attrs) for r in self._rules.get("", ()) if r.macro)
+
+    def for_path(self, path: str) -> dict[str, AttrValue]:
+        """Every attribute set, unset or valued for ``path``; unspecified ones are absent."""
+        found: dict[str, AttrValue] = {}
+        dirs = [d for d in self._rules if not d or path.startswith(d + "/")]
+        for d in sorted(dirs, key=len, reverse=True):  # deeper files take precedence
+            rel = path[len(d) + 1 :] if d else path
+            for rule in reversed(self._rules[d]):  # later lines take precedence
+                # A pattern matching a directory does not apply to the files inside it.
+                if not rule.macro and compile_glob(rule.pattern).match_exact(rel):
+                    self._fill(rule.attrs, found)
+        return {name: value for name, value in found.items() if value is not None}
+
+    def _fill(self, attrs: tuple[tuple[str, AttrValue], ...], found: dict[str, AttrValue]) -> None:
+        # Mirrors attr.c fill_one(): the highest-precedence assignment of an attribute sticks
+        # (even "!attr"), and a macro expands only when it is set, never when unset or valued.
+        for name, value in reversed(attrs):
+            if name not in found:
+                found[name] = value
+                if value is True and name in self._macros:
+                    self._fill(self._macros[name], found)
+
+    def value(self, path: str, name: str) -> AttrValue:
+        """The raw value of one attribute (None when unspecified)."""
+        return self.for_path(path).get(name)
+
+    def is_set(self, path: str, name: str) -> bool:
+        """True only for the "set" state (``attr``), as git means it; not for string values."""
+        return self.value(path, name) is True
+
+
+def attributes_for(path: str, files: Mapping[str, str]) -> dict[str, AttrValue]:
+    """One-off form of ``Gitattributes(files).for_path(path)`` (parsing is cached per text)."""
+    return Gitattributes(files).for_path(path)
+
+
+def linguist_flag(attrs: Mapping[str, AttrValue], name: str) -> bool | None:
+    """Linguist's reading of a boolean attribute: True, False, or None when unspecified."""
+    value = attrs.get(name)
+    if value is None:
+        return None
+    # Linguist treats any value but unset and "false" as true, so even "0" means true.
+    return value is not False and value != "false"

@@ -1,0 +1,74 @@
+"""The kind of a file, from its path: it decides which rules and analyzers apply."""
+
+from __future__ import annotations
+
+import posixpath
+
+_BY_EXTENSION = {
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".mdx": "markdown",
+    ".py": "python",
+    ".pyi": "python",
+    ".json": "json",
+    ".yml": "yaml",
+    ".yaml": "yaml",
+    ".toml": "toml",
+    ".txt": "text",
+    ".rst": "text",
+    ".adoc": "text",
+    ".c": "c",
+    ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".hh": "cpp",
+    ".hpp": "cpp",
+    ".java": "java",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".tsx": "typescript",
+    ".go": "go",
+    ".rs": "rust",
+    ".cs": "csharp",
+    ".rb": "ruby",
+    ".sh": "shell",
+    ".bash": "shell",
+    ".zsh": "shell",
+    ".mk": "makefile",
+    ".css": "css",
+    ".scss": "css",
+    ".html": "html",
+    ".htm": "html",
+    ".xml": "xml",
+    ".svg": "xml",
+}
+
+_BY_NAME = {
+    "makefile": "makefile",
+    "gnumakefile": "makefile",
+    "dockerfile": "dockerfile",
+    "license": "text",
+    "copying": "text",
+    "authors": "text",
+    "notice": "text",
+}
+
+
+def kind_of(path: str, *, binary: bool = False, symlink: bool = False, submodule: bool = False) -> str:
+    """`markdown`, `python`, `json`, ... for text; `binary`, `symlink`, `submodule`;
+    `unknown` for text of a type gitreview has no rules for."""
+    if submodule:
+        return "submodule"
+    if symlink:
+        return "symlink"
+    if binary:
+        return "binary"
+    name = posixpath.basename(path).lower()
+    if name in _BY_NAME:
+        return _BY_NAME[name]
+    _, extension = posixpath.splitext(name)
+    return _BY_EXTENSION.get(extension, "unknown")

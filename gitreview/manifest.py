@@ -1,0 +1,237 @@
+"""Assembly of the review manifest: entries, handles, excerpts, routing, tokens.
+
+Pure functions over the records of the earlier stages. The manifest is read
+by a model, so fields with nothing to say are left out, and the output is
+deterministic: the same inputs give the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gitreview import tokens
+from gitreview.analyze import Analysis
+from gitreview.classify import FileVerdict
+from gitreview.handles import Handle
+from gitreview.model import FileChange, Finding, Hunk, Range
+from gitreview.secrets import redact
+
+SCHEMA_VERSION = "1.0"
+EXCERPT_CHARS = 200
+BATCH_HANDLES = 200
+BATCH_FILES = 50
+DEFAULT_ROLE = "default"
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    handle: str
+    path: str
+    tokens: int
+
+
+@dataclass
+class FileReport:
+    """A file's manifest entry and the figures the totals are made of."""
+
+    entry: dict[str, Any]
+    review: list[ReviewItem] = field(default_factory=list)
+    hunks_trivial: int = 0
+    hunks_significant: int = 0
+    full_tokens: int = 0
+    significant_tokens: int = 0
+
+
+def file_report(
+    change: FileChange, kind: str, analysis: Analysis, verdict: FileVerdict
+) -> FileReport:
+    entry: dict[str, Any] = {"path": change.path}
+    if change.old_path is not None and change.old_path != change.path:
+        entry["old_path"] = change.old_path
+    entry["status"] = change.status
+    entry["kind"] = kind
+    entry["classification"] = verdict.classification
+    entry["reasons"] = list(verdict.reasons)
+    entry["t1"] = "ok" if analysis.t1 else "missing"
+    if analysis.cause is not None:
+        entry["t1_cause"] = analysis.cause
+    if change.old_mode is not None and change.new_mode is not None:
+        if change.old_mode != change.new_mode:
+            entry["mode"] = [f"{change.old_mode:06o}", f"{change.new_mode:06o}"]
+    if change.similarity is not None:
+        entry["similarity"] = change.similarity
+    report = FileReport(entry)
+    diff_tokens = sum(tokens.estimate(tokens.hunk_text(hunk)) for hunk in change.hunks)
+    head_text = analysis.new_text if analysis.new_text is not None else _text(change.new_data)
+    report.full_tokens = diff_tokens + (tokens.estimate(head_text) if head_text else 0)
+    if verdict.classification == "trivial":
+        report.hunks_trivial = len(change.hunks)
+        return report
+    if not change.hunks:
+        handle = str(Handle(change.path, change.new_oid or change.old_oid))
+        entry["handle"] = handle
+        report.review.append(ReviewItem(handle, change.path, tokens.estimate(handle)))
+        return report
+    hunk_entries = []
+    for hunk, hunk_verdict in zip(change.hunks, verdict.hunks):
+        hunk_entry = _hunk_entry(change, hunk, hunk_verdict.classification, hunk_verdict.reasons)
+        hunk_entries.append(hunk_entry)
+        if hunk_verdict.classification == "trivial":
+            report.hunks_trivial += 1
+            continue
+        report.hunks_significant += 1
+        cost = tokens.estimate(tokens.hunk_text(hunk))
+        report.significant_tokens += cost
+        report.review.append(ReviewItem(hunk_entry["handle"], change.path, cost))
+    entry["hunks"] = hunk_entries
+    return report
+
+
+def _hunk_entry(
+    change: FileChange, hunk: Hunk, classification: str, reasons: Sequence[str]
+) -> dict[str, Any]:
+    old, new = hunk.old_span, hunk.new_span
+    if new is not None:
+        handle = Handle(change.path, change.new_oid, *new)
+        lines = hunk.added
+    else:
+        assert old is not None
+        handle = Handle(change.old_path or change.path, change.old_oid, *old)
+        lines = hunk.removed
+    return {
+        "handle": str(handle),
+        "classification": classification,
+        "reasons": list(reasons),
+        "old": list(old) if old else None,
+        "new": list(new) if new else None,
+        "excerpt": excerpt(line.text for line in lines),
+    }
+
+
+def excerpt(lines: Iterable[str]) -> str:
+    """At most EXCERPT_CHARS characters of the lines, secrets redacted first
+    (so a cut can never leave part of a secret behind)."""
+    text = redact("\n".join(line.rstrip("\r") for line in lines))
+    if len(text) <= EXCERPT_CHARS:
+        return text
+    return text[: EXCERPT_CHARS - 1] + "…"
+
+
+def _text(data: bytes | None) -> str | None:
+    if data is None or b"\0" in data[:8000]:
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def assemble(
+    rng: Range,
+    reports: Sequence[FileReport],
+    findings: Sequence[Finding],
+    *,
+    source: str = "git",
+) -> dict[str, Any]:
+    files = [report.entry for report in reports]
+    trivial_files = sum(entry["classification"] == "trivial" for entry in files)
+    ordered_findings = sorted(
+        findings, key=lambda f: (f.path or "", f.line or 0, f.rule, f.message)
+    )
+    severities = {"error": 0, "warning": 0, "info": 0}
+    for finding in ordered_findings:
+        severities[finding.severity] += 1
+    range_entry: dict[str, Any] = {
+        "spec": rng.spec,
+        "base": rng.base,
+        "head": rng.head,
+        "commits": [{"sha": c.sha, "subject": c.subject} for c in rng.commits],
+    }
+    if source != "git":
+        range_entry["source"] = source
+    significant_tokens = sum(report.significant_tokens for report in reports)
+    manifest: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "range": range_entry,
+        "summary": {
+            "files": {
+                "total": len(files),
+                "trivial": trivial_files,
+                "significant": len(files) - trivial_files,
+            },
+            "hunks": {
+                "total": sum(r.hunks_trivial + r.hunks_significant for r in reports),
+                "trivial": sum(r.hunks_trivial for r in reports),
+                "significant": sum(r.hunks_significant for r in reports),
+            },
+            "findings": severities,
+        },
+        "tokens": {
+            "full": sum(report.full_tokens for report in reports),
+            "manifest": 0,
+            "significant": significant_tokens,
+            "reduction": 0.0,
+        },
+        "findings": [_finding_entry(finding) for finding in ordered_findings],
+        "files": files,
+        "review": _review([item for report in reports for item in report.review]),
+    }
+    _settle_token_figures(manifest)
+    return manifest
+
+
+def _finding_entry(finding: Finding) -> dict[str, Any]:
+    return {
+        "rule": finding.rule,
+        "severity": finding.severity,
+        "path": finding.path,
+        "line": finding.line,
+        "message": redact(finding.message),
+    }
+
+
+def _review(items: Sequence[ReviewItem]) -> dict[str, Any]:
+    """Per-role handle batches; every significant item goes to the default role
+    until roles are configured."""
+    if not items:
+        return {}
+    return {DEFAULT_ROLE: _role_entry(items)}
+
+
+def _role_entry(items: Sequence[ReviewItem]) -> dict[str, Any]:
+    batches: list[list[str]] = []
+    files_in_batch: set[str] = set()
+    for item in items:
+        full = batches and (
+            len(batches[-1]) >= BATCH_HANDLES
+            or (item.path not in files_in_batch and len(files_in_batch) >= BATCH_FILES)
+        )
+        if not batches or full:
+            batches.append([])
+            files_in_batch = set()
+        batches[-1].append(item.handle)
+        files_in_batch.add(item.path)
+    return {
+        "handles": len(items),
+        "files": len({item.path for item in items}),
+        "tokens": sum(item.tokens for item in items),
+        "batches": batches,
+    }
+
+
+def serialize(manifest: dict[str, Any]) -> str:
+    """The manifest as compact, deterministic JSON text (one line, newline at the end)."""
+    return json.dumps(manifest, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def _settle_token_figures(manifest: dict[str, Any]) -> None:
+    """`tokens.manifest` counts the manifest itself, which holds that number:
+    iterate until the figure no longer changes the text's length."""
+    figures = manifest["tokens"]
+    for _ in range(5):
+        cost = tokens.estimate(serialize(manifest))
+        full = figures["full"]
+        reduction = round(1 - (cost + figures["significant"]) / full, 4) if full else 0.0
+        if figures["manifest"] == cost and figures["reduction"] == reduction:
+            return
+        figures["manifest"], figures["reduction"] = cost, reduction

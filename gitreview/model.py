@@ -1,0 +1,122 @@
+"""Frozen records that every stage after git.py and patch.py works on.
+
+Third-party objects (pygit2 patches, unidiff's mutable lists) become these at
+the border, so no classifier depends on a library's quirks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+Status = Literal["added", "modified", "deleted", "renamed", "copied", "type-changed"]
+Severity = Literal["error", "warning", "info"]
+Classification = Literal["trivial", "significant"]
+
+MODE_FILE = 0o100644
+MODE_EXECUTABLE = 0o100755
+MODE_SYMLINK = 0o120000
+MODE_GITLINK = 0o160000
+
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    subject: str
+
+
+@dataclass(frozen=True)
+class Range:
+    """What the user typed, resolved: base (None for the empty tree) to head.
+
+    Both are None when the changes came from a patch rather than a repository.
+    """
+
+    spec: str
+    base: str | None
+    head: str | None
+    commits: tuple[Commit, ...]
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a hunk. `text` has no "\\n" but keeps a "\\r" if there was one."""
+
+    origin: Literal[" ", "+", "-"]
+    old_no: int | None
+    new_no: int | None
+    text: str
+    newline: bool = True  # False for a last line with "\\ No newline at end of file"
+
+
+@dataclass(frozen=True)
+class Hunk:
+    old_start: int
+    old_count: int
+    new_start: int
+    new_count: int
+    lines: tuple[Line, ...]
+
+    @property
+    def removed(self) -> tuple[Line, ...]:
+        return tuple(line for line in self.lines if line.origin == "-")
+
+    @property
+    def added(self) -> tuple[Line, ...]:
+        return tuple(line for line in self.lines if line.origin == "+")
+
+    @property
+    def old_span(self) -> tuple[int, int] | None:
+        """First and last removed line (old side), or None when nothing was removed."""
+        numbers = [line.old_no for line in self.lines if line.origin == "-" and line.old_no]
+        return (numbers[0], numbers[-1]) if numbers else None
+
+    @property
+    def new_span(self) -> tuple[int, int] | None:
+        """First and last added line (new side), or None when nothing was added."""
+        numbers = [line.new_no for line in self.lines if line.origin == "+" and line.new_no]
+        return (numbers[0], numbers[-1]) if numbers else None
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One file pair of the range, with both sides' content when it is known.
+
+    `old_data` and `new_data` are None for a side that does not exist, for a
+    submodule, and when the change came from a patch without its repository.
+    """
+
+    status: Status
+    path: str
+    old_path: str | None  # the old side's path; None for an added file
+    old_mode: int | None
+    new_mode: int | None
+    old_oid: str | None
+    new_oid: str | None
+    similarity: int | None  # renames and copies, percent
+    binary: bool
+    hunks: tuple[Hunk, ...]
+    old_data: bytes | None = None
+    new_data: bytes | None = None
+    content_known: bool = True  # False when built from a patch alone
+
+    @property
+    def is_submodule(self) -> bool:
+        return MODE_GITLINK in (self.old_mode, self.new_mode)
+
+    @property
+    def is_symlink(self) -> bool:
+        return self.new_mode == MODE_SYMLINK or (
+            self.new_mode is None and self.old_mode == MODE_SYMLINK
+        )
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    severity: Severity
+    path: str | None
+    line: int | None
+    message: str

@@ -1,0 +1,142 @@
+"""A unified diff (from a file or stdin) into the same records as changes.py.
+
+For callers who have only a patch: there is no repository, so neither side's
+full content is known and the manifest says which analysis could not be done.
+git's extended headers (index, modes, renames, copies) are read when present.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gitreview.errors import Exit, UserError
+from gitreview.model import MODE_GITLINK, MODE_SYMLINK, FileChange, Hunk, Line, Status
+
+_INDEX = re.compile(r"^index ([0-9a-f]+)\.\.([0-9a-f]+)(?: ([0-7]+))?$")
+_MODE = re.compile(r"^(old mode|new mode|new file mode|deleted file mode) ([0-7]+)$")
+_SIMILARITY = re.compile(r"^(?:similarity|dissimilarity) index (\d+)%$")
+_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+
+
+def read_patch(data: bytes, name: str) -> list[FileChange]:
+    import unidiff
+
+    text = data.decode("utf-8", "replace")
+    try:
+        patch_set = unidiff.PatchSet(text)
+    except unidiff.UnidiffParseError as error:
+        raise UserError(f"malformed patch {name}: {error}", status=Exit.PATCH) from None
+    if not len(patch_set) and text.strip():
+        raise UserError(
+            f"no diff found in {name}",
+            status=Exit.PATCH,
+            hint="give the output of git diff, git format-patch or diff -u",
+        )
+    return [_file_change(patched) for patched in patch_set]
+
+
+def _file_change(patched: object) -> FileChange:
+    headers = str(getattr(patched, "patch_info", "") or "").splitlines()
+    old_path = _strip_prefix(_unquote(patched.source_file))  # type: ignore[attr-defined]
+    new_path = _strip_prefix(_unquote(patched.target_file))  # type: ignore[attr-defined]
+    modes: dict[str, int] = {}
+    old_oid = new_oid = None
+    similarity = None
+    status: Status = "modified"
+    for header in headers:
+        if match := _INDEX.match(header):
+            old_oid, new_oid = match[1], match[2]
+            if match[3]:
+                modes.setdefault("old mode", int(match[3], 8))
+                modes.setdefault("new mode", int(match[3], 8))
+        elif match := _MODE.match(header):
+            modes[match[1]] = int(match[2], 8)
+        elif match := _SIMILARITY.match(header):
+            similarity = int(match[1])
+        elif header.startswith(("rename from ", "copy from ")):
+            old_path = _unquote(header.split(" ", 2)[2])
+            status = "renamed" if header.startswith("rename") else "copied"
+        elif header.startswith(("rename to ", "copy to ")):
+            new_path = _unquote(header.split(" ", 2)[2])
+    if "new file mode" in modes or old_path is None:
+        status = "added"
+        modes["new mode"] = modes.get("new file mode", modes.get("new mode", 0o100644))
+    elif "deleted file mode" in modes or new_path is None:
+        status = "deleted"
+        modes["old mode"] = modes.get("deleted file mode", modes.get("old mode", 0o100644))
+    old_mode = None if status == "added" else modes.get("old mode")
+    new_mode = None if status == "deleted" else modes.get("new mode")
+    if old_mode is not None and new_mode is not None and _type(old_mode) != _type(new_mode):
+        status = "type-changed"
+    path = new_path if status != "deleted" else old_path
+    assert path is not None
+    hunks = tuple(_hunk(hunk) for hunk in patched)  # type: ignore[attr-defined]
+    return FileChange(
+        status=status,
+        path=path,
+        old_path=None if status == "added" else old_path,
+        old_mode=old_mode,
+        new_mode=new_mode,
+        old_oid=None if status == "added" or _is_zero(old_oid) else old_oid,
+        new_oid=None if status == "deleted" or _is_zero(new_oid) else new_oid,
+        similarity=similarity if status in ("renamed", "copied") else None,
+        binary=bool(patched.is_binary_file),  # type: ignore[attr-defined]
+        hunks=hunks,
+        content_known=False,
+    )
+
+
+def _hunk(hunk: object) -> Hunk:
+    lines: list[Line] = []
+    for line in hunk:  # type: ignore[attr-defined]
+        if line.line_type == "\\":
+            if lines:
+                last = lines[-1]
+                lines[-1] = Line(last.origin, last.old_no, last.new_no, last.text, newline=False)
+            continue
+        value = line.value[:-1] if line.value.endswith("\n") else line.value
+        lines.append(Line(line.line_type, line.source_line_no, line.target_line_no, value))
+    return Hunk(
+        old_start=hunk.source_start,  # type: ignore[attr-defined]
+        old_count=hunk.source_length,  # type: ignore[attr-defined]
+        new_start=hunk.target_start,  # type: ignore[attr-defined]
+        new_count=hunk.target_length,  # type: ignore[attr-defined]
+        lines=tuple(lines),
+    )
+
+
+def _type(mode: int) -> int:
+    return mode if mode in (MODE_SYMLINK, MODE_GITLINK) else 0o100000
+
+
+def _is_zero(oid: str | None) -> bool:
+    return oid is not None and set(oid) == {"0"}
+
+
+def _strip_prefix(path: str | None) -> str | None:
+    if path is None or path == "/dev/null":
+        return None
+    if path.startswith(("a/", "b/")):
+        return path[2:]
+    return path
+
+
+def _unquote(path: str | None) -> str | None:
+    """Undo git's C-style quoting of unusual paths ("caf\\303\\251.md")."""
+    if path is None or not (path.startswith('"') and path.endswith('"') and len(path) >= 2):
+        return path
+    body, out, i = path[1:-1], bytearray(), 0
+    while i < len(body):
+        char = body[i]
+        if char == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            if nxt in "01234567" and i + 3 < len(body) + 1 and body[i + 1 : i + 4].isdigit():
+                out.append(int(body[i + 1 : i + 4], 8))
+                i += 4
+                continue
+            out.append(_ESCAPES.get(nxt, ord(nxt)))
+            i += 2
+            continue
+        out += char.encode("utf-8")
+        i += 1
+    return out.decode("utf-8", "replace")

@@ -1,0 +1,145 @@
+"""The flow, stage by stage: range -> changes -> classify + analyze -> manifest.
+
+`build_manifest` is the one public entry point (re-exported by the package);
+the command line, the hook and the Actions step are thin shells over it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from gitreview.analyze import analyze
+from gitreview.classify import FileFacts, classify
+from gitreview.config import CONFIG_FILE, Config, parse_config
+from gitreview.errors import Exit, UserError
+from gitreview.kinds import kind_of
+from gitreview.manifest import FileReport, assemble, file_report
+from gitreview.model import FileChange, Finding, Range
+
+Attributes = Mapping[str, "bool | str | None"]
+
+
+def build_manifest(
+    repo: str | Path | None = None,
+    spec: str | None = None,
+    *,
+    config: str | Path | None = None,
+    patch: bytes | None = None,
+    patch_name: str = "-",
+) -> dict[str, Any]:
+    """Build the review manifest of a commit range (or of a unified diff).
+
+    `repo` is any folder inside the repository (default: the current one);
+    `spec` is `A..B`, `A...B`, `REV`, or None for the current branch against
+    its upstream. With `patch`, the diff's text is read instead of the
+    repository. Raises UserError for every mistake a user can make.
+    """
+    return build(repo, spec, config=config, patch=patch, patch_name=patch_name)[0]
+
+
+def build(
+    repo: str | Path | None = None,
+    spec: str | None = None,
+    *,
+    config: str | Path | None = None,
+    patch: bytes | None = None,
+    patch_name: str = "-",
+) -> tuple[dict[str, Any], Config]:
+    """`build_manifest`, also returning the configuration that was in force."""
+    if patch is not None:
+        settings = _config_from_path(config)
+        return _build_from_patch(patch, patch_name, settings), settings
+    from gitreview.git import open_repository
+    from gitreview.ranges import resolve_range
+
+    repository = open_repository(None if repo is None else str(repo))
+    rng = resolve_range(repository, spec)
+    if config is not None:
+        settings = _config_from_path(config)
+    else:
+        text = repository.file_at(rng.head, CONFIG_FILE)
+        settings = Config() if text is None else parse_config(text, CONFIG_FILE)
+    attributes = _HeadAttributes(lambda path: repository.file_at(rng.head, path))
+
+    from gitreview.changes import iter_changes
+
+    changes = iter_changes(repository, rng, copies=settings.detect_copies)
+    return _manifest(rng, changes, settings, attributes.for_path, source="git"), settings
+
+
+def _build_from_patch(data: bytes, name: str, settings: Config) -> dict[str, Any]:
+    from gitreview.patch import read_patch
+
+    changes = read_patch(data, name)
+    rng = Range(spec=f"patch:{name}", base=None, head=None, commits=())
+    return _manifest(rng, changes, settings, lambda _path: {}, source="patch")
+
+
+def _manifest(
+    rng: Range,
+    changes: Iterable[FileChange],
+    settings: Config,
+    attributes: Callable[[str], Attributes],
+    *,
+    source: str,
+) -> dict[str, Any]:
+    reports: list[FileReport] = []
+    findings: list[Finding] = []
+    for change in changes:
+        kind = kind_of(
+            change.path,
+            binary=change.binary,
+            symlink=change.is_symlink,
+            submodule=change.is_submodule,
+        )
+        analysis = analyze(change, kind, max_bytes=settings.max_file_bytes)
+        facts = FileFacts(change, kind, analysis, settings, attributes(change.path))
+        reports.append(file_report(change, kind, analysis, classify(facts)))
+    return assemble(rng, reports, findings, source=source)
+
+
+def _config_from_path(path: str | Path | None) -> Config:
+    if path is None:
+        return Config()
+    try:
+        text = Path(path).read_bytes()
+    except OSError as error:
+        raise UserError(
+            f"cannot read configuration {path}: {error.strerror}", status=Exit.CONFIG
+        ) from None
+    return parse_config(text, str(path))
+
+
+class _HeadAttributes:
+    """gitattributes of paths at the head commit, reading each folder's
+    .gitattributes once; the working tree and $GIT_DIR/info are never read."""
+
+    def __init__(self, read: Callable[[str], bytes | None]) -> None:
+        self._read = read
+        self._files: dict[str, str | None] = {}
+
+    def for_path(self, path: str) -> Attributes:
+        from gitreview import globs
+
+        files: dict[str, str] = {}
+        folder = posixpath.dirname(path)
+        folders = [""]
+        parts = folder.split("/") if folder else []
+        folders += ["/".join(parts[: i + 1]) for i in range(len(parts))]
+        for directory in folders:
+            text = self._file(directory)
+            if text is not None:
+                files[directory] = text
+        if not files:
+            return {}
+        return globs.attributes_for(path, files)
+
+    def _file(self, directory: str) -> str | None:
+        if directory not in self._files:
+            name = f"{directory}/.gitattributes" if directory else ".gitattributes"
+            data = self._read(name)
+            self._files[directory] = None if data is None else data.decode("utf-8", "replace")
+        return self._files[directory]

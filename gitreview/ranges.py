@@ -1,0 +1,83 @@
+"""What the user typed becomes base, head and the commits between.
+
+`A..B` diffs A against B; `A...B` diffs their merge base against B; a single
+`REV` diffs its first parent (the empty tree for a root commit) against REV;
+no argument means the current branch against its upstream, from their merge
+base, which is what a push would send.
+"""
+
+from __future__ import annotations
+
+from gitreview.errors import Exit, UserError
+from gitreview.git import Repository
+from gitreview.model import Range
+
+
+def resolve_range(repo: Repository, spec: str | None) -> Range:
+    if spec is None or spec == "":
+        return _upstream_range(repo)
+    if "..." in spec:
+        left, right = spec.split("...", 1)
+        head = _commit(repo, right or "HEAD")
+        other = _commit(repo, left or "HEAD")
+        base = repo.merge_base(other, head)
+        if base is None:
+            raise UserError(
+                f"no merge base between {left or 'HEAD'} and {right or 'HEAD'}",
+                status=Exit.RANGE,
+                hint=_shallow_hint(repo) or f"use {left or 'HEAD'}..{right or 'HEAD'} to diff them",
+            )
+        return Range(spec=spec, base=base, head=head, commits=repo.commits(base, head))
+    if ".." in spec:
+        left, right = spec.split("..", 1)
+        base = _commit(repo, left or "HEAD")
+        head = _commit(repo, right or "HEAD")
+        return Range(spec=spec, base=base, head=head, commits=repo.commits(base, head))
+    head = _commit(repo, spec)
+    parent = repo.first_parent(head)
+    if parent is None and repo.is_shallow:
+        # A shallow clone's boundary commit looks like a root commit to git.
+        raise UserError(
+            f"{spec} has no parent in this shallow clone",
+            status=Exit.RANGE,
+            hint=_shallow_hint(repo),
+        )
+    return Range(spec=spec, base=parent, head=head, commits=repo.commits(parent, head))
+
+
+def _upstream_range(repo: Repository) -> Range:
+    branch = repo.current_branch()
+    if branch is None:
+        raise UserError(
+            "no range given and HEAD is not on a branch",
+            status=Exit.RANGE,
+            hint="give a range, for example: git review-manifest origin/main...HEAD",
+        )
+    upstream = repo.upstream_of_head()
+    if upstream is None:
+        raise UserError(
+            f"no range given and branch '{branch}' has no upstream",
+            status=Exit.RANGE,
+            hint=(
+                "give a range (git review-manifest origin/main...HEAD) or set an upstream "
+                f"(git branch --set-upstream-to=origin/{branch})"
+            ),
+        )
+    return resolve_range(repo, f"{upstream}...HEAD")
+
+
+def _commit(repo: Repository, rev: str) -> str:
+    sha = repo.resolve_commit(rev)
+    if sha is None:
+        raise UserError(
+            f"unknown revision: {rev}",
+            status=Exit.RANGE,
+            hint=_shallow_hint(repo),
+        )
+    return sha
+
+
+def _shallow_hint(repo: Repository) -> str | None:
+    if repo.is_shallow:
+        return "this is a shallow clone: fetch more history (git fetch --unshallow, or fetch-depth: 0 in CI)"
+    return None

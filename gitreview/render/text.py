@@ -1,0 +1,68 @@
+"""A short human summary of a manifest (rich), for a terminal or a log."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+WIDTH = 100
+
+
+def render_text(manifest: dict[str, Any], *, color: bool = False) -> str:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    out = io.StringIO()
+    console = Console(
+        file=out, width=WIDTH, force_terminal=color, no_color=not color, highlight=False
+    )
+    rng, summary, tokens = manifest["range"], manifest["summary"], manifest["tokens"]
+    base = (rng["base"] or "empty tree")[:12]
+    head = (rng["head"] or "patch")[:12]
+    commits = len(rng["commits"])
+    console.print(
+        f"[bold]{escape(rng['spec'] or 'upstream')}[/]  {base}..{head}  "
+        f"{commits} commit{'s' if commits != 1 else ''}"
+    )
+    files, hunks = summary["files"], summary["hunks"]
+    console.print(
+        f"files: {files['total']} ({files['significant']} significant, {files['trivial']} trivial)"
+        f"  hunks: {hunks['total']} ({hunks['significant']} significant, "
+        f"{hunks['trivial']} trivial)"
+    )
+    console.print(
+        f"tokens: full {tokens['full']}, manifest {tokens['manifest']}, "
+        f"significant {tokens['significant']}, reduction {tokens['reduction']:.0%}"
+    )
+    findings = summary["findings"]
+    console.print(
+        f"findings: {findings['error']} error, {findings['warning']} warning, "
+        f"{findings['info']} info"
+    )
+    for finding in manifest["findings"]:
+        where = finding["path"] or "range"
+        if finding["line"]:
+            where += f":{finding['line']}"
+        console.print(
+            f"  {finding['severity']:<7} {escape(where)}  {escape(finding['message'])} "
+            f"[dim]({finding['rule']})[/]"
+        )
+    if manifest["files"]:
+        table = Table(box=None, show_header=True, pad_edge=False, header_style="bold")
+        for column in ("class", "status", "kind", "path", "reasons"):
+            table.add_column(column, overflow="fold")
+        for entry in manifest["files"]:
+            path = entry["path"]
+            if "old_path" in entry:
+                path = f"{entry['old_path']} -> {path}"
+            style = "yellow" if entry["classification"] == "significant" else "dim"
+            table.add_row(
+                f"[{style}]{entry['classification']}[/]",
+                entry["status"],
+                entry["kind"],
+                escape(path),
+                ", ".join(entry["reasons"]),
+            )
+        console.print(table)
+    return out.getvalue()
