@@ -10,7 +10,7 @@ one *byte*, so ``caf?.md`` does not match ``café.md`` while ``caf??.md`` does.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple, TypeAlias
@@ -21,25 +21,20 @@ AttrValue: TypeAlias = bool | str | None
 _BLANK = " \t\r\n"
 _ATTR_NAME = re.compile(r"[A-Za-z0-9_.][-A-Za-z0-9_.]*")
 _MAX_LINE = 2048  # git >= 2.39.1 ignores longer attribute lines (CVE-2022-23521 hardening)
-_ESCAPES = {"a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11, "\\": 92, '"': 34}
-_ALPHA = set(range(65, 91)) | set(range(97, 123))
-_DIGIT = set(range(48, 58))
-_GRAPH = set(range(33, 127))
-# git's ctype is ASCII-only and its isspace() leaves out \v and \f.
-_CHAR_CLASSES: dict[bytes, set[int]] = {
-    b"alnum": _ALPHA | _DIGIT,
-    b"alpha": _ALPHA,
-    b"blank": {9, 32},
-    b"cntrl": set(range(32)) | {127},
-    b"digit": _DIGIT,
-    b"graph": _GRAPH,
-    b"lower": set(range(97, 123)),
-    b"print": _GRAPH | {32},
-    b"punct": _GRAPH - _ALPHA - _DIGIT,
-    b"space": {9, 10, 13, 32},
-    b"upper": set(range(65, 91)),
-    b"xdigit": _DIGIT | set(b"abcdefABCDEF"),
-}
+_ESCAPES = {b"a": 7, b"b": 8, b"f": 12, b"n": 10, b"r": 13, b"t": 9, b"v": 11, b"\\": 92, b'"': 34}
+_ESCAPE = re.compile(rb'\\([abfnrtv\\"]|[0-3][0-7][0-7])')
+_QUOTED = re.compile(rb'"((?:[^"\\]|' + _ESCAPE.pattern + rb')*)"')
+# git's ctype is ASCII-only, and its isspace() leaves out \v and \f.
+_CLASS_TESTS: dict[str, Callable[[str], bool]] = {
+    "alnum": str.isalnum, "alpha": str.isalpha, "digit": str.isdigit, "lower": str.islower,
+    "upper": str.isupper, "print": str.isprintable, "cntrl": lambda c: not c.isprintable(),
+    "graph": lambda c: c.isprintable() and c != " ", "blank": lambda c: c in " \t",
+    "punct": lambda c: c.isprintable() and not c.isalnum() and c != " ",
+    "space": lambda c: c in " \t\n\r", "xdigit": lambda c: c in "0123456789abcdefABCDEF",
+}  # fmt: skip
+_CHAR_CLASSES = {k.encode(): {b for b in range(128) if f(chr(b))} for k, f in _CLASS_TESTS.items()}
+_CHAR = re.compile(rb"\\?(.)", re.DOTALL)  # a byte, possibly escaped
+_CLASS_ITEM = re.compile(rb"\[:([^]]*):\]|" + _CHAR.pattern, re.DOTALL)
 _NEVER = b"(?!)"
 
 
@@ -47,49 +42,37 @@ def _enc(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
+def _dec(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
 def _bracket(pat: bytes, i: int) -> tuple[bytes, int] | None:
-    """Translate the ``[...]`` class starting at ``pat[i]``; None if malformed (never matches)."""
+    """Translate the ``[...]`` at ``pat[i]`` to (regex, end); None if malformed (never matches)."""
     i += 1
     negated = pat[i : i + 1] in (b"!", b"^")
     i += negated
     chars: set[int] = set()
-    prev, first = 0, True  # prev is git's prev_ch: the last single char, 0 after a range/class
-    while True:
-        if i >= len(pat):
-            return None
-        c = pat[i]
-        if c == ord("]") and not first:  # a ']' right after '[' or '[!' is a literal
-            break
+    first = True  # a "]" right after "[" or "[!" is an ordinary character
+    while i < len(pat) and (first or pat[i] != ord("]")):
         first = False
-        if c == ord("\\"):
-            i += 1
-            if i >= len(pat):
+        item = _CLASS_ITEM.match(pat, i)
+        if item is None:
+            return None
+        i = item.end()
+        if item[1] is not None:  # an unknown [:name:] makes git give up on the whole pattern
+            if item[1] not in _CHAR_CLASSES:
                 return None
-            prev = pat[i]
-            chars.add(prev)
-        elif c == ord("-") and prev and i + 1 < len(pat) and pat[i + 1] != ord("]"):
-            i += 1 + (pat[i + 1] == ord("\\"))
-            if i >= len(pat):
+            chars |= _CHAR_CLASSES[item[1]]
+            continue
+        chars.add(item[2][0])  # even as the start of a reversed range like "z-a"
+        if pat[i : i + 1] == b"-" and pat[i + 1 : i + 2] not in (b"", b"]"):
+            end = _CHAR.match(pat, i + 1)
+            if end is None:
                 return None
-            chars.update(range(prev, pat[i] + 1))  # a reversed range is empty, not an error
-            prev = 0
-        elif c == ord("[") and pat[i + 1 : i + 2] == b":":
-            end = pat.find(b"]", i + 2)
-            if end < 0:
-                return None
-            if end - i - 3 < 0 or pat[end - 1] != ord(":"):  # no ":]": '[' is an ordinary char
-                chars.add(c)
-                prev = c
-            else:
-                named = _CHAR_CLASSES.get(pat[i + 2 : end - 1])
-                if named is None:
-                    return None
-                chars |= named
-                prev, i = 0, end
-        else:
-            chars.add(c)
-            prev = c
-        i += 1
+            chars.update(range(item[2][0], end[1][0] + 1))
+            i = end.end()
+    if i >= len(pat):
+        return None
     allowed = (set(range(256)) - chars if negated else chars) - {ord("/")}
     if not allowed:
         return _NEVER, i + 1
@@ -164,12 +147,9 @@ class Glob:
         """Whether ``path`` (a file) or one of its leading directories matches, as in gitignore.
 
         So ``build/`` matches every file under any directory named ``build``, and ``docs``
-        matches ``docs/a.md`` as well as a file called ``docs``.
+        matches ``docs/a.md`` as well as a file called ``docs``. A leading "!" is ignored here.
         """
-        raw = _enc(path)
-        parts = raw.split(b"/")
-        dirs = (b"/".join(parts[:k]) for k in range(1, len(parts)))
-        return any(self._hit(d, True) for d in dirs) or self._hit(raw, False)
+        return _ignored((self,), path, negation=False)
 
 
 @lru_cache(maxsize=4096)
@@ -195,18 +175,19 @@ def match_any(patterns: Sequence[str], path: str) -> bool:
     The last matching pattern wins and ``!pattern`` re-includes, except that (as in git) nothing
     below an excluded directory can be re-included. Empty patterns are skipped.
     """
-    globs = [compile_glob(p) for p in patterns if p]
+    return _ignored([compile_glob(p) for p in patterns if p], path, negation=True)
 
-    def verdict(sub: bytes, is_dir: bool) -> bool:
-        for glob in reversed(globs):
-            if glob._hit(sub, is_dir):
-                return not glob.negated
-        return False
 
-    raw = _enc(path)
-    parts = raw.split(b"/")
-    dirs = (b"/".join(parts[:k]) for k in range(1, len(parts)))
-    return any(verdict(d, True) for d in dirs) or verdict(raw, False)
+def _ignored(globs: Sequence[Glob], path: str, *, negation: bool) -> bool:
+    # git never looks inside an excluded directory, so a file is ignored as soon as one of its
+    # leading directories is; otherwise the last pattern matching the file itself decides.
+    parts = _enc(path).split(b"/")
+    for k in range(1, len(parts) + 1):
+        sub, is_dir = b"/".join(parts[:k]), k < len(parts)
+        hit = next((g for g in reversed(globs) if g._hit(sub, is_dir)), None)
+        if hit is not None and not (negation and hit.negated):
+            return True
+    return False
 
 
 class AttrRule(NamedTuple):
@@ -222,23 +203,12 @@ _BINARY: tuple[tuple[str, AttrValue], ...] = (("diff", False), ("merge", False),
 
 def _unquote(line: str) -> tuple[str, str] | None:
     """Split a C-quoted leading pattern off ``line`` (git's unquote_c_style); None if invalid."""
-    out, i = bytearray(), 1
-    while i < len(line):
-        c = line[i]
-        if c == '"':
-            return out.decode("utf-8", "surrogateescape"), line[i + 1 :]
-        if c != "\\":
-            out += _enc(c)
-            i += 1
-        elif line[i + 1 : i + 2] in _ESCAPES:
-            out.append(_ESCAPES[line[i + 1]])
-            i += 2
-        elif re.fullmatch("[0-3][0-7][0-7]", line[i + 1 : i + 4]):
-            out.append(int(line[i + 1 : i + 4], 8))
-            i += 4
-        else:
-            return None
-    return None
+    raw = _enc(line)
+    quoted = _QUOTED.match(raw)
+    if quoted is None:
+        return None
+    pattern = _ESCAPE.sub(lambda m: bytes([_ESCAPES.get(m[1]) or int(m[1], 8)]), quoted[1])
+    return _dec(pattern), _dec(raw[quoted.end() :])
 
 
 def _parse_line(line: str, macros_allowed: bool) -> AttrRule | None:
@@ -248,6 +218,7 @@ def _parse_line(line: str, macros_allowed: bool) -> AttrRule | None:
     if not rest or rest.startswith("#"):
         return None
     quoted = _unquote(rest) if rest.startswith('"') else None
+    # Only quoting protects blanks: a\ b is the pattern "a\" followed by an attribute "b".
     if quoted is None:  # an invalid quoted pattern is taken literally, quotes included
         name = re.split(f"[{_BLANK}]", rest, maxsplit=1)[0]
         quoted = name, rest[len(name) :]
@@ -278,12 +249,17 @@ def _parse_line(line: str, macros_allowed: bool) -> AttrRule | None:
 @lru_cache(maxsize=256)
 def parse_gitattributes(text: str, *, macros_allowed: bool = True) -> tuple[AttrRule, ...]:
     """Parse one .gitattributes file; ``macros_allowed`` is False for non-root files."""
+    # git 2.39 skips a byte order mark when it reads the working tree but not a blob; we follow
+    # the working tree (and libgit2), which is what the author saw work.
     lines = text.removeprefix("\ufeff").split("\n")
     return tuple(r for r in (_parse_line(ln, macros_allowed) for ln in lines) if r is not None)
 
 
 class Gitattributes:
-    """The .gitattributes files of one tree: ``files`` maps directory ("" = root) to text."""
+    """The .gitattributes files of one tree: ``files`` maps directory ("" = root) to text.
+
+    Only in-tree files count: $GIT_DIR/info/attributes and global attributes are not objects.
+    """
 
     def __init__(self, files: Mapping[str, str]) -> None:
         self._rules = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gitreview.classify import lexical
+from gitreview.analyze import lexical
 from gitreview.model import FileChange
 
 # Kinds whose content has no T1 analysis, and the cause the manifest gives.
@@ -22,7 +22,7 @@ _NO_ANALYSIS_CAUSE = {
 
 
 # Kinds in which no line can be inside a multi-line literal.
-_CONTEXT_FREE_KINDS = frozenset({"json", "text"})
+_CONTEXT_FREE_KINDS = frozenset({"json"})
 
 
 @dataclass(frozen=True)

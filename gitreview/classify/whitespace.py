@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gitreview.classify import lexical
+from gitreview.analyze import lexical
 from gitreview.model import Hunk, Line
 
 if TYPE_CHECKING:

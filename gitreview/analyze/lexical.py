@@ -1,0 +1,317 @@
+"""Which whitespace means something, per kind of file: the whitespace classifier's rules.
+
+For each kind this answers two questions: which lines of a file hold whitespace that
+is content (inside a multi-line string, a Markdown code block, a YAML block scalar...)
+or that the lexer is unsure of, and whether two single lines are the same up to the
+whitespace the kind gives no meaning. Users skip what gets called trivial, so every
+doubt resolves towards "literal" and "different". Pure functions, no I/O.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+from typing import Literal
+
+import yaml
+from markdown_it import MarkdownIt
+
+from gitreview.analyze import lexers
+
+
+@dataclass(frozen=True)
+class WhitespacePolicy:
+    line_endings: bool  # CRLF vs LF and a missing final newline are insignificant
+    trailing: bool  # trailing spaces/tabs are insignificant (never after a backslash)
+    # "any": blank lines come and go freely; "runs": only a run's length may change (prose
+    # paragraph breaks); "none": blank lines are content.
+    blank_lines: Literal["any", "runs", "none"]
+    inner: bool  # the amount of whitespace inside a line (not leading) is insignificant
+    leading: bool  # leading indentation is insignificant
+
+
+_CODE = WhitespacePolicy(True, True, "any", inner=True, leading=True)
+_POLICIES: dict[str, WhitespacePolicy] = {
+    "python": WhitespacePolicy(True, True, "any", inner=True, leading=False),
+    # YAML: `a:b` vs `a: b` and the plain scalar `x  y` differ, so no inner freedom.
+    "yaml": WhitespacePolicy(True, True, "any", inner=False, leading=False),
+    "json": _CODE,
+    "toml": _CODE,
+    "markdown": WhitespacePolicy(True, True, "runs", inner=False, leading=False),
+    "text": WhitespacePolicy(True, True, "runs", inner=True, leading=False),
+    **dict.fromkeys(lexers.C_FAMILY, _CODE),
+}
+
+
+def policy(kind: str) -> WhitespacePolicy | None:
+    """What whitespace is free in `kind`; None: it is meaningful everywhere."""
+    return _POLICIES.get(kind)
+
+
+def literal_lines(kind: str, text: str) -> frozenset[int] | None:
+    """1-based lines whose whitespace must be compared exactly, doubtful ones included.
+
+    None when the file cannot be lexed reliably, or the kind has no rules at all: then
+    every line is literal.
+    """
+    if kind == "json":
+        return frozenset()  # a JSON string cannot span lines
+    if kind == "text":
+        return _text_literal(text)
+    if kind == "python":
+        return _python_literal(text)
+    if kind == "yaml":
+        return _yaml_literal(text)
+    if kind == "markdown":
+        return _markdown_literal(text)
+    if kind in lexers.SCANNED:
+        return lexers.literal_lines(kind, text)
+    return None
+
+
+# --- Python --------------------------------------------------------------------------
+
+# tokenize is the reference, but slow (~1.5 s per 100k lines); our own lexer, which
+# normalize_line uses too, is always run and tokenize only adds lines on top of it.
+_TOKENIZE_MAX_LINES = 20_000
+_FSTRING_START = getattr(tokenize, "FSTRING_START", -1)  # Python 3.12+
+_FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
+
+
+def _python_literal(text: str) -> frozenset[int] | None:
+    lines = lexers.literal_lines("python", text)
+    if lines is None or text.count("\n") > _TOKENIZE_MAX_LINES:
+        return lines
+    if '"""' not in text and "'''" not in text and not re.search(r"\\\r?\n", text):
+        return lines  # no string can span lines: tokenize has nothing to add
+    found: set[int] = set()
+    fstrings: list[int] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            (first, _), (last, _) = token.start, token.end
+            if token.type == tokenize.STRING and last > first:
+                found.update(range(first, last + 1))
+            elif token.type == _FSTRING_START:
+                fstrings.append(first)
+            elif token.type == _FSTRING_END and fstrings:
+                found.update(range(fstrings.pop(), last + 1))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return lines | found
+
+
+# --- YAML and Markdown ---------------------------------------------------------------
+
+# Line breaks that PyYAML counts and git does not: its line numbers would not be ours.
+# markdown-it only adds the lone CR.
+_FOREIGN_BREAK = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
+_LONE_CR = re.compile("\r(?!\n)")
+
+
+def _yaml_literal(text: str) -> frozenset[int] | None:
+    if _FOREIGN_BREAK.search(text):
+        return None
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available
+    lines: set[int] = set()
+    try:
+        for token in yaml.scan(text, Loader=loader):
+            if not isinstance(token, yaml.ScalarToken):
+                continue
+            first, last = token.start_mark.line, token.end_mark.line
+            if token.end_mark.column == 0 and last > first:
+                last -= 1  # a block scalar's end mark sits at the start of the next line
+            if last > first or token.style in ("|", ">"):
+                lines.update(range(first + 1, last + 2))
+    except yaml.YAMLError:
+        return None
+    return frozenset(lines)
+
+
+_MARKDOWN = MarkdownIt("commonmark").disable(["inline", "text_join"])  # blocks suffice
+_MARKDOWN_BLOCKS = ("fence", "code_block", "html_block")
+
+
+def _markdown_literal(text: str) -> frozenset[int] | None:
+    if _LONE_CR.search(text):
+        return None
+    split = text.split("\n")
+    lines: set[int] = set()
+    for number, line in enumerate(split, 1):
+        bare = line.rstrip("\r")
+        stripped = bare.rstrip(" \t")
+        if len(bare) - len(stripped) >= 2 or stripped.endswith("\\"):
+            lines.add(number)  # a hard line break, whose spaces or backslash are content
+    if split[0].rstrip() == "---":  # YAML front matter: block scalars, trailing spaces
+        for number, line in enumerate(split[1:], 2):
+            if line.rstrip() in ("---", "..."):
+                lines.update(range(1, number + 1))
+                break
+    if re.search(r"```|~~~|<|\t| {4}", text):  # else no code or HTML block can exist
+        for token in _MARKDOWN.parse(text):
+            if token.type in _MARKDOWN_BLOCKS and token.map:
+                lines.update(range(token.map[0] + 1, token.map[1] + 1))
+    return frozenset(lines)
+
+
+# --- Plain text (.txt, .rst, .adoc) --------------------------------------------------
+
+_FENCE = re.compile(r"(`{3,}|~{3,})")  # Markdown-style fences are common in .txt too
+_ADOC_DELIMITER = re.compile(r"(-{4,}|\.{4,}|\+{4,}|/{4,})[ \t]*$")  # AsciiDoc listings...
+_TABLE_BORDER = re.compile(r"[ \t]*=+(?:[ \t]+=+)+[ \t]*$")  # reStructuredText simple table
+_BORDER_LIKE = re.compile(r"[=\-~+]+(?:[ \t]+[=\-~+]+)+[ \t]*$")
+
+
+def _text_literal(text: str) -> frozenset[int]:
+    """Prose has no multi-line literals, but tables, literal blocks and listings do.
+
+    Column alignment in tables and spacing in indented or delimited blocks is content:
+    conservatively, every line of those is literal.
+    """
+    split = [line.rstrip("\r") for line in text.split("\n")]
+    lines: set[int] = set()
+    closer = ""  # the delimiter that ends the literal block we are in
+    table = False
+    for index, line in enumerate(split):
+        bare = line.strip()
+        previous = split[index - 1].strip() if index else ""
+        following = split[index + 1].strip() if index + 1 < len(split) else ""
+        opener = _FENCE.match(bare) or _ADOC_DELIMITER.match(bare)
+        if closer:
+            if bare and bare.startswith(closer) and not bare.strip(closer[0]):
+                closer = ""
+        elif opener and (_FENCE.match(bare) or not previous or previous[0] in "[."):
+            closer = opener.group(1)
+        elif _TABLE_BORDER.match(line):
+            table = not (table and not following)  # a border then a blank line ends it
+        elif not (table or (bare and line[0] in " \t") or "|" in line or line.startswith("+")):
+            continue
+        lines.add(index + 1)
+    return frozenset(lines)
+
+
+def _text_key(body: str, *, indented: bool) -> str:
+    # Context-free guards too, for callers that compare text without literal_lines.
+    if indented or "|" in body or body.startswith("+") or _BORDER_LIKE.match(body):
+        return body
+    return _WS_RUN.sub(" ", body)  # words stay apart: a run of spaces is one space
+
+
+# --- normalize_line ------------------------------------------------------------------
+
+_WS = " \t\f\v"
+_WS_RUN = re.compile(r"[ \t\f\v]+")
+_OPERATOR = frozenset("+-*/%=<>!&|^~?:.")
+_PUNCT = frozenset("()[]{},;")  # never part of a longer token
+_DIRECTIVE_KINDS = frozenset({"c", "cpp", "csharp"})
+# A doc comment's marker and the spaces after it: `///     x` is a Markdown code block
+# (a Rust doctest), `///  x` a paragraph.
+_DOC_HEAD = re.compile(r"(?:///|//!|/\*\*|/\*!)[ \t\f\v]*")
+_GO_DIRECTIVE = re.compile(r"//(?:go:|line |export |extern )")
+
+
+def normalize_line(kind: str, line: str, *, literal: bool) -> str:
+    """A comparison key: two lines are equivalent iff their keys are equal.
+
+    `line` comes without its "\\n" (and without a "\\r" when line endings are free).
+    """
+    rules = _POLICIES.get(kind)
+    if rules is None or literal or "\0" in line or "\r" in line:
+        # NUL is our keys' marker, and a lone CR ends a line for some compilers (a `//`
+        # comment would end there): such lines are compared exactly.
+        return line
+    body = line.lstrip(_WS)
+    if not body:
+        return "" if rules.trailing else line
+    lead = "" if rules.leading else line[: len(line) - len(body)]
+    core = body.rstrip(_WS)
+    # `foo \` + spaces vs `foo \`: shells, make, C macros and Markdown read them differently.
+    keep_trailing = not rules.trailing or core.endswith("\\")
+    if kind == "markdown" and len(body) - len(core) >= 2:
+        keep_trailing = True  # two trailing spaces make a hard line break
+    if not rules.inner:
+        return lead + (body if keep_trailing else core)
+    if kind == "text":
+        return lead + _text_key(body if keep_trailing else core, indented=bool(lead))
+    segments = lexers.line_segments(kind, body)
+    if segments is None or (kind in _DIRECTIVE_KINDS and body.startswith("#")):
+        # A JS regex-or-division slash, or a preprocessor line (`#define F(x)` differs
+        # from `#define F (x)`, `#include <a b.h>`): only the ends of the line are free.
+        return lead + (body if keep_trailing else core)
+    if segments[-1][0] == "string" and segments[-1][2] > len(core):
+        keep_trailing = True  # an unterminated string holds the trailing whitespace
+    text = body if keep_trailing else core
+    parts = [lead]
+    for tag, start, end in segments:
+        end = min(end, len(text))
+        if start >= end:
+            continue
+        if tag == "code":
+            parts.append(_code_key(kind, text, start, end))
+        elif tag == "string":
+            parts.append(f"\0<{text[start:end]}\0>")  # whitespace in any string is content
+        else:
+            parts.append(f"\0#{_comment_key(kind, text[start:end])}\0#")
+    return "".join(parts)
+
+
+def _code_key(kind: str, text: str, start: int, end: int) -> str:
+    parts: list[str] = []
+    pos = start
+    for run in _WS_RUN.finditer(text, start, end):
+        parts += (text[pos : run.start()], _separator(kind, text, run.start(), run.end()))
+        pos = run.end()
+    parts.append(text[pos:end])
+    return "".join(parts)
+
+
+def _separator(kind: str, text: str, start: int, end: int) -> str:
+    """The key of the whitespace `text[start:end]` in code: "" where it may come and go.
+
+    It may only where it neither joins nor splits tokens: `f( a )` is `f(a)`, but `int x`
+    is not `intx`, `+ +` is not `++`, `u8 "s"` is not `u8"s"`.
+    """
+    if end >= len(text):
+        return text[start:end]
+    before, after = text[start - 1], text[end]
+    if kind == "toml" and before + after in ("[[", "]]"):
+        return " "  # `[[array]]` is not `[ [array]]`
+    if before in _PUNCT or after in _PUNCT:
+        return ""
+    if (before in _OPERATOR) == (after in _OPERATOR):
+        # Two word-like characters (letters, digits, `_$@#\`, quotes, non-ASCII) or two
+        # operator characters: they could fuse into one token.
+        if kind == "toml" and before not in _OPERATOR:
+            return text[start:end]  # only a date-time has spaces between words: exact
+        return " "
+    if (after == "." and before.isdigit()) or (
+        before == "." and (after.isdigit() or _number_ends_at(text, start - 1))
+    ):
+        return " "  # `1 .5` is not `1.5`, `1. e5` is not `1.e5`
+    if after in "+-" and before in "eEpP" and _number_ends_at(text, start - 1):
+        return " "  # `1e -5`, `0x1e +1`: one pp-number once joined
+    exponent = text[start - 2 : start - 1]
+    if before in "+-" and exponent and exponent in "eEpP" and _number_ends_at(text, start - 2):
+        return " "  # `1e- 5`
+    if kind in ("json", "toml") and before in "+-":
+        return " "  # no unary minus there: `- 1` is invalid, `-1` a number
+    return ""
+
+
+def _number_ends_at(text: str, index: int) -> bool:
+    first = index
+    while first > 0 and (text[first - 1].isalnum() or text[first - 1] in "_."):
+        first -= 1
+    return text[first].isdigit() or (text[first] == "." and text[first + 1].isdigit())
+
+
+def _comment_key(kind: str, comment: str) -> str:
+    """Runs of whitespace in a comment become one space; the words stay the words."""
+    if '"' in comment or "`" in comment or (kind == "go" and _GO_DIRECTIVE.match(comment)):
+        # Quoted text in a comment is often code that runs (doctests, `//go:generate`,
+        # `/// <reference path="...">`): keep it exact.
+        return comment
+    head = _DOC_HEAD.match(comment)
+    split = head.end() if head else 0
+    return comment[:split] + _WS_RUN.sub(" ", comment[split:])

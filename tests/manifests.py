@@ -1,0 +1,81 @@
+"""Run the real command and check what it produced.
+
+Every JSON manifest a test gets through `run` is validated against
+schemas/review-manifest.schema.json, so no test can produce one silently
+invalid.
+"""
+
+import io
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from repos import PROJECT_ROOT
+
+from gitreview.cli import main
+
+SCHEMAS = PROJECT_ROOT / "schemas"
+
+
+@cache
+def manifest_validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads((SCHEMAS / "review-manifest.schema.json").read_text("utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def validate_manifest(manifest: Any) -> None:
+    errors = sorted(manifest_validator().iter_errors(manifest), key=str)
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors)
+
+
+@dataclass(frozen=True)
+class Result:
+    status: int
+    stdout: str
+    stderr: str
+
+    @property
+    def manifest(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.stdout)
+        return data
+
+
+@contextmanager
+def _stdin(data: bytes) -> Iterator[None]:
+    previous = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    try:
+        yield
+    finally:
+        sys.stdin = previous
+
+
+def run(*args: str | Path, stdin: bytes = b"") -> Result:
+    """Run `git review-manifest ARGS` in this process; validate a JSON manifest on stdout."""
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err), _stdin(stdin):
+        try:
+            status = main([str(arg) for arg in args])
+        except SystemExit as exit:  # argparse's --help, --version and usage errors
+            status = exit.code if isinstance(exit.code, int) else 1
+    result = Result(status, out.getvalue(), err.getvalue())
+    if result.stdout.startswith("{"):
+        validate_manifest(result.manifest)
+    return result
+
+
+def manifest_of(*args: str | Path) -> dict[str, Any]:
+    result = run(*args)
+    assert result.status == 0, result.stderr
+    return result.manifest
+
+
+def files_by_path(manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {entry["path"]: entry for entry in manifest["files"]}

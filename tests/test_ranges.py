@@ -1,0 +1,223 @@
+"""Every range form, on the branches fixture, and the mistakes a user can make."""
+
+from pathlib import Path
+
+import pytest
+from manifests import manifest_of, run
+from repos import RepoFactory, commit_id, git
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+
+def subjects(manifest: dict[str, object]) -> list[str]:
+    commits = manifest["range"]["commits"]  # type: ignore[index]
+    return [commit["subject"] for commit in commits]
+
+
+def paths(manifest: dict[str, object]) -> list[str]:
+    return [entry["path"] for entry in manifest["files"]]  # type: ignore[attr-defined]
+
+
+def test_two_dot_range_diffs_the_two_trees(fixture_repo: RepoFactory) -> None:
+    repo = fixture_repo("branches")
+    manifest = manifest_of("--repo", repo, "pre-merge..feature-tip")
+    assert manifest["range"]["spec"] == "pre-merge..feature-tip"
+    assert manifest["range"]["base"] == commit_id(repo, "pre-merge")
+    assert manifest["range"]["head"] == commit_id(repo, "feature-tip")
+    assert subjects(manifest) == ["Add farewell messages", "Document farewell messages"]
+    # A..B compares trees: what main gained since the fork shows as removed.
+    expected = git(repo, "diff", "--name-only", "pre-merge", "feature-tip").splitlines()
+    assert paths(manifest) == expected
+
+
+def test_three_dot_range_starts_at_the_merge_base(fixture_repo: RepoFactory) -> None:
+    repo = fixture_repo("branches")
+    manifest = manifest_of("--repo", repo, "pre-merge...feature-tip")
+    assert manifest["range"]["base"] == commit_id(repo, "fork")
+    assert subjects(manifest) == ["Add farewell messages", "Document farewell messages"]
+    expected = git(repo, "diff", "--name-only", "fork", "feature-tip").splitlines()
+    assert paths(manifest) == expected
+    assert paths(manifest) != paths(manifest_of("--repo", repo, "pre-merge..feature-tip"))
+
+
+def test_single_revision_is_its_first_parent_to_it(fixture_repo: RepoFactory) -> None:
+    repo = fixture_repo("branches")
+    manifest = manifest_of("--repo", repo, "feature-tip")
+    assert manifest["range"]["base"] == commit_id(repo, "feature-tip~1")
+    assert subjects(manifest) == ["Document farewell messages"]
+
+
+def test_merge_commit_is_diffed_against_its_first_parent(fixture_repo: RepoFactory) -> None:
+    repo = fixture_repo("branches")
+    manifest = manifest_of("--repo", repo, "merged")
+    assert manifest["range"]["base"] == commit_id(repo, "pre-merge")
+    assert subjects(manifest) == [
+        "Add farewell messages",
+        "Document farewell messages",
+        "Merge branch 'feature'",
+    ]
+    expected = git(repo, "diff", "--name-only", "merged^1", "merged").splitlines()
+    assert paths(manifest) == expected
+
+
+def test_root_commit_is_diffed_against_the_empty_tree(fixture_repo: RepoFactory) -> None:
+    repo = fixture_repo("branches")
+    manifest = manifest_of("--repo", repo, "root")
+    assert manifest["range"]["base"] is None
+    assert subjects(manifest) == ["Add README and greeting module"]
+    expected = git(repo, "diff", "--name-only", EMPTY_TREE, "root").splitlines()
+    assert paths(manifest) == expected
+    assert {entry["status"] for entry in manifest["files"]} == {"added"}
+
+
+@pytest.mark.parametrize(
+    "spec", ["HEAD~2..HEAD", "main~1", "root..fork", "fork..", "refs/tags/fork...main", "@~1..@"]
+)
+def test_any_revision_syntax_git_accepts(fixture_repo: RepoFactory, spec: str) -> None:
+    repo = fixture_repo("branches")
+    manifest = manifest_of("--repo", repo, spec)
+    assert manifest["range"]["spec"] == spec
+
+
+def test_empty_range_gives_an_empty_manifest(fixture_repo: RepoFactory) -> None:
+    repo = fixture_repo("branches")
+    manifest = manifest_of("--repo", repo, "main..main")
+    assert manifest["files"] == []
+    assert manifest["range"]["commits"] == []
+    assert manifest["review"] == {}
+    assert manifest["summary"]["files"] == {"total": 0, "trivial": 0, "significant": 0}
+    assert manifest["tokens"] == {"full": 0, "manifest": manifest["tokens"]["manifest"],
+                                  "significant": 0, "reduction": 0.0}
+
+
+def test_repository_is_found_from_a_subfolder(
+    fixture_repo: RepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = fixture_repo("branches")
+    subfolder = repo / "docs"
+    subfolder.mkdir(exist_ok=True)
+    monkeypatch.chdir(subfolder)
+    assert manifest_of("root")["range"]["head"] == commit_id(repo, "root")
+
+
+def clone_with_upstream(
+    source: Path, tmp_path: Path, *, clone_args: tuple[str, ...] = ()
+) -> Path:
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "--quiet", *clone_args, source.as_uri(), str(clone))
+    return clone
+
+
+def test_no_argument_is_the_branch_against_its_upstream(
+    fixture_repo: RepoFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clone = clone_with_upstream(fixture_repo("branches"), tmp_path)
+    git(clone, "reset", "--quiet", "--hard", "fork")
+    git(clone, "branch", "--quiet", "--set-upstream-to=origin/main")
+    (clone / "NEW.md").write_text("local work\n")
+    git(clone, "add", "NEW.md")
+    git(clone, "commit", "--quiet", "-m", "Local work")
+    monkeypatch.chdir(clone)
+    manifest = manifest_of()
+    assert manifest["range"]["spec"] == "origin/main...HEAD"
+    assert manifest["range"]["base"] == commit_id(clone, "fork")
+    assert subjects(manifest) == ["Local work"]
+    assert paths(manifest) == ["NEW.md"]
+
+
+def test_no_upstream_is_a_clear_error_with_a_hint(
+    writable_repo: RepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(writable_repo("branches"))
+    result = run()
+    assert result.status == 3
+    assert result.stdout == ""
+    assert result.stderr == (
+        "git review-manifest: error: no range given and branch 'main' has no upstream "
+        "(hint: give a range (git review-manifest origin/main...HEAD) or set an upstream "
+        "(git branch --set-upstream-to=origin/main))\n"
+    )
+
+
+def test_detached_head_without_a_range(
+    writable_repo: RepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = writable_repo("branches")
+    git(repo, "checkout", "--quiet", "--detach", "fork")
+    monkeypatch.chdir(repo)
+    result = run()
+    assert result.status == 3
+    assert result.stderr == (
+        "git review-manifest: error: no range given and HEAD is not on a branch "
+        "(hint: give a range, for example: git review-manifest origin/main...HEAD)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nosuch..main", "unknown revision: nosuch"),
+        ("main..nosuch", "unknown revision: nosuch"),
+        ("nosuch", "unknown revision: nosuch"),
+        ("main:README.md", "unknown revision: main:README.md"),
+    ],
+)
+def test_unknown_revision(fixture_repo: RepoFactory, spec: str, message: str) -> None:
+    result = run("--repo", fixture_repo("branches"), spec)
+    assert (result.status, result.stdout) == (3, "")
+    assert result.stderr == f"git review-manifest: error: {message}\n"
+
+
+def test_not_a_repository(tmp_path: Path) -> None:
+    result = run("--repo", tmp_path, "HEAD")
+    assert result.status == 3
+    assert result.stderr == (
+        f"git review-manifest: error: not a git repository (or any parent up to the root): "
+        f"{tmp_path} (hint: run inside a repository or pass --repo PATH)\n"
+    )
+
+
+def test_missing_repo_folder(tmp_path: Path) -> None:
+    result = run("--repo", tmp_path / "nowhere", "HEAD")
+    assert result.status == 3
+    assert result.stderr == (
+        f"git review-manifest: error: not a git repository: {tmp_path / 'nowhere'} "
+        "(no such folder)\n"
+    )
+
+
+def test_shallow_clone_missing_the_base(fixture_repo: RepoFactory, tmp_path: Path) -> None:
+    clone = clone_with_upstream(fixture_repo("branches"), tmp_path, clone_args=("--depth", "1"))
+    base = commit_id(fixture_repo("branches"), "fork")
+    result = run("--repo", clone, f"{base}..HEAD")
+    assert result.status == 3
+    assert result.stderr == (
+        f"git review-manifest: error: unknown revision: {base} (hint: this is a shallow clone: "
+        "fetch more history (git fetch --unshallow, or fetch-depth: 0 in CI))\n"
+    )
+    single = run("--repo", clone, "HEAD")
+    assert single.status == 3
+    assert single.stderr.startswith("git review-manifest: error: HEAD has no parent in this shallow")
+
+
+def test_works_in_a_bare_repository(fixture_repo: RepoFactory, tmp_path: Path) -> None:
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "clone", "--quiet", "--bare", fixture_repo("branches").as_uri(), str(bare))
+    manifest = manifest_of("--repo", bare, "fork..feature")
+    assert subjects(manifest) == ["Add farewell messages", "Document farewell messages"]
+
+
+def test_nothing_is_written_to_the_repository(fixture_repo: RepoFactory) -> None:
+    repo = fixture_repo("branches")
+
+    def snapshot() -> dict[str, tuple[int, int]]:
+        return {
+            str(path): (path.lstat().st_size, path.lstat().st_mtime_ns)
+            for path in sorted(repo.rglob("*"))
+        }
+
+    before = snapshot()
+    manifest_of("--repo", repo, "root..merged")
+    run("--repo", repo, "root")
+    assert snapshot() == before
+
