@@ -47,7 +47,12 @@ def _file_change(repo: Repository, raw: RawChange) -> FileChange:
     )
     binary = is_binary(old_data) or is_binary(new_data)
     hunks: tuple[Hunk, ...] = ()
-    if not binary and old_data != new_data and (old_data is not None or new_data is not None):
+    if raw.status == "T":
+        # git shows a type change as the old entry deleted and the new one added.
+        hunks = diff_hunks(old_data, None) if old_data and not is_binary(old_data) else ()
+        if new_data and not is_binary(new_data):
+            hunks += diff_hunks(None, new_data)
+    elif not binary and old_data != new_data and (old_data or new_data):
         hunks = diff_hunks(old_data, new_data)
     return FileChange(
         status=status,

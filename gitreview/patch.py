@@ -8,6 +8,7 @@ git's extended headers (index, modes, renames, copies) are read when present.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from gitreview.errors import Exit, UserError
 from gitreview.model import MODE_GITLINK, MODE_SYMLINK, FileChange, Hunk, Line, Status
@@ -32,7 +33,33 @@ def read_patch(data: bytes, name: str) -> list[FileChange]:
             status=Exit.PATCH,
             hint="give the output of git diff, git format-patch or diff -u",
         )
-    return [_file_change(patched) for patched in patch_set]
+    return _join_type_changes([_file_change(patched) for patched in patch_set])
+
+
+def _join_type_changes(changes: list[FileChange]) -> list[FileChange]:
+    """git prints a type change (file to symlink...) as a deletion followed by an
+    addition of the same path; make it one change, as changes.py does."""
+    joined: list[FileChange] = []
+    for change in changes:
+        previous = joined[-1] if joined else None
+        if (
+            previous is not None
+            and previous.status == "deleted"
+            and change.status == "added"
+            and previous.path == change.path
+        ):
+            joined[-1] = replace(
+                change,
+                status="type-changed",
+                old_path=previous.old_path,
+                old_mode=previous.old_mode,
+                old_oid=previous.old_oid,
+                binary=previous.binary or change.binary,
+                hunks=previous.hunks + change.hunks,
+            )
+        else:
+            joined.append(change)
+    return joined
 
 
 def _file_change(patched: object) -> FileChange:

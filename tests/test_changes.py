@@ -1,0 +1,146 @@
+"""Every kind of change, read from git objects, with the same pairs and hunks as git diff."""
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from manifests import files_by_path, manifest_of
+from repos import PROJECT_ROOT, RepoFactory, commit_id, git
+
+from gitreview.changes import iter_changes
+from gitreview.git import open_repository
+from gitreview.model import FileChange, Range
+from gitreview.patch import read_patch
+
+# path: (status, kind, classification, reasons, t1 cause or None)
+EXPECTED = {
+    "CHANGELOG.md": ("added", "markdown", "significant", ["added"], None),
+    "README.md": ("modified", "markdown", "significant", ["content"], None),
+    "assets/favicon.ico": ("added", "binary", "significant", ["binary"], "binary"),
+    "assets/logo.png": ("modified", "binary", "significant", ["binary"], "binary"),
+    "bin/inventory": ("added", "symlink", "significant", ["added"], None),
+    "config/current.yml": ("type-changed", "symlink", "significant", ["type-changed"], None),
+    "deploy/current": ("modified", "symlink", "significant", ["content"], None),
+    "docs/café.md": ("modified", "markdown", "significant", ["content"], None),
+    "docs/obsolete.md": ("deleted", "markdown", "significant", ["deleted"], None),
+    "docs/user guide.md": ("modified", "markdown", "significant", ["content"], None),
+    "legacy/notes-latin1.txt": ("modified", "text", "significant", ["no-analysis"], "undecodable"),
+    "scripts/deploy.sh": ("modified", "shell", "trivial", ["mode-only"], "no-analyzer"),
+    "src/app.py": ("modified", "python", "significant", ["content"], None),
+    "src/handlers/admin.py": ("copied", "python", "significant", ["content"], None),
+    "src/handlers/base.py": ("modified", "python", "significant", ["content"], None),
+    "src/settings.py": ("renamed", "python", "significant", ["content"], None),
+    "src/util/text.py": ("renamed", "python", "trivial", ["renamed"], None),
+    "vendor/schemas": ("modified", "submodule", "significant", ["submodule"], "submodule"),
+    "windows/install.bat": ("modified", "unknown", "significant", ["no-analysis"], "no-analyzer"),
+}
+
+
+@pytest.fixture(scope="module")
+def kinds(fixture_repo: RepoFactory) -> dict[str, dict[str, object]]:
+    return files_by_path(manifest_of("--repo", fixture_repo("kinds"), "v1..v2"))
+
+
+def test_every_kind_of_change(kinds: dict[str, dict[str, object]]) -> None:
+    found = {
+        path: (e["status"], e["kind"], e["classification"], e["reasons"], e.get("t1_cause"))
+        for path, e in kinds.items()
+    }
+    assert found == EXPECTED
+    for entry in kinds.values():
+        assert entry["t1"] == ("missing" if entry.get("t1_cause") else "ok")
+
+
+def test_renames_and_copies_name_their_old_path(kinds: dict[str, dict[str, object]]) -> None:
+    moved = {path: (e["old_path"], e["similarity"]) for path, e in kinds.items() if "old_path" in e}
+    assert moved == {
+        "src/util/text.py": ("src/util/strings.py", 100),
+        "src/settings.py": ("src/config.py", 85),
+        "src/handlers/admin.py": ("src/handlers/base.py", 92),
+    }
+
+
+def test_modes(kinds: dict[str, dict[str, object]]) -> None:
+    modes = {path: e["mode"] for path, e in kinds.items() if "mode" in e}
+    assert modes == {
+        "scripts/deploy.sh": ["100644", "100755"],
+        "config/current.yml": ["100644", "120000"],
+    }
+
+
+def test_files_without_hunks_get_a_whole_file_handle(
+    kinds: dict[str, dict[str, object]], fixture_repo: RepoFactory
+) -> None:
+    repo = fixture_repo("kinds")
+    favicon = git(repo, "rev-parse", "v2:assets/favicon.ico")
+    assert kinds["assets/favicon.ico"]["handle"] == f"assets/favicon.ico@{favicon[:12]}"
+    assert kinds["vendor/schemas"]["handle"].startswith("vendor/schemas@a41f0c7d")  # type: ignore[union-attr]
+
+
+def test_a_deleted_file_is_one_hunk_of_old_lines(
+    kinds: dict[str, dict[str, object]], fixture_repo: RepoFactory
+) -> None:
+    [hunk] = kinds["docs/obsolete.md"]["hunks"]  # type: ignore[misc]
+    blob = git(fixture_repo("kinds"), "rev-parse", "v1:docs/obsolete.md")
+    assert hunk["old"] == [1, 3]
+    assert hunk["new"] is None
+    assert hunk["handle"] == f"docs/obsolete.md:1-3@{blob[:12]}"
+    assert hunk["excerpt"].startswith("# Legacy XML export")
+
+
+def test_crlf_is_kept_out_of_excerpts(kinds: dict[str, dict[str, object]]) -> None:
+    for hunk in kinds["windows/install.bat"]["hunks"]:  # type: ignore[attr-defined]
+        assert "\r" not in hunk["excerpt"]
+
+
+def comparable(change: FileChange) -> tuple[object, ...]:
+    hunks = tuple(
+        (h.old_start, h.old_count, h.new_start, h.new_count, h.lines) for h in change.hunks
+    )
+    return (change.status, change.path, change.old_path, change.binary, hunks)
+
+
+def git_diff_changes(repo: Path, base: str, head: str) -> list[FileChange]:
+    text = subprocess.run(
+        ["git", "-C", str(repo), "-c", "core.quotePath=true", "diff", "--no-color",
+         "--no-ext-diff", "-M", "-C", base, head],
+        capture_output=True, check=True,
+    ).stdout
+    return read_patch(text, "git diff")
+
+
+def our_changes(repo: Path, base: str, head: str) -> list[FileChange]:
+    repository = open_repository(str(repo))
+    rng = Range(spec="", base=commit_id(repo, base), head=commit_id(repo, head), commits=())
+    return list(iter_changes(repository, rng, copies=True))
+
+
+@pytest.mark.parametrize(("name", "base", "head"), [
+    ("kinds", "v1", "v2"), ("kinds", "v2", "v3"), ("whitespace", "v1", "v2"),
+    ("branches", "root", "merged"),
+])
+def test_same_pairs_and_hunks_as_git_diff(
+    fixture_repo: RepoFactory, name: str, base: str, head: str
+) -> None:
+    repo = fixture_repo(name)
+    ours = [comparable(c) for c in our_changes(repo, base, head) if not c.is_submodule]
+    theirs = [comparable(c) for c in git_diff_changes(repo, base, head) if not c.is_submodule]
+    assert ours == theirs
+
+
+def test_same_pairs_and_hunks_as_git_diff_on_this_project() -> None:
+    """Real history with real refactors: where libgit2 without git's indent
+    heuristic would cut hunks differently."""
+    if not (PROJECT_ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    commits = git(PROJECT_ROOT, "rev-list", "--max-count=30", "HEAD").splitlines()
+    if len(commits) < 2:
+        pytest.skip("not enough history")
+    for head in commits[:-1]:
+        base = f"{head}~1"
+        if subprocess.run(["git", "-C", str(PROJECT_ROOT), "rev-parse", "-q", "--verify", base],
+                          capture_output=True).returncode:
+            continue
+        ours = [comparable(c) for c in our_changes(PROJECT_ROOT, base, head)]
+        theirs = [comparable(c) for c in git_diff_changes(PROJECT_ROOT, base, head)]
+        assert ours == theirs, head

@@ -1,0 +1,74 @@
+"""Configuration: read from the head commit, validated, errors that name the key and file."""
+
+from pathlib import Path
+
+import pytest
+from manifests import run
+from repos import RepoFactory, git
+
+
+def commit_config(repo: Path, text: str) -> None:
+    (repo / ".gitreview.yml").write_text(text)
+    git(repo, "add", ".gitreview.yml")
+    git(repo, "commit", "--quiet", "-m", "Configure gitreview")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("generatd: ['*.js']\n", ".gitreview.yml: unknown key 'generatd' (hint: known keys: "
+         "detect_copies, fail_on, generated, ignore, max_file_bytes)"),
+        ("generated: '*.js'\n", ".gitreview.yml: key 'generated': '*.js' is not of type 'array'"),
+        ("generated: [1]\n", ".gitreview.yml: key 'generated.0': 1 is not of type 'string'"),
+        ("fail_on: sometimes\n", ".gitreview.yml: key 'fail_on': 'sometimes' is not one of "
+         "['error', 'warning', 'info', 'never']"),
+        ("- a\n- b\n", ".gitreview.yml: must be a mapping of keys to values"),
+        ("generated: [\n", ".gitreview.yml: line 2: expected the node content, but found "
+         "'<stream end>'"),
+    ],
+)
+def test_bad_configuration_at_head(writable_repo: RepoFactory, text: str, message: str) -> None:
+    repo = writable_repo("branches")
+    commit_config(repo, text)
+    result = run("--repo", repo, "HEAD")
+    assert (result.status, result.stdout) == (4, "")
+    assert result.stderr == f"git review-manifest: error: {message}\n"
+
+
+def test_configuration_is_read_from_head_not_the_working_tree(writable_repo: RepoFactory) -> None:
+    repo = writable_repo("branches")
+    commit_config(repo, "ignore: ['README.md']\n")
+    (repo / ".gitreview.yml").write_text("not: [valid\n")  # uncommitted: must not be read
+    result = run("--repo", repo, "fork..HEAD")
+    assert result.status == 0, result.stderr
+
+
+def test_configuration_of_the_head_commit_applies(writable_repo: RepoFactory) -> None:
+    repo = writable_repo("branches")
+    commit_config(repo, "ignore: ['*.md']\n")
+    files = run("--repo", repo, "root..HEAD").manifest["files"]
+    reasons = {entry["path"]: entry["reasons"] for entry in files}
+    assert reasons["README.md"] == ["ignored"]
+
+
+def test_missing_config_file(fixture_repo: RepoFactory, tmp_path: Path) -> None:
+    result = run("--repo", fixture_repo("branches"), "HEAD", "--config", tmp_path / "none.yml")
+    assert result.status == 4
+    assert result.stderr == (
+        f"git review-manifest: error: cannot read configuration {tmp_path / 'none.yml'}: "
+        "No such file or directory\n"
+    )
+
+
+def test_bad_key_names_the_given_file(fixture_repo: RepoFactory, tmp_path: Path) -> None:
+    config = tmp_path / "review.yml"
+    config.write_text("ignore: []\nroles: {}\n")
+    result = run("--repo", fixture_repo("branches"), "HEAD", "--config", config)
+    assert result.status == 4
+    assert result.stderr.startswith(f"git review-manifest: error: {config}: unknown key 'roles'")
+
+
+def test_empty_configuration_is_the_default(fixture_repo: RepoFactory, tmp_path: Path) -> None:
+    config = tmp_path / "empty.yml"
+    config.write_text("# nothing yet\n")
+    assert run("--repo", fixture_repo("branches"), "HEAD", "--config", config).status == 0

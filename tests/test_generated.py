@@ -1,0 +1,51 @@
+"""Generated and ignored files: trivial with their reason; look-alikes stay significant."""
+
+from pathlib import Path
+
+import pytest
+from manifests import files_by_path, manifest_of
+from repos import RepoFactory
+
+EXPECTED = {
+    "package-lock.json": ("trivial", ["generated"]),  # a lock file
+    "go.sum": ("trivial", ["generated"]),
+    "sub/dir/Cargo.lock": ("trivial", ["generated"]),  # by name, at any depth
+    "yarn.lock": ("significant", ["no-analysis"]),  # -linguist-generated overrides the name
+    "docs/api/index.md": ("trivial", ["generated"]),  # linguist-generated in .gitattributes
+    "docs/reference.md": ("trivial", ["generated"]),  # from a nested .gitattributes
+    "docs/guide.md": ("significant", ["content"]),
+    "src/gen/parser.py": ("trivial", ["generated"]),  # "Code generated ... DO NOT EDIT."
+    "src/gen/marker.js": ("trivial", ["generated"]),  # @generated
+    "src/hand.py": ("significant", ["content"]),  # says "generated" but not "do not edit"
+    "src/newly_marked.py": ("significant", ["content"]),  # the header arrived in this range
+    "api/service.pb.go": ("trivial", ["generated"]),  # configured glob *.pb.go
+    "build/bundle.js": ("trivial", ["generated"]),  # configured folder build/
+    "vendor/lib/util.js": ("trivial", ["ignored"]),  # configured ignore
+}
+
+
+@pytest.fixture(scope="module")
+def generated_files(fixture_repo: RepoFactory) -> dict[str, dict[str, object]]:
+    return files_by_path(manifest_of("--repo", fixture_repo("generated"), "v1..v2"))
+
+
+def test_every_file_is_expected(generated_files: dict[str, dict[str, object]]) -> None:
+    assert sorted(generated_files) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("path", sorted(EXPECTED))
+def test_classification(generated_files: dict[str, dict[str, object]], path: str) -> None:
+    entry = generated_files[path]
+    assert (entry["classification"], entry["reasons"]) == EXPECTED[path]
+
+
+def test_config_flag_replaces_the_head_configuration(
+    fixture_repo: RepoFactory, tmp_path: Path
+) -> None:
+    config = tmp_path / "other.yml"
+    config.write_text("ignore: ['docs/guide.md']\n")
+    files = files_by_path(
+        manifest_of("--repo", fixture_repo("generated"), "v1..v2", "--config", config)
+    )
+    assert files["docs/guide.md"]["reasons"] == ["ignored"]
+    assert files["api/service.pb.go"]["classification"] == "significant"  # head config unused

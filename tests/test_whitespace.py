@@ -1,0 +1,80 @@
+"""Whitespace-only changes per file type, and the traps that must stay significant."""
+
+import pytest
+from manifests import files_by_path, manifest_of
+from repos import RepoFactory
+
+EXPECTED = {
+    # Provably meaningless.
+    "c/trailing.c": ("trivial", ["whitespace"]),
+    "c/inner.c": ("trivial", ["whitespace"]),
+    "js/indent.js": ("trivial", ["whitespace"]),
+    "data/config.json": ("trivial", ["whitespace"]),
+    "toml/settings.toml": ("trivial", ["whitespace"]),
+    "py/blank.py": ("trivial", ["blank-lines"]),
+    "py/trailing.py": ("trivial", ["whitespace"]),
+    "py/eof.py": ("trivial", ["line-endings"]),
+    "yaml/trailing.yml": ("trivial", ["blank-lines", "whitespace"]),
+    "docs/crlf.txt": ("trivial", ["line-endings"]),
+    "docs/prose.txt": ("trivial", ["whitespace"]),
+    "docs/blank-run.md": ("trivial", ["blank-lines"]),
+    # Traps: whitespace that is meaning.
+    "c/string.c": ("significant", ["content"]),  # inside a string literal
+    "c/tokens.c": ("significant", ["content"]),  # a - -b became a --b
+    "c/continuation.h": ("significant", ["content"]),  # spaces after a line-continuation
+    "js/regex.js": ("significant", ["content"]),  # inside a regular expression
+    "go/lines.go": ("significant", ["content"]),  # two lines joined: line breaks are syntax
+    "py/reindent.py": ("significant", ["content"]),  # return moved out of the if
+    "py/docstring.py": ("significant", ["content"]),  # inside a multi-line string
+    "py/mixed.py": ("significant", ["content"]),  # one whitespace hunk, one real change
+    "yaml/nested.yml": ("significant", ["content"]),  # a key moved to another parent
+    "yaml/block.yml": ("significant", ["content"]),  # trailing spaces inside a | block
+    "Makefile": ("significant", ["no-analysis"]),  # a recipe tab became spaces
+    "sh/script.sh": ("significant", ["no-analysis"]),  # x=1 vs x = 1: shell syntax
+    "docs/para.md": ("significant", ["content"]),  # two paragraphs joined
+    "docs/hardbreak.md": ("significant", ["content"]),  # a hard line break removed
+    "docs/code.md": ("significant", ["content"]),  # indentation inside a fenced block
+}
+
+
+@pytest.fixture(scope="module")
+def whitespace_files(fixture_repo: RepoFactory) -> dict[str, dict[str, object]]:
+    return files_by_path(manifest_of("--repo", fixture_repo("whitespace"), "v1..v2"))
+
+
+def test_every_file_of_the_fixture_is_expected(
+    whitespace_files: dict[str, dict[str, object]],
+) -> None:
+    assert sorted(whitespace_files) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("path", sorted(EXPECTED))
+def test_classification(whitespace_files: dict[str, dict[str, object]], path: str) -> None:
+    entry = whitespace_files[path]
+    assert (entry["classification"], entry["reasons"]) == EXPECTED[path]
+    if entry["classification"] == "trivial":
+        assert "hunks" not in entry
+
+
+def test_a_file_lists_its_trivial_hunks_beside_the_significant_ones(
+    whitespace_files: dict[str, dict[str, object]],
+) -> None:
+    hunks = whitespace_files["py/mixed.py"]["hunks"]
+    assert [(h["classification"], h["reasons"]) for h in hunks] == [  # type: ignore[attr-defined]
+        ("trivial", ["whitespace"]),
+        ("significant", ["content"]),
+    ]
+
+
+def test_only_significant_hunks_are_routed_to_reviewers(fixture_repo: RepoFactory) -> None:
+    manifest = manifest_of("--repo", fixture_repo("whitespace"), "v1..v2")
+    routed = [handle for batch in manifest["review"]["default"]["batches"] for handle in batch]
+    significant = [
+        hunk["handle"]
+        for entry in manifest["files"]
+        for hunk in entry.get("hunks", [])
+        if hunk["classification"] == "significant"
+    ]
+    assert routed == significant
+    assert not any(handle.startswith("py/mixed.py:5-5@") for handle in routed)
+    assert manifest["summary"]["hunks"]["trivial"] == 13
