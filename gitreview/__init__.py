@@ -6,7 +6,29 @@ hook and the GitHub Actions step are thin shells over it.
 
 from __future__ import annotations
 
-from gitreview.pipeline import build_manifest
+from pathlib import Path
+from typing import Any
 
 __all__ = ["__version__", "build_manifest"]
 __version__ = "0.1.0"
+
+
+def build_manifest(
+    repo: str | Path | None = None,
+    spec: str | None = None,
+    *,
+    config: str | Path | None = None,
+    patch: bytes | None = None,
+    patch_name: str = "-",
+) -> dict[str, Any]:
+    """Build the review manifest of a commit range (or of a unified diff).
+
+    `repo` is any folder inside the repository (default: the current one);
+    `spec` is `A..B`, `A...B`, `REV`, or None for the current branch against
+    its upstream. With `patch` (the bytes of a unified diff), the diff is read
+    instead of the repository. Raises gitreview.errors.UserError for every
+    mistake a user can make; its `status` is the documented exit status.
+    """
+    from gitreview.pipeline import build  # the package imports nothing heavy until asked
+
+    return build(repo, spec, config=config, patch=patch, patch_name=patch_name)[0]

@@ -31,6 +31,7 @@ def is_binary(data: bytes | None) -> bool:
 
 
 def iter_changes(repo: Repository, rng: Range, *, copies: bool = True) -> Iterator[FileChange]:
+    assert rng.head is not None  # only a patch has no head
     for raw in repo.raw_diff(rng.base, rng.head, copies=copies):
         yield _file_change(repo, raw)
 
@@ -39,12 +40,8 @@ def _file_change(repo: Repository, raw: RawChange) -> FileChange:
     status = _STATUS[raw.status]
     old_exists = raw.status != "A"
     new_exists = raw.status != "D"
-    old_data = (
-        repo.blob(raw.old_oid) if old_exists and raw.old_mode != MODE_GITLINK else None
-    )
-    new_data = (
-        repo.blob(raw.new_oid) if new_exists and raw.new_mode != MODE_GITLINK else None
-    )
+    old_data = repo.blob(raw.old_oid) if old_exists and raw.old_mode != MODE_GITLINK else None
+    new_data = repo.blob(raw.new_oid) if new_exists and raw.new_mode != MODE_GITLINK else None
     binary = is_binary(old_data) or is_binary(new_data)
     hunks: tuple[Hunk, ...] = ()
     if raw.status == "T":
@@ -68,4 +65,3 @@ def _file_change(repo: Repository, raw: RawChange) -> FileChange:
         old_data=old_data,
         new_data=new_data,
     )
-

@@ -108,7 +108,9 @@ def _subcommand(name: str, args: list[str]) -> int:
         description="Print the lines a handle names, with their line numbers, "
         "read from git objects (never the working tree).",
     )
-    parser.add_argument("handle", help="a handle from a manifest, e.g. src/app.py:10-24@1a2b3c4d5e6f")
+    parser.add_argument(
+        "handle", help="a handle from a manifest, e.g. src/app.py:10-24@1a2b3c4d5e6f"
+    )
     parser.add_argument("--repo", metavar="PATH", help="repository (default: the current one)")
     parser.add_argument(
         "-C", "--context", type=int, default=0, metavar="N", help="also print N lines around"

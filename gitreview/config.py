@@ -28,7 +28,7 @@ class Config:
 
 
 def load_schema(name: str) -> dict[str, Any]:
-    text = resources.files("gitreview").joinpath("schemas", name).read_text("utf-8")
+    text = resources.files("gitreview").joinpath("schemas").joinpath(name).read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 import subprocess
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from gitreview.errors import Exit, UserError
-from gitreview.model import EMPTY_TREE, Commit, Hunk, Line
+from gitreview.model import EMPTY_TREE, Commit, Hunk, Line, Origin
 
 if TYPE_CHECKING:
     import pygit2
@@ -145,8 +145,7 @@ class Repository:
     def first_parent(self, sha: str) -> str | None:
         import pygit2
 
-        commit = self._repo.get(sha)
-        assert isinstance(commit, pygit2.Commit)
+        commit = self._repo[sha].peel(pygit2.Commit)
         parents = commit.parent_ids
         return str(parents[0]) if parents else None
 
@@ -209,10 +208,9 @@ class Repository:
         """The content of `path` in a commit's tree, or None when it is not a file there."""
         import pygit2
 
-        tree = self._repo.get(commit)
-        assert isinstance(tree, pygit2.Commit)
+        tree = self._repo[commit].peel(pygit2.Tree)
         try:
-            entry = tree.tree[path]
+            entry = tree[path]
         except KeyError:
             return None
         if entry.type_str != "blob":
@@ -271,7 +269,7 @@ def _hunk(hunk: pygit2.DiffHunk) -> Hunk:
             raw = raw[:-1]
         lines.append(
             Line(
-                origin=line.origin,
+                origin=cast(Origin, line.origin),
                 old_no=line.old_lineno if line.old_lineno > 0 else None,
                 new_no=line.new_lineno if line.new_lineno > 0 else None,
                 text=raw.decode("utf-8", "replace"),

@@ -58,7 +58,9 @@ _BY_NAME = {
 }
 
 
-def kind_of(path: str, *, binary: bool = False, symlink: bool = False, submodule: bool = False) -> str:
+def kind_of(
+    path: str, *, binary: bool = False, symlink: bool = False, submodule: bool = False
+) -> str:
     """`markdown`, `python`, `json`, ... for text; `binary`, `symlink`, `submodule`;
     `unknown` for text of a type gitreview has no rules for."""
     if submodule:

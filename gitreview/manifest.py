@@ -58,9 +58,9 @@ def file_report(
     entry["t1"] = "ok" if analysis.t1 else "missing"
     if analysis.cause is not None:
         entry["t1_cause"] = analysis.cause
-    if change.old_mode is not None and change.new_mode is not None:
-        if change.old_mode != change.new_mode:
-            entry["mode"] = [f"{change.old_mode:06o}", f"{change.new_mode:06o}"]
+    old_mode, new_mode = change.old_mode, change.new_mode
+    if old_mode is not None and new_mode is not None and old_mode != new_mode:
+        entry["mode"] = [f"{old_mode:06o}", f"{new_mode:06o}"]
     if change.similarity is not None:
         entry["similarity"] = change.similarity
     report = FileReport(entry)
@@ -76,7 +76,7 @@ def file_report(
         report.review.append(ReviewItem(handle, change.path, tokens.estimate(handle)))
         return report
     hunk_entries = []
-    for hunk, hunk_verdict in zip(change.hunks, verdict.hunks):
+    for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=False):
         hunk_entry = _hunk_entry(change, hunk, hunk_verdict.classification, hunk_verdict.reasons)
         hunk_entries.append(hunk_entry)
         if hunk_verdict.classification == "trivial":

@@ -11,6 +11,7 @@ from typing import Literal
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
+Origin = Literal[" ", "+", "-"]
 Status = Literal["added", "modified", "deleted", "renamed", "copied", "type-changed"]
 Severity = Literal["error", "warning", "info"]
 Classification = Literal["trivial", "significant"]
@@ -44,7 +45,7 @@ class Range:
 class Line:
     """One line of a hunk. `text` has no "\\n" but keeps a "\\r" if there was one."""
 
-    origin: Literal[" ", "+", "-"]
+    origin: Origin
     old_no: int | None
     new_no: int | None
     text: str

@@ -20,16 +20,20 @@ _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34,
 
 
 def read_patch(data: bytes, name: str) -> list[FileChange]:
-    import unidiff
+    from unidiff.errors import UnidiffParseError
+    from unidiff.patch import PatchSet
 
     text = data.decode("utf-8", "replace")
+    where = "standard input" if name == "-" else name
     try:
-        patch_set = unidiff.PatchSet(text)
-    except unidiff.UnidiffParseError as error:
-        raise UserError(f"malformed patch {name}: {error}", status=Exit.PATCH) from None
+        patch_set = PatchSet(text)
+    except UnidiffParseError as error:
+        problem = str(error)
+        problem = problem[:1].lower() + problem[1:]
+        raise UserError(f"malformed patch in {where}: {problem}", status=Exit.PATCH) from None
     if not len(patch_set) and text.strip():
         raise UserError(
-            f"no diff found in {name}",
+            f"no diff found in {where}",
             status=Exit.PATCH,
             hint="give the output of git diff, git format-patch or diff -u",
         )

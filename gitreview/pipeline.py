@@ -1,7 +1,7 @@
 """The flow, stage by stage: range -> changes -> classify + analyze -> manifest.
 
-`build_manifest` is the one public entry point (re-exported by the package);
-the command line, the hook and the Actions step are thin shells over it.
+`build` is what gitreview.build_manifest, the one public function, calls; the
+command line, the hook and the Actions step are thin shells over it.
 """
 
 from __future__ import annotations
@@ -22,24 +22,6 @@ from gitreview.model import FileChange, Finding, Range
 Attributes = Mapping[str, "bool | str | None"]
 
 
-def build_manifest(
-    repo: str | Path | None = None,
-    spec: str | None = None,
-    *,
-    config: str | Path | None = None,
-    patch: bytes | None = None,
-    patch_name: str = "-",
-) -> dict[str, Any]:
-    """Build the review manifest of a commit range (or of a unified diff).
-
-    `repo` is any folder inside the repository (default: the current one);
-    `spec` is `A..B`, `A...B`, `REV`, or None for the current branch against
-    its upstream. With `patch`, the diff's text is read instead of the
-    repository. Raises UserError for every mistake a user can make.
-    """
-    return build(repo, spec, config=config, patch=patch, patch_name=patch_name)[0]
-
-
 def build(
     repo: str | Path | None = None,
     spec: str | None = None,
@@ -48,7 +30,7 @@ def build(
     patch: bytes | None = None,
     patch_name: str = "-",
 ) -> tuple[dict[str, Any], Config]:
-    """`build_manifest`, also returning the configuration that was in force."""
+    """gitreview.build_manifest, also returning the configuration that was in force."""
     if patch is not None:
         settings = _config_from_path(config)
         return _build_from_patch(patch, patch_name, settings), settings
@@ -57,12 +39,14 @@ def build(
 
     repository = open_repository(None if repo is None else str(repo))
     rng = resolve_range(repository, spec)
+    head = rng.head
+    assert head is not None  # only a patch has no head
     if config is not None:
         settings = _config_from_path(config)
     else:
-        text = repository.file_at(rng.head, CONFIG_FILE)
+        text = repository.file_at(head, CONFIG_FILE)
         settings = Config() if text is None else parse_config(text, CONFIG_FILE)
-    attributes = _HeadAttributes(lambda path: repository.file_at(rng.head, path))
+    attributes = _HeadAttributes(lambda path: repository.file_at(head, path))
 
     from gitreview.changes import iter_changes
 

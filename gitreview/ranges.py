@@ -79,5 +79,8 @@ def _commit(repo: Repository, rev: str) -> str:
 
 def _shallow_hint(repo: Repository) -> str | None:
     if repo.is_shallow:
-        return "this is a shallow clone: fetch more history (git fetch --unshallow, or fetch-depth: 0 in CI)"
+        return (
+            "this is a shallow clone: fetch more history "
+            "(git fetch --unshallow, or fetch-depth: 0 in CI)"
+        )
     return None

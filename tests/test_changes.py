@@ -2,6 +2,7 @@
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from manifests import files_by_path, manifest_of
@@ -37,11 +38,11 @@ EXPECTED = {
 
 
 @pytest.fixture(scope="module")
-def kinds(fixture_repo: RepoFactory) -> dict[str, dict[str, object]]:
+def kinds(fixture_repo: RepoFactory) -> dict[str, dict[str, Any]]:
     return files_by_path(manifest_of("--repo", fixture_repo("kinds"), "v1..v2"))
 
 
-def test_every_kind_of_change(kinds: dict[str, dict[str, object]]) -> None:
+def test_every_kind_of_change(kinds: dict[str, dict[str, Any]]) -> None:
     found = {
         path: (e["status"], e["kind"], e["classification"], e["reasons"], e.get("t1_cause"))
         for path, e in kinds.items()
@@ -51,7 +52,7 @@ def test_every_kind_of_change(kinds: dict[str, dict[str, object]]) -> None:
         assert entry["t1"] == ("missing" if entry.get("t1_cause") else "ok")
 
 
-def test_renames_and_copies_name_their_old_path(kinds: dict[str, dict[str, object]]) -> None:
+def test_renames_and_copies_name_their_old_path(kinds: dict[str, dict[str, Any]]) -> None:
     moved = {path: (e["old_path"], e["similarity"]) for path, e in kinds.items() if "old_path" in e}
     assert moved == {
         "src/util/text.py": ("src/util/strings.py", 100),
@@ -60,7 +61,7 @@ def test_renames_and_copies_name_their_old_path(kinds: dict[str, dict[str, objec
     }
 
 
-def test_modes(kinds: dict[str, dict[str, object]]) -> None:
+def test_modes(kinds: dict[str, dict[str, Any]]) -> None:
     modes = {path: e["mode"] for path, e in kinds.items() if "mode" in e}
     assert modes == {
         "scripts/deploy.sh": ["100644", "100755"],
@@ -69,18 +70,18 @@ def test_modes(kinds: dict[str, dict[str, object]]) -> None:
 
 
 def test_files_without_hunks_get_a_whole_file_handle(
-    kinds: dict[str, dict[str, object]], fixture_repo: RepoFactory
+    kinds: dict[str, dict[str, Any]], fixture_repo: RepoFactory
 ) -> None:
     repo = fixture_repo("kinds")
     favicon = git(repo, "rev-parse", "v2:assets/favicon.ico")
     assert kinds["assets/favicon.ico"]["handle"] == f"assets/favicon.ico@{favicon[:12]}"
-    assert kinds["vendor/schemas"]["handle"].startswith("vendor/schemas@a41f0c7d")  # type: ignore[union-attr]
+    assert kinds["vendor/schemas"]["handle"].startswith("vendor/schemas@a41f0c7d")
 
 
 def test_a_deleted_file_is_one_hunk_of_old_lines(
-    kinds: dict[str, dict[str, object]], fixture_repo: RepoFactory
+    kinds: dict[str, dict[str, Any]], fixture_repo: RepoFactory
 ) -> None:
-    [hunk] = kinds["docs/obsolete.md"]["hunks"]  # type: ignore[misc]
+    [hunk] = kinds["docs/obsolete.md"]["hunks"]
     blob = git(fixture_repo("kinds"), "rev-parse", "v1:docs/obsolete.md")
     assert hunk["old"] == [1, 3]
     assert hunk["new"] is None
@@ -88,8 +89,8 @@ def test_a_deleted_file_is_one_hunk_of_old_lines(
     assert hunk["excerpt"].startswith("# Legacy XML export")
 
 
-def test_crlf_is_kept_out_of_excerpts(kinds: dict[str, dict[str, object]]) -> None:
-    for hunk in kinds["windows/install.bat"]["hunks"]:  # type: ignore[attr-defined]
+def test_crlf_is_kept_out_of_excerpts(kinds: dict[str, dict[str, Any]]) -> None:
+    for hunk in kinds["windows/install.bat"]["hunks"]:
         assert "\r" not in hunk["excerpt"]
 
 
@@ -102,9 +103,22 @@ def comparable(change: FileChange) -> tuple[object, ...]:
 
 def git_diff_changes(repo: Path, base: str, head: str) -> list[FileChange]:
     text = subprocess.run(
-        ["git", "-C", str(repo), "-c", "core.quotePath=true", "diff", "--no-color",
-         "--no-ext-diff", "-M", "-C", base, head],
-        capture_output=True, check=True,
+        [
+            "git",
+            "-C",
+            str(repo),
+            "-c",
+            "core.quotePath=true",
+            "diff",
+            "--no-color",
+            "--no-ext-diff",
+            "-M",
+            "-C",
+            base,
+            head,
+        ],
+        capture_output=True,
+        check=True,
     ).stdout
     return read_patch(text, "git diff")
 
@@ -115,10 +129,15 @@ def our_changes(repo: Path, base: str, head: str) -> list[FileChange]:
     return list(iter_changes(repository, rng, copies=True))
 
 
-@pytest.mark.parametrize(("name", "base", "head"), [
-    ("kinds", "v1", "v2"), ("kinds", "v2", "v3"), ("whitespace", "v1", "v2"),
-    ("branches", "root", "merged"),
-])
+@pytest.mark.parametrize(
+    ("name", "base", "head"),
+    [
+        ("kinds", "v1", "v2"),
+        ("kinds", "v2", "v3"),
+        ("whitespace", "v1", "v2"),
+        ("branches", "root", "merged"),
+    ],
+)
 def test_same_pairs_and_hunks_as_git_diff(
     fixture_repo: RepoFactory, name: str, base: str, head: str
 ) -> None:
@@ -138,8 +157,10 @@ def test_same_pairs_and_hunks_as_git_diff_on_this_project() -> None:
         pytest.skip("not enough history")
     for head in commits[:-1]:
         base = f"{head}~1"
-        if subprocess.run(["git", "-C", str(PROJECT_ROOT), "rev-parse", "-q", "--verify", base],
-                          capture_output=True).returncode:
+        if subprocess.run(
+            ["git", "-C", str(PROJECT_ROOT), "rev-parse", "-q", "--verify", base],
+            capture_output=True,
+        ).returncode:
             continue
         ours = [comparable(c) for c in our_changes(PROJECT_ROOT, base, head)]
         theirs = [comparable(c) for c in git_diff_changes(PROJECT_ROOT, base, head)]

@@ -16,15 +16,23 @@ def commit_config(repo: Path, text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("generatd: ['*.js']\n", ".gitreview.yml: unknown key 'generatd' (hint: known keys: "
-         "detect_copies, fail_on, generated, ignore, max_file_bytes)"),
+        (
+            "generatd: ['*.js']\n",
+            ".gitreview.yml: unknown key 'generatd' (hint: known keys: "
+            "detect_copies, fail_on, generated, ignore, max_file_bytes)",
+        ),
         ("generated: '*.js'\n", ".gitreview.yml: key 'generated': '*.js' is not of type 'array'"),
         ("generated: [1]\n", ".gitreview.yml: key 'generated.0': 1 is not of type 'string'"),
-        ("fail_on: sometimes\n", ".gitreview.yml: key 'fail_on': 'sometimes' is not one of "
-         "['error', 'warning', 'info', 'never']"),
+        (
+            "fail_on: sometimes\n",
+            ".gitreview.yml: key 'fail_on': 'sometimes' is not one of "
+            "['error', 'warning', 'info', 'never']",
+        ),
         ("- a\n- b\n", ".gitreview.yml: must be a mapping of keys to values"),
-        ("generated: [\n", ".gitreview.yml: line 2: expected the node content, but found "
-         "'<stream end>'"),
+        (
+            "generated: [\n",
+            ".gitreview.yml: line 2: expected the node content, but found '<stream end>'",
+        ),
     ],
 )
 def test_bad_configuration_at_head(writable_repo: RepoFactory, text: str, message: str) -> None:

@@ -1,6 +1,7 @@
 """Generated and ignored files: trivial with their reason; look-alikes stay significant."""
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from manifests import files_by_path, manifest_of
@@ -25,16 +26,16 @@ EXPECTED = {
 
 
 @pytest.fixture(scope="module")
-def generated_files(fixture_repo: RepoFactory) -> dict[str, dict[str, object]]:
+def generated_files(fixture_repo: RepoFactory) -> dict[str, dict[str, Any]]:
     return files_by_path(manifest_of("--repo", fixture_repo("generated"), "v1..v2"))
 
 
-def test_every_file_is_expected(generated_files: dict[str, dict[str, object]]) -> None:
+def test_every_file_is_expected(generated_files: dict[str, dict[str, Any]]) -> None:
     assert sorted(generated_files) == sorted(EXPECTED)
 
 
 @pytest.mark.parametrize("path", sorted(EXPECTED))
-def test_classification(generated_files: dict[str, dict[str, object]], path: str) -> None:
+def test_classification(generated_files: dict[str, dict[str, Any]], path: str) -> None:
     entry = generated_files[path]
     assert (entry["classification"], entry["reasons"]) == EXPECTED[path]
 

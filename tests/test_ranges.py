@@ -1,6 +1,7 @@
 """Every range form, on the branches fixture, and the mistakes a user can make."""
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from manifests import manifest_of, run
@@ -9,13 +10,13 @@ from repos import RepoFactory, commit_id, git
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
 
-def subjects(manifest: dict[str, object]) -> list[str]:
-    commits = manifest["range"]["commits"]  # type: ignore[index]
+def subjects(manifest: dict[str, Any]) -> list[str]:
+    commits = manifest["range"]["commits"]
     return [commit["subject"] for commit in commits]
 
 
-def paths(manifest: dict[str, object]) -> list[str]:
-    return [entry["path"] for entry in manifest["files"]]  # type: ignore[attr-defined]
+def paths(manifest: dict[str, Any]) -> list[str]:
+    return [entry["path"] for entry in manifest["files"]]
 
 
 def test_two_dot_range_diffs_the_two_trees(fixture_repo: RepoFactory) -> None:
@@ -86,8 +87,12 @@ def test_empty_range_gives_an_empty_manifest(fixture_repo: RepoFactory) -> None:
     assert manifest["range"]["commits"] == []
     assert manifest["review"] == {}
     assert manifest["summary"]["files"] == {"total": 0, "trivial": 0, "significant": 0}
-    assert manifest["tokens"] == {"full": 0, "manifest": manifest["tokens"]["manifest"],
-                                  "significant": 0, "reduction": 0.0}
+    assert manifest["tokens"] == {
+        "full": 0,
+        "manifest": manifest["tokens"]["manifest"],
+        "significant": 0,
+        "reduction": 0.0,
+    }
 
 
 def test_repository_is_found_from_a_subfolder(
@@ -100,9 +105,7 @@ def test_repository_is_found_from_a_subfolder(
     assert manifest_of("root")["range"]["head"] == commit_id(repo, "root")
 
 
-def clone_with_upstream(
-    source: Path, tmp_path: Path, *, clone_args: tuple[str, ...] = ()
-) -> Path:
+def clone_with_upstream(source: Path, tmp_path: Path, *, clone_args: tuple[str, ...] = ()) -> Path:
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "--quiet", *clone_args, source.as_uri(), str(clone))
     return clone
@@ -197,7 +200,9 @@ def test_shallow_clone_missing_the_base(fixture_repo: RepoFactory, tmp_path: Pat
     )
     single = run("--repo", clone, "HEAD")
     assert single.status == 3
-    assert single.stderr.startswith("git review-manifest: error: HEAD has no parent in this shallow")
+    assert single.stderr.startswith(
+        "git review-manifest: error: HEAD has no parent in this shallow"
+    )
 
 
 def test_works_in_a_bare_repository(fixture_repo: RepoFactory, tmp_path: Path) -> None:
@@ -220,4 +225,3 @@ def test_nothing_is_written_to_the_repository(fixture_repo: RepoFactory) -> None
     manifest_of("--repo", repo, "root..merged")
     run("--repo", repo, "root")
     assert snapshot() == before
-

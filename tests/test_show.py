@@ -1,17 +1,16 @@
 """`git review-manifest show HANDLE`: exactly the lines a handle names, from git objects."""
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from manifests import manifest_of, run
 from repos import RepoFactory, git
 
 
-def all_handles(manifest: dict[str, object]) -> list[tuple[str, dict[str, object]]]:
+def all_handles(manifest: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [
-        (hunk["handle"], hunk)
-        for entry in manifest["files"]  # type: ignore[attr-defined]
-        for hunk in entry.get("hunks", [])
+        (hunk["handle"], hunk) for entry in manifest["files"] for hunk in entry.get("hunks", [])
     ]
 
 
@@ -27,7 +26,7 @@ def test_every_handle_shows_exactly_its_hunk_lines(
         result = run("show", "--repo", repo, handle)
         assert result.status == 0, result.stderr
         side = hunk["new"] or hunk["old"]
-        first, last = side  # type: ignore[misc]
+        first, last = side
         blob = handle.rsplit("@", 1)[1]
         raw = git(repo, "cat-file", "-p", blob).encode("utf-8", "surrogateescape")
         content = raw.decode("utf-8", "replace").split("\n")  # show decodes as UTF-8, lossily
@@ -53,16 +52,14 @@ def test_handles_resolve_after_the_branch_moves_on(
 
 def test_context_lines_are_marked_apart(fixture_repo: RepoFactory) -> None:
     repo = fixture_repo("whitespace")
-    handle = [h for h, _ in all_handles(manifest_of("--repo", repo, "v1..v2"))
-              if h.startswith("py/reindent.py:")][0]
+    handle = next(
+        h
+        for h, _ in all_handles(manifest_of("--repo", repo, "v1..v2"))
+        if h.startswith("py/reindent.py:")
+    )
     assert handle.startswith("py/reindent.py:4-4@")
     result = run("show", "--repo", repo, handle, "--context", "2")
-    assert result.stdout == (
-        "2-    if x:\n"
-        "3-        x += 1\n"
-        "4:    return x\n"
-        "5-    return 0\n"
-    )
+    assert result.stdout == ("2-    if x:\n3-        x += 1\n4:    return x\n5-    return 0\n")
 
 
 def test_whole_file_handle_shows_the_whole_blob(fixture_repo: RepoFactory) -> None:
@@ -77,13 +74,18 @@ def test_whole_file_handle_shows_the_whole_blob(fixture_repo: RepoFactory) -> No
 @pytest.mark.parametrize(
     ("handle", "message"),
     [
-        ("no-range-no-blob", "handle 'no-range-no-blob' names no blob (it came from a patch "
-         "without index lines)"),
+        (
+            "no-range-no-blob",
+            "handle 'no-range-no-blob' names no blob (it came from a patch without index lines)",
+        ),
         ("src/app.py:5-2@abcdef12", "malformed handle: 'src/app.py:5-2@abcdef12' (bad line range)"),
         ("src/app.py:0-2@abcdef12", "malformed handle: 'src/app.py:0-2@abcdef12' (bad line range)"),
-        ("src/app.py:1-2@ffffffffffff", "unknown handle 'src/app.py:1-2@ffffffffffff': no blob "
-         "ffffffffffff in this repository (hint: handles resolve in the repository the manifest "
-         "was built from; fetch its commits)"),
+        (
+            "src/app.py:1-2@ffffffffffff",
+            "unknown handle 'src/app.py:1-2@ffffffffffff': no blob "
+            "ffffffffffff in this repository (hint: handles resolve in the repository the manifest "
+            "was built from; fetch its commits)",
+        ),
     ],
 )
 def test_bad_handles(fixture_repo: RepoFactory, handle: str, message: str) -> None:

@@ -1,5 +1,7 @@
 """Whitespace-only changes per file type, and the traps that must stay significant."""
 
+from typing import Any
+
 import pytest
 from manifests import files_by_path, manifest_of
 from repos import RepoFactory
@@ -38,18 +40,18 @@ EXPECTED = {
 
 
 @pytest.fixture(scope="module")
-def whitespace_files(fixture_repo: RepoFactory) -> dict[str, dict[str, object]]:
+def whitespace_files(fixture_repo: RepoFactory) -> dict[str, dict[str, Any]]:
     return files_by_path(manifest_of("--repo", fixture_repo("whitespace"), "v1..v2"))
 
 
 def test_every_file_of_the_fixture_is_expected(
-    whitespace_files: dict[str, dict[str, object]],
+    whitespace_files: dict[str, dict[str, Any]],
 ) -> None:
     assert sorted(whitespace_files) == sorted(EXPECTED)
 
 
 @pytest.mark.parametrize("path", sorted(EXPECTED))
-def test_classification(whitespace_files: dict[str, dict[str, object]], path: str) -> None:
+def test_classification(whitespace_files: dict[str, dict[str, Any]], path: str) -> None:
     entry = whitespace_files[path]
     assert (entry["classification"], entry["reasons"]) == EXPECTED[path]
     if entry["classification"] == "trivial":
@@ -57,10 +59,10 @@ def test_classification(whitespace_files: dict[str, dict[str, object]], path: st
 
 
 def test_a_file_lists_its_trivial_hunks_beside_the_significant_ones(
-    whitespace_files: dict[str, dict[str, object]],
+    whitespace_files: dict[str, dict[str, Any]],
 ) -> None:
     hunks = whitespace_files["py/mixed.py"]["hunks"]
-    assert [(h["classification"], h["reasons"]) for h in hunks] == [  # type: ignore[attr-defined]
+    assert [(h["classification"], h["reasons"]) for h in hunks] == [
         ("trivial", ["whitespace"]),
         ("significant", ["content"]),
     ]

@@ -9,16 +9,17 @@ doubt resolves towards "literal" and "different". Pure functions, no I/O.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import tokenize
 from dataclasses import dataclass
-from typing import Literal
-
-import yaml
-from markdown_it import MarkdownIt
+from typing import TYPE_CHECKING, Literal
 
 from gitreview.analyze import lexers
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,8 @@ _LONE_CR = re.compile("\r(?!\n)")
 def _yaml_literal(text: str) -> frozenset[int] | None:
     if _FOREIGN_BREAK.search(text):
         return None
+    import yaml  # imported when a run needs it: start-up dominates small pushes
+
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available
     lines: set[int] = set()
     try:
@@ -129,8 +132,14 @@ def _yaml_literal(text: str) -> frozenset[int] | None:
     return frozenset(lines)
 
 
-_MARKDOWN = MarkdownIt("commonmark").disable(["inline", "text_join"])  # blocks suffice
 _MARKDOWN_BLOCKS = ("fence", "code_block", "html_block")
+
+
+@functools.cache
+def _markdown_parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt  # imported when a run needs it
+
+    return MarkdownIt("commonmark").disable(["inline", "text_join"])  # blocks suffice
 
 
 def _markdown_literal(text: str) -> frozenset[int] | None:
@@ -149,7 +158,7 @@ def _markdown_literal(text: str) -> frozenset[int] | None:
                 lines.update(range(1, number + 1))
                 break
     if re.search(r"```|~~~|<|\t| {4}", text):  # else no code or HTML block can exist
-        for token in _MARKDOWN.parse(text):
+        for token in _markdown_parser().parse(text):
             if token.type in _MARKDOWN_BLOCKS and token.map:
                 lines.update(range(token.map[0] + 1, token.map[1] + 1))
     return frozenset(lines)

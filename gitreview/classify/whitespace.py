@@ -41,7 +41,7 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> tuple[str, ...] | None:
     if old_blanks or new_blanks:
         reasons.append("blank-lines")
     endings = spacing = False
-    for before, after in zip(old_items, new_items):
+    for before, after in zip(old_items, new_items, strict=False):
         if before.line.text == after.line.text and before.line.newline == after.line.newline:
             continue
         if _strip_cr(before.line.text) == _strip_cr(after.line.text):

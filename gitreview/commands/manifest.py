@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from gitreview.config import SEVERITIES
 from gitreview.errors import Exit, UserError
@@ -36,12 +37,12 @@ def run_manifest(
     return int(Exit.FINDINGS) if _fails(manifest, threshold) else int(Exit.OK)
 
 
-def _fails(manifest: dict[str, object], threshold: str) -> bool:
+def _fails(manifest: dict[str, Any], threshold: str) -> bool:
     if threshold == "never":
         return False
-    counts = manifest["summary"]["findings"]  # type: ignore[index]
+    counts = manifest["summary"]["findings"]
     lowest = SEVERITIES.index(threshold)
-    return any(counts[severity] for severity in SEVERITIES[lowest:])  # type: ignore[index]
+    return any(counts[severity] for severity in SEVERITIES[lowest:])
 
 
 def _read_patch(name: str) -> bytes:

@@ -18,13 +18,15 @@ def render_text(manifest: dict[str, Any], *, color: bool = False) -> str:
         file=out, width=WIDTH, force_terminal=color, no_color=not color, highlight=False
     )
     rng, summary, tokens = manifest["range"], manifest["summary"], manifest["tokens"]
-    base = (rng["base"] or "empty tree")[:12]
-    head = (rng["head"] or "patch")[:12]
-    commits = len(rng["commits"])
-    console.print(
-        f"[bold]{escape(rng['spec'] or 'upstream')}[/]  {base}..{head}  "
-        f"{commits} commit{'s' if commits != 1 else ''}"
-    )
+    if rng["head"] is None:
+        console.print(f"[bold]{escape(rng['spec'])}[/]  (a patch: no repository)")
+    else:
+        base = (rng["base"] or "empty tree")[:12]
+        commits = len(rng["commits"])
+        console.print(
+            f"[bold]{escape(rng['spec'])}[/]  {base}..{rng['head'][:12]}  "
+            f"{commits} commit{'s' if commits != 1 else ''}"
+        )
     files, hunks = summary["files"], summary["hunks"]
     console.print(
         f"files: {files['total']} ({files['significant']} significant, {files['trivial']} trivial)"

@@ -1,0 +1,123 @@
+"""The command as users run it: a git subcommand, its options, determinism, its errors."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from manifests import run, validate_manifest
+from repos import RepoFactory, build_repo
+
+import gitreview
+from gitreview import build_manifest
+
+
+def git_subcommand(cwd: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """`git review-manifest ...`, found by git on PATH like any user's."""
+    scripts = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{scripts}{os.pathsep}{os.environ['PATH']}"}
+    return subprocess.run(
+        ["git", "review-manifest", *args], cwd=cwd, env=env, capture_output=True, check=False
+    )
+
+
+def test_runs_as_a_git_subcommand(fixture_repo: RepoFactory) -> None:
+    repo = fixture_repo("kinds")
+    result = git_subcommand(repo, "v1..v2")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == b""
+    assert result.stdout.decode() == run("--repo", repo, "v1..v2").stdout
+
+
+def test_same_bytes_on_every_run_and_every_clone(tmp_path: Path) -> None:
+    one = build_repo("kinds", tmp_path / "one")
+    two = build_repo("kinds", tmp_path / "two")
+    first = git_subcommand(one, "v1..v2").stdout
+    assert first == git_subcommand(one, "v1..v2").stdout
+    assert first == git_subcommand(two, "v1..v2").stdout
+    assert first.endswith(b"}\n") and first.count(b"\n") == 1
+
+
+def test_public_function_gives_the_command_s_manifest(fixture_repo: RepoFactory) -> None:
+    repo = fixture_repo("kinds")
+    manifest = build_manifest(repo, "v1..v2")
+    validate_manifest(manifest)
+    assert manifest == run("--repo", repo, "v1..v2").manifest
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert (result.status, result.stdout) == (0, f"git review-manifest {gitreview.__version__}\n")
+
+
+def test_help_names_the_ranges_and_exit_statuses() -> None:
+    result = run("--help")
+    assert result.status == 0
+    for text in ("A..B", "A...B", "upstream", "--patch", "show HANDLE", "70 internal error"):
+        assert text in " ".join(result.stdout.split()), text
+
+
+def test_output_file(fixture_repo: RepoFactory, tmp_path: Path) -> None:
+    repo = fixture_repo("kinds")
+    target = tmp_path / "manifest.json"
+    result = run("--repo", repo, "v1..v2", "-o", target)
+    assert (result.status, result.stdout, result.stderr) == (0, "", "")
+    assert target.read_text("utf-8") == run("--repo", repo, "v1..v2").stdout
+
+
+def test_text_summary(fixture_repo: RepoFactory) -> None:
+    repo = fixture_repo("whitespace")
+    result = run("--repo", repo, "v1..v2", "--format", "text")
+    assert result.status == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("v1..v2  ") and lines[0].endswith("  1 commit")
+    assert (
+        lines[1] == "files: 27 (15 significant, 12 trivial)  hunks: 28 (15 significant, 13 trivial)"
+    )
+    assert lines[3] == "findings: 0 error, 0 warning, 0 info"
+    assert any(
+        line.split()[:2] == ["trivial", "modified"] and "py/eof.py" in line for line in lines
+    )
+    assert "\x1b[" not in result.stdout  # no colour when not on a terminal
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--format", "yaml"), "argument --format: invalid choice: 'yaml'"),
+        (("show",), "the following arguments are required: handle"),
+        (("show", "x@abcd", "--context", "-1"), "--context must be 0 or more"),
+        (("a", "b"), "unrecognized arguments: b"),
+    ],
+)
+def test_usage_errors(args: tuple[str, ...], message: str) -> None:
+    result = run(*args)
+    assert result.status == 2
+    assert message in result.stderr
+
+
+def test_a_bug_is_one_line_without_a_traceback(
+    fixture_repo: RepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("boom")
+
+    monkeypatch.delenv("GITREVIEW_DEBUG", raising=False)
+    monkeypatch.setattr("gitreview.pipeline.build", broken)
+    result = run("--repo", fixture_repo("kinds"), "v1..v2")
+    assert result.status == 70
+    assert result.stderr == (
+        "git review-manifest: internal error: RuntimeError: boom "
+        "(set GITREVIEW_DEBUG=1 for the traceback, and please report it)\n"
+    )
+
+
+def test_a_branch_named_like_a_subcommand_goes_after_a_double_dash(
+    writable_repo: RepoFactory,
+) -> None:
+    repo = writable_repo("branches")
+    subprocess.run(["git", "-C", str(repo), "branch", "show", "fork"], check=True)
+    result = run("--repo", repo, "--", "show")
+    assert result.status == 0, result.stderr
+    assert result.manifest["range"]["spec"] == "show"

@@ -1,0 +1,110 @@
+"""`--patch FILE` and `--patch -`: a unified diff without its repository."""
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from manifests import files_by_path, manifest_of, run
+from repos import RepoFactory
+
+
+def git_diff(repo: Path, *args: str) -> bytes:
+    return subprocess.run(
+        ["git", "-C", str(repo), "diff", "--no-color", "--no-ext-diff", "-M", "-C", *args],
+        capture_output=True,
+        check=True,
+    ).stdout
+
+
+def test_patch_file_gives_the_same_files_as_the_repository(
+    fixture_repo: RepoFactory, tmp_path: Path
+) -> None:
+    repo = fixture_repo("kinds")
+    patch = tmp_path / "range.patch"
+    patch.write_bytes(git_diff(repo, "v1", "v2"))
+    from_patch = manifest_of("--patch", patch)
+    from_repo = manifest_of("--repo", repo, "v1..v2")
+    assert from_patch["range"] == {
+        "spec": f"patch:{patch}",
+        "base": None,
+        "head": None,
+        "commits": [],
+        "source": "patch",
+    }
+    ours, theirs = files_by_path(from_patch), files_by_path(from_repo)
+    assert sorted(ours) == sorted(theirs)
+    for path, entry in ours.items():
+        assert entry["status"] == theirs[path]["status"], path
+        assert entry.get("old_path") == theirs[path].get("old_path"), path
+        assert entry["t1"] == "missing"
+    # Only what needs no content stays trivial: a pure rename, a mode change.
+    trivial = {path for path, entry in ours.items() if entry["classification"] == "trivial"}
+    assert trivial == {"src/util/text.py", "scripts/deploy.sh"}
+    assert ours["src/app.py"]["t1_cause"] == "patch-only"
+    assert ours["src/app.py"]["reasons"] == ["no-analysis"]
+    assert ours["assets/logo.png"]["t1_cause"] == "binary"
+    assert ours["docs/café.md"]["status"] == "modified"  # quoted non-ASCII path
+    assert ours["config/current.yml"]["status"] == "type-changed"
+
+
+def test_patch_handles_resolve_in_the_repository(
+    fixture_repo: RepoFactory,
+) -> None:
+    repo = fixture_repo("kinds")
+    manifest = run("--patch", "-", stdin=git_diff(repo, "v2", "v3")).manifest
+    [entry] = manifest["files"]
+    [hunk] = entry["hunks"]
+    assert hunk["handle"].startswith("src/app.py:")
+    shown = run("show", "--repo", repo, hunk["handle"])
+    assert shown.status == 0, shown.stderr
+    assert "serving" in shown.stdout
+
+
+def test_whitespace_needs_the_whole_file_except_for_json(
+    fixture_repo: RepoFactory,
+) -> None:
+    manifest = run("--patch", "-", stdin=git_diff(fixture_repo("whitespace"), "v1", "v2")).manifest
+    trivial = [e["path"] for e in manifest["files"] if e["classification"] == "trivial"]
+    assert trivial == ["data/config.json"]
+
+
+def test_empty_patch_is_an_empty_manifest() -> None:
+    manifest = run("--patch", "-", stdin=b"").manifest
+    assert manifest["files"] == [] and manifest["range"]["spec"] == "patch:-"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            b"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n",
+            "malformed patch in standard input: hunk is shorter than expected",
+        ),
+        (
+            b"hello\n",
+            "no diff found in standard input (hint: give the output of git diff, "
+            "git format-patch or diff -u)",
+        ),
+    ],
+)
+def test_malformed_patch(data: bytes, message: str) -> None:
+    result = run("--patch", "-", stdin=data)
+    assert (result.status, result.stdout) == (5, "")
+    assert result.stderr == f"git review-manifest: error: {message}\n"
+
+
+def test_unreadable_patch_file(tmp_path: Path) -> None:
+    result = run("--patch", tmp_path / "none.patch")
+    assert result.status == 5
+    assert result.stderr == (
+        f"git review-manifest: error: cannot read patch {tmp_path / 'none.patch'}: "
+        "No such file or directory\n"
+    )
+
+
+def test_range_and_patch_together_is_a_usage_error() -> None:
+    result = run("HEAD", "--patch", "-")
+    assert result.status == 2
+    assert result.stderr.endswith(
+        "git review-manifest: error: give either a range or --patch, not both\n"
+    )
