@@ -36,8 +36,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     options = parser.parse_args()
 
+    from gitreview import build_manifest
     from gitreview.git import open_repository
-    from gitreview.pipeline import build_manifest
     from gitreview.ranges import resolve_range
 
     repo = open_repository(options.repo)
