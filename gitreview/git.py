@@ -190,7 +190,12 @@ class Repository:
         return parse_raw_diff(self._git(*args).stdout)
 
     def blob(self, oid: str) -> bytes:
-        return bytes(self._repo[oid].read_raw())
+        import pygit2
+
+        # Straight from the object database with a full Oid: a hex string would be
+        # looked up as a prefix, and an Object wrapper costs twice the read.
+        _, data = self._repo.odb.read(pygit2.Oid(hex=oid))
+        return bytes(data)
 
     def blob_by_prefix(self, prefix: str) -> bytes | None:
         """The content of the blob a (possibly abbreviated) id names, or None."""
@@ -261,8 +266,7 @@ def _hunk(hunk: pygit2.DiffHunk) -> Hunk:
     for line in hunk.lines:
         if line.origin in "=<>":
             # "\ No newline at end of file" belongs to the line just before it.
-            last = lines[-1]
-            lines[-1] = Line(last.origin, last.old_no, last.new_no, last.text, newline=False)
+            lines[-1] = lines[-1]._replace(newline=False)
             continue
         raw = line.raw_content
         if raw.endswith(b"\n"):

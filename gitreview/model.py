@@ -7,7 +7,7 @@ the border, so no classifier depends on a library's quirks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
@@ -41,9 +41,11 @@ class Range:
     commits: tuple[Commit, ...]
 
 
-@dataclass(frozen=True)
-class Line:
-    """One line of a hunk. `text` has no "\\n" but keeps a "\\r" if there was one."""
+class Line(NamedTuple):
+    """One line of a hunk. `text` has no "\\n" but keeps a "\\r" if there was one.
+
+    A NamedTuple rather than a dataclass: a large range has millions of them.
+    """
 
     origin: Origin
     old_no: int | None

@@ -122,8 +122,7 @@ def _hunk(hunk: object) -> Hunk:
     for line in hunk:  # type: ignore[attr-defined]
         if line.line_type == "\\":
             if lines:
-                last = lines[-1]
-                lines[-1] = Line(last.origin, last.old_no, last.new_no, last.text, newline=False)
+                lines[-1] = lines[-1]._replace(newline=False)
             continue
         value = line.value[:-1] if line.value.endswith("\n") else line.value
         lines.append(Line(line.line_type, line.source_line_no, line.target_line_no, value))

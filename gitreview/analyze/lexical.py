@@ -10,9 +10,7 @@ doubt resolves towards "literal" and "different". Pure functions, no I/O.
 from __future__ import annotations
 
 import functools
-import io
 import re
-import tokenize
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -74,33 +72,12 @@ def literal_lines(kind: str, text: str) -> frozenset[int] | None:
 
 # --- Python --------------------------------------------------------------------------
 
-# tokenize is the reference, but slow (~1.5 s per 100k lines); our own lexer, which
-# normalize_line uses too, is always run and tokenize only adds lines on top of it.
-_TOKENIZE_MAX_LINES = 20_000
-_FSTRING_START = getattr(tokenize, "FSTRING_START", -1)  # Python 3.12+
-_FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
-
 
 def _python_literal(text: str) -> frozenset[int] | None:
-    lines = lexers.literal_lines("python", text)
-    if lines is None or text.count("\n") > _TOKENIZE_MAX_LINES:
-        return lines
-    if '"""' not in text and "'''" not in text and not re.search(r"\\\r?\n", text):
-        return lines  # no string can span lines: tokenize has nothing to add
-    found: set[int] = set()
-    fstrings: list[int] = []
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            (first, _), (last, _) = token.start, token.end
-            if token.type == tokenize.STRING and last > first:
-                found.update(range(first, last + 1))
-            elif token.type == _FSTRING_START:
-                fstrings.append(first)
-            elif token.type == _FSTRING_END and fstrings:
-                found.update(range(fstrings.pop(), last + 1))
-    except (tokenize.TokenError, SyntaxError):
-        return None
-    return lines | found
+    # Our own lexer, the one normalize_line uses too. tokenize is the reference but
+    # ten times slower (a reformat of a thousand files would spend most of its time
+    # there); tests/test_lexical.py checks the two agree on the standard library.
+    return lexers.literal_lines("python", text)
 
 
 # --- YAML and Markdown ---------------------------------------------------------------

@@ -55,12 +55,12 @@ HUNK_RULES: tuple[HunkRule, ...] = (whitespace.whitespace_only,)
 
 
 def classify(facts: FileFacts) -> FileVerdict:
-    hunk_verdicts = tuple(_classify_hunk(facts, hunk) for hunk in facts.change.hunks)
     for rule in FILE_RULES:
         reasons = rule(facts)
         if reasons:
-            trivial = tuple(Verdict("trivial", reasons) for _ in hunk_verdicts)
+            trivial = tuple(Verdict("trivial", reasons) for _ in facts.change.hunks)
             return FileVerdict("trivial", reasons, trivial)
+    hunk_verdicts = tuple(_classify_hunk(facts, hunk) for hunk in facts.change.hunks)
     if hunk_verdicts and all(v.classification == "trivial" for v in hunk_verdicts):
         reasons = _union(reason for v in hunk_verdicts for reason in v.reasons)
         return FileVerdict("trivial", reasons, hunk_verdicts)

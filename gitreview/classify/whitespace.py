@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gitreview.analyze import lexical
+from gitreview.analyze import Side, lexical
 from gitreview.model import Hunk, Line
 
 if TYPE_CHECKING:
@@ -28,13 +28,13 @@ class _Item:
 
 def whitespace_only(facts: FileFacts, hunk: Hunk) -> tuple[str, ...] | None:
     policy = lexical.policy(facts.kind)
-    if policy is None:
+    if policy is None or _visible(hunk.removed) != _visible(hunk.added):
         return None
     analysis = facts.analysis
     old = [line for line in hunk.lines if line.origin != "+"]
     new = [line for line in hunk.lines if line.origin != "-"]
-    old_items, old_blanks = _items(facts.kind, policy, old, analysis.old_literal, side="old")
-    new_items, new_blanks = _items(facts.kind, policy, new, analysis.new_literal, side="new")
+    old_items, old_blanks = _items(facts.kind, policy, old, analysis.literal_lines("old"), "old")
+    new_items, new_blanks = _items(facts.kind, policy, new, analysis.literal_lines("new"), "new")
     if [item.key for item in old_items] != [item.key for item in new_items]:
         return None
     reasons: list[str] = []
@@ -55,13 +55,18 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> tuple[str, ...] | None:
     return tuple(reasons) or None
 
 
+def _visible(lines: tuple[Line, ...]) -> str:
+    """The non-whitespace characters of the lines: equal on both sides whenever
+    the hunk is whitespace-only, so most hunks are decided here, cheaply."""
+    return "".join("".join(line.text.split()) for line in lines)
+
+
 def _items(
     kind: str,
     policy: lexical.WhitespacePolicy,
     lines: list[Line],
     literal: frozenset[int] | None,
-    *,
-    side: str,
+    side: Side,
 ) -> tuple[list[_Item], int]:
     """Comparison keys of one side, and how many blank lines it adds or removes."""
     items: list[_Item] = []
@@ -88,6 +93,10 @@ def _items(
 
 
 def _key(kind: str, policy: lexical.WhitespacePolicy, line: Line, *, literal: bool) -> str:
+    if line.origin == " ":
+        # A context line is the same text on both sides: no need to normalize it,
+        # only to notice if it is literal on one side and not on the other.
+        return f"\0={line.text}\0{literal}"
     if literal or not policy.line_endings:
         # Exact: a "\r" or a missing final newline inside a literal is content.
         return f"{line.text}\0{line.newline}"
