@@ -70,11 +70,6 @@ def file_report(
     if verdict.classification == "trivial":
         report.hunks_trivial = len(change.hunks)
         return report
-    if not change.hunks:
-        handle = str(Handle(change.path, change.new_oid or change.old_oid))
-        entry["handle"] = handle
-        report.review.append(ReviewItem(handle, change.path, tokens.estimate(handle)))
-        return report
     hunk_entries = []
     for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=False):
         hunk_entry = _hunk_entry(change, hunk, hunk_verdict.classification, hunk_verdict.reasons)
@@ -86,7 +81,14 @@ def file_report(
         cost = tokens.estimate(tokens.hunk_text(hunk))
         report.significant_tokens += cost
         report.review.append(ReviewItem(hunk_entry["handle"], change.path, cost))
-    entry["hunks"] = hunk_entries
+    if hunk_entries:
+        entry["hunks"] = hunk_entries
+    if not report.review:
+        # Significant, yet no hunk says why (binary, submodule, mode, empty file):
+        # the reviewer gets the whole file.
+        handle = str(Handle(change.path, change.new_oid or change.old_oid))
+        entry["handle"] = handle
+        report.review.append(ReviewItem(handle, change.path, tokens.estimate(handle)))
     return report
 
 

@@ -73,7 +73,7 @@ def test_text_summary(fixture_repo: RepoFactory) -> None:
     lines = result.stdout.splitlines()
     assert lines[0].startswith("v1..v2  ") and lines[0].endswith("  1 commit")
     assert (
-        lines[1] == "files: 27 (15 significant, 12 trivial)  hunks: 28 (15 significant, 13 trivial)"
+        lines[1] == "files: 30 (17 significant, 13 trivial)  hunks: 31 (16 significant, 15 trivial)"
     )
     assert lines[3] == "findings: 0 error, 0 warning, 0 info"
     assert any(

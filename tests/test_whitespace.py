@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 from manifests import files_by_path, manifest_of
-from repos import RepoFactory
+from repos import RepoFactory, git
 
 EXPECTED = {
     # Provably meaningless.
@@ -20,6 +20,7 @@ EXPECTED = {
     "docs/crlf.txt": ("trivial", ["line-endings"]),
     "docs/prose.txt": ("trivial", ["whitespace"]),
     "docs/blank-run.md": ("trivial", ["blank-lines"]),
+    "js/new_name.js": ("trivial", ["renamed", "whitespace"]),  # renamed, spaces edited
     # Traps: whitespace that is meaning.
     "c/string.c": ("significant", ["content"]),  # inside a string literal
     "c/tokens.c": ("significant", ["content"]),  # a - -b became a --b
@@ -36,6 +37,8 @@ EXPECTED = {
     "docs/para.md": ("significant", ["content"]),  # two paragraphs joined
     "docs/hardbreak.md": ("significant", ["content"]),  # a hard line break removed
     "docs/code.md": ("significant", ["content"]),  # indentation inside a fenced block
+    "py/pkg/__init__.py": ("significant", ["added"]),  # one blank line, and a new package
+    "py/tool.py": ("significant", ["mode"]),  # made executable; its whitespace is fine
 }
 
 
@@ -77,6 +80,23 @@ def test_only_significant_hunks_are_routed_to_reviewers(fixture_repo: RepoFactor
         for hunk in entry.get("hunks", [])
         if hunk["classification"] == "significant"
     ]
-    assert routed == significant
+    whole_files = [entry["handle"] for entry in manifest["files"] if "handle" in entry]
+    assert whole_files == [f"py/tool.py@{entry_blob(fixture_repo, 'py/tool.py')}"]
+    assert sorted(routed) == sorted(significant + whole_files)
     assert not any(handle.startswith("py/mixed.py:5-5@") for handle in routed)
-    assert manifest["summary"]["hunks"]["trivial"] == 13
+    assert manifest["summary"]["hunks"]["trivial"] == 15
+
+
+def entry_blob(fixture_repo: RepoFactory, path: str) -> str:
+    return git(fixture_repo("whitespace"), "rev-parse", f"v2:{path}")[:12]
+
+
+def test_a_significant_file_without_significant_hunks_is_routed_whole(
+    whitespace_files: dict[str, dict[str, Any]], fixture_repo: RepoFactory
+) -> None:
+    entry = whitespace_files["py/tool.py"]
+    assert [hunk["classification"] for hunk in entry["hunks"]] == ["trivial"]
+    blob = git(fixture_repo("whitespace"), "rev-parse", "v2:py/tool.py")
+    assert entry["handle"] == f"py/tool.py@{blob[:12]}"
+    manifest = manifest_of("--repo", fixture_repo("whitespace"), "v1..v2")
+    assert entry["handle"] in manifest["review"]["default"]["batches"][0]

@@ -53,6 +53,9 @@ FILE_RULES: tuple[FileRule, ...] = (
 )
 HUNK_RULES: tuple[HunkRule, ...] = (whitespace.whitespace_only,)
 
+# Statuses where the file as a whole appears or changes nature: never trivial by hunk.
+_WHOLE_FILE_STATUSES = ("added", "deleted", "type-changed")
+
 
 def classify(facts: FileFacts) -> FileVerdict:
     for rule in FILE_RULES:
@@ -62,17 +65,31 @@ def classify(facts: FileFacts) -> FileVerdict:
             return FileVerdict("trivial", reasons, trivial)
     hunk_verdicts = tuple(_classify_hunk(facts, hunk) for hunk in facts.change.hunks)
     if hunk_verdicts and all(v.classification == "trivial" for v in hunk_verdicts):
-        reasons = _union(reason for v in hunk_verdicts for reason in v.reasons)
+        if _mode_changed(facts.change):
+            # The content is fine but the mode is not explained by it: a person looks.
+            return FileVerdict("significant", ("mode",), hunk_verdicts)
+        status = facts.change.status
+        moved = [status] if status in ("renamed", "copied") else []
+        reasons = _union([*moved, *(reason for v in hunk_verdicts for reason in v.reasons)])
         return FileVerdict("trivial", reasons, hunk_verdicts)
     return FileVerdict("significant", _significant_reasons(facts), hunk_verdicts)
 
 
 def _classify_hunk(facts: FileFacts, hunk: Hunk) -> Verdict:
+    significant = Verdict("significant", ("content",) if facts.analysis.t1 else ("no-analysis",))
+    if facts.change.status in _WHOLE_FILE_STATUSES:
+        # The file's existence is the change: an added __init__.py holding one blank
+        # line makes a package, whatever its whitespace.
+        return significant
     for rule in HUNK_RULES:
         reasons = rule(facts, hunk)
         if reasons:
             return Verdict("trivial", reasons)
-    return Verdict("significant", ("content",) if facts.analysis.t1 else ("no-analysis",))
+    return significant
+
+
+def _mode_changed(change: FileChange) -> bool:
+    return None not in (change.old_mode, change.new_mode) and change.old_mode != change.new_mode
 
 
 def _significant_reasons(facts: FileFacts) -> tuple[str, ...]:
@@ -82,10 +99,10 @@ def _significant_reasons(facts: FileFacts) -> tuple[str, ...]:
         return ("submodule",)
     if change.binary:
         return ("binary",)
-    if change.status in ("added", "deleted", "type-changed"):
+    if change.status in _WHOLE_FILE_STATUSES:
         return (change.status,)
     if not change.hunks:
-        return ("metadata",)  # e.g. a rename that also changed mode and type
+        return ("mode",) if _mode_changed(change) else ("metadata",)
     return ("content",) if facts.analysis.t1 else ("no-analysis",)
 
 
