@@ -8,7 +8,8 @@ bad key is an error naming the key and the file.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -18,6 +19,15 @@ CONFIG_FILE = ".gitreview.yml"
 SEVERITIES = ("info", "warning", "error")
 
 
+DEFAULT_METADATA_KEYS = ("updated", "last_updated", "last_modified", "lastmod", "modified")
+
+
+@dataclass(frozen=True)
+class FrontmatterSchema:
+    paths: tuple[str, ...]
+    schema: str | Mapping[str, Any]  # a path in the repository, or the schema itself
+
+
 @dataclass(frozen=True)
 class Config:
     generated: tuple[str, ...] = ()
@@ -25,6 +35,10 @@ class Config:
     fail_on: str = "error"
     max_file_bytes: int = 1_000_000
     detect_copies: bool = True
+    rules: Mapping[str, str] = field(default_factory=dict)  # rule id -> severity or "off"
+    large_file_bytes: int = 1_000_000
+    metadata_keys: tuple[str, ...] = DEFAULT_METADATA_KEYS
+    frontmatter_schemas: tuple[FrontmatterSchema, ...] = ()
 
 
 def load_schema(name: str) -> dict[str, Any]:
@@ -47,13 +61,33 @@ def parse_config(text: bytes | str, source: str) -> Config:
     if data is None:
         return Config()
     _validate(data, source)
+    defaults = Config()
     return Config(
         generated=tuple(data.get("generated", ())),
         ignore=tuple(data.get("ignore", ())),
-        fail_on=data.get("fail_on", "error"),
-        max_file_bytes=data.get("max_file_bytes", 1_000_000),
-        detect_copies=data.get("detect_copies", True),
+        fail_on=data.get("fail_on", defaults.fail_on),
+        max_file_bytes=data.get("max_file_bytes", defaults.max_file_bytes),
+        detect_copies=data.get("detect_copies", defaults.detect_copies),
+        rules=dict(data.get("rules", {})),
+        large_file_bytes=data.get("large_file_bytes", defaults.large_file_bytes),
+        metadata_keys=tuple(data.get("metadata_keys", defaults.metadata_keys)),
+        frontmatter_schemas=tuple(
+            FrontmatterSchema(tuple(item["paths"]), item["schema"])
+            for item in data.get("frontmatter_schemas", ())
+        ),
     )
+
+
+def check_rule_ids(config: Config, known: Iterable[str], source: str) -> None:
+    """A rule the configuration names must exist: a typo would silently do nothing."""
+    names = set(known)
+    for rule in config.rules:
+        if rule not in names:
+            raise UserError(
+                f"{source}: unknown rule 'rules.{rule}'",
+                status=Exit.CONFIG,
+                hint="the README lists every rule",
+            )
 
 
 def _validate(data: object, source: str) -> None:

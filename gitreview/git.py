@@ -209,18 +209,46 @@ class Repository:
             return None
         return bytes(obj.data)
 
-    def file_at(self, commit: str, path: str) -> bytes | None:
-        """The content of `path` in a commit's tree, or None when it is not a file there."""
+
+class TreeReader:
+    """Read access to one commit's tree (the analyzers' HeadTree): files are read
+    from git objects, so checks work in bare repositories and in CI alike."""
+
+    def __init__(self, repo: Repository, commit: str) -> None:
         import pygit2
 
-        tree = self._repo[commit].peel(pygit2.Tree)
+        self._repo = repo
+        self._tree = repo._repo[commit].peel(pygit2.Tree)
+        self._files: tuple[str, ...] | None = None
+
+    def _entry_type(self, path: str) -> str | None:
+        path = path.strip("/")
+        if not path:
+            return "tree"
         try:
-            entry = tree[path]
+            return str(self._tree[path].type_str)
         except KeyError:
             return None
-        if entry.type_str != "blob":
+
+    def read(self, path: str) -> bytes | None:
+        if self._entry_type(path) != "blob":
             return None
-        return bytes(self._repo[entry.id].read_raw())
+        _, data = self._repo._repo.odb.read(self._tree[path.strip("/")].id)
+        return bytes(data)
+
+    def is_file(self, path: str) -> bool:
+        return self._entry_type(path) == "blob"
+
+    def is_dir(self, path: str) -> bool:
+        return self._entry_type(path) == "tree"
+
+    def files(self, suffixes: tuple[str, ...] = ()) -> tuple[str, ...]:
+        if self._files is None:
+            output = self._repo._git("ls-tree", "-r", "-z", "--name-only", str(self._tree.id))
+            self._files = tuple(os.fsdecode(name) for name in output.stdout.split(b"\0") if name)
+        if not suffixes:
+            return self._files
+        return tuple(path for path in self._files if path.endswith(suffixes))
 
 
 def open_repository(path: str | None) -> Repository:

@@ -14,6 +14,7 @@ from typing import Any
 
 from gitreview import tokens
 from gitreview.analyze import Analysis
+from gitreview.analyze.base import Scope
 from gitreview.classify import FileVerdict
 from gitreview.handles import Handle
 from gitreview.model import FileChange, Finding, Hunk, Range
@@ -63,6 +64,8 @@ def file_report(
         entry["mode"] = [f"{old_mode:06o}", f"{new_mode:06o}"]
     if change.similarity is not None:
         entry["similarity"] = change.similarity
+    if analysis.report.structure:
+        entry["structure"] = dict(analysis.report.structure)
     report = FileReport(entry)
     diff_tokens = sum(tokens.estimate(tokens.hunk_text(hunk)) for hunk in change.hunks)
     head_text = analysis.new_text if analysis.new_text is not None else _text(change.new_data)
@@ -71,8 +74,11 @@ def file_report(
         report.hunks_trivial = len(change.hunks)
         return report
     hunk_entries = []
-    for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=False):
+    for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=True):
         hunk_entry = _hunk_entry(change, hunk, hunk_verdict.classification, hunk_verdict.reasons)
+        scope = innermost_scope(analysis.report.scopes, hunk)
+        if scope is not None:
+            hunk_entry[scope.label] = scope.name
         hunk_entries.append(hunk_entry)
         if hunk_verdict.classification == "trivial":
             report.hunks_trivial += 1
@@ -111,6 +117,17 @@ def _hunk_entry(
         "new": list(new) if new else None,
         "excerpt": excerpt(line.text for line in lines),
     }
+
+
+def innermost_scope(scopes: Sequence[Scope], hunk: Hunk) -> Scope | None:
+    """The narrowest head-side scope holding the hunk's first added line (for a
+    pure deletion, the place in the head where the lines were)."""
+    span = hunk.new_span
+    line = span[0] if span else max(hunk.new_start, 1)
+    holding = [scope for scope in scopes if scope.first <= line <= scope.last]
+    if not holding:
+        return None
+    return min(holding, key=lambda scope: (scope.last - scope.first, -scope.first))
 
 
 def excerpt(lines: Iterable[str]) -> str:

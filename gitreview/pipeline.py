@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from gitreview.analyze import analyze
+from gitreview.analyze.base import HeadTree
 from gitreview.classify import FileFacts, classify
-from gitreview.config import CONFIG_FILE, Config, parse_config
+from gitreview.config import CONFIG_FILE, Config, check_rule_ids, parse_config
 from gitreview.errors import Exit, UserError
 from gitreview.kinds import kind_of
 from gitreview.manifest import FileReport, assemble, file_report
-from gitreview.model import FileChange, Finding, Range
+from gitreview.model import FileChange, Finding, Range, Severity
 
 Attributes = Mapping[str, "bool | str | None"]
 
@@ -34,24 +36,26 @@ def build(
     if patch is not None:
         settings = _config_from_path(config)
         return _build_from_patch(patch, patch_name, settings), settings
-    from gitreview.git import open_repository
+    from gitreview.git import TreeReader, open_repository
     from gitreview.ranges import resolve_range
 
     repository = open_repository(None if repo is None else str(repo))
     rng = resolve_range(repository, spec)
-    head = rng.head
-    assert head is not None  # only a patch has no head
+    assert rng.head is not None  # only a patch has no head
+    head = TreeReader(repository, rng.head)
     if config is not None:
         settings = _config_from_path(config)
     else:
-        text = repository.file_at(head, CONFIG_FILE)
+        text = head.read(CONFIG_FILE)
         settings = Config() if text is None else parse_config(text, CONFIG_FILE)
-    attributes = _HeadAttributes(lambda path: repository.file_at(head, path))
+        _check_rules(settings, CONFIG_FILE)
+    attributes = _HeadAttributes(head.read)
 
     from gitreview.changes import iter_changes
 
     changes = iter_changes(repository, rng, copies=settings.detect_copies)
-    return _manifest(rng, changes, settings, attributes.for_path, source="git"), settings
+    manifest = _manifest(rng, changes, settings, attributes.for_path, head=head, source="git")
+    return manifest, settings
 
 
 def _build_from_patch(data: bytes, name: str, settings: Config) -> dict[str, Any]:
@@ -59,7 +63,7 @@ def _build_from_patch(data: bytes, name: str, settings: Config) -> dict[str, Any
 
     changes = read_patch(data, name)
     rng = Range(spec=f"patch:{name}", base=None, head=None, commits=())
-    return _manifest(rng, changes, settings, lambda _path: {}, source="patch")
+    return _manifest(rng, changes, settings, lambda _path: {}, head=None, source="patch")
 
 
 def _manifest(
@@ -68,8 +72,11 @@ def _manifest(
     settings: Config,
     attributes: Callable[[str], Attributes],
     *,
+    head: HeadTree | None,
     source: str,
 ) -> dict[str, Any]:
+    from gitreview.analyze import RANGE_ANALYZERS
+
     reports: list[FileReport] = []
     findings: list[Finding] = []
     for change in changes:
@@ -79,10 +86,34 @@ def _manifest(
             symlink=change.is_symlink,
             submodule=change.is_submodule,
         )
-        analysis = analyze(change, kind, max_bytes=settings.max_file_bytes)
-        facts = FileFacts(change, kind, analysis, settings, attributes(change.path))
+        analysis = analyze(change, kind, config=settings, head=head)
+        file_findings = apply_rule_settings(analysis.report.findings, settings)
+        facts = FileFacts(change, kind, analysis, settings, attributes(change.path), file_findings)
         reports.append(file_report(change, kind, analysis, classify(facts)))
+        findings += file_findings
+    for range_analyzer in RANGE_ANALYZERS:
+        findings += apply_rule_settings(tuple(range_analyzer(rng, settings)), settings)
     return assemble(rng, reports, findings, source=source)
+
+
+def apply_rule_settings(findings: Iterable[Finding], settings: Config) -> tuple[Finding, ...]:
+    """Each finding with the severity the configuration gives its rule; `off` drops it."""
+    kept: list[Finding] = []
+    for finding in findings:
+        configured = settings.rules.get(finding.rule, finding.severity)
+        if configured == "off":
+            continue
+        severity = cast(Severity, configured)  # the configuration schema allows no other value
+        kept.append(
+            finding if severity == finding.severity else replace(finding, severity=severity)
+        )
+    return tuple(kept)
+
+
+def _check_rules(settings: Config, source: str) -> None:
+    from gitreview.analyze import RULES
+
+    check_rule_ids(settings, RULES, source)
 
 
 def _config_from_path(path: str | Path | None) -> Config:
@@ -94,7 +125,9 @@ def _config_from_path(path: str | Path | None) -> Config:
         raise UserError(
             f"cannot read configuration {path}: {error.strerror}", status=Exit.CONFIG
         ) from None
-    return parse_config(text, str(path))
+    settings = parse_config(text, str(path))
+    _check_rules(settings, str(path))
+    return settings
 
 
 class _HeadAttributes:

@@ -18,8 +18,9 @@ def commit_config(repo: Path, text: str) -> None:
     [
         (
             "generatd: ['*.js']\n",
-            ".gitreview.yml: unknown key 'generatd' (hint: known keys: "
-            "detect_copies, fail_on, generated, ignore, max_file_bytes)",
+            ".gitreview.yml: unknown key 'generatd' (hint: known keys: detect_copies, "
+            "fail_on, frontmatter_schemas, generated, ignore, large_file_bytes, max_file_bytes, "
+            "metadata_keys, rules)",
         ),
         ("generated: '*.js'\n", ".gitreview.yml: key 'generated': '*.js' is not of type 'array'"),
         ("generated: [1]\n", ".gitreview.yml: key 'generated.0': 1 is not of type 'string'"),
@@ -29,6 +30,15 @@ def commit_config(repo: Path, text: str) -> None:
             "['error', 'warning', 'info', 'never']",
         ),
         ("- a\n- b\n", ".gitreview.yml: must be a mapping of keys to values"),
+        (
+            "rules: {no-such-rule: warning}\n",
+            ".gitreview.yml: unknown rule 'rules.no-such-rule' (hint: the README lists every rule)",
+        ),
+        (
+            "rules: {x: loud}\n",
+            ".gitreview.yml: key 'rules.x': 'loud' is not one of "
+            "['error', 'warning', 'info', 'off']",
+        ),
         (
             "generated: [\n",
             ".gitreview.yml: line 2: expected the node content, but found '<stream end>'",

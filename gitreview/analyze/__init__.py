@@ -1,31 +1,48 @@
 """Tier-1 (T1) analysis of a changed file: what a program learns of its content.
 
-`analyze` decides whether T1 data exists for a file and, when it does, gives
-the decoded text of both sides and the lines where whitespace is content. The
-analyzers of later issues (Markdown structure, Python symbols, findings) hang
-off the same record. A file with no analysis is significant and, with
---fallback, gets its full content in the manifest.
+`analyze` decodes both sides, runs the analyzers registered for the file's
+kind (structure, scopes, findings) and the ones for any text, and says whether
+T1 data exists. A file without it is significant and, with --fallback, gets
+its full content in the manifest. An analyzer that fails is caught: its file
+gets `t1: missing` (analyzer-failed), and the rest of the run goes on.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from gitreview.analyze import lexical
-from gitreview.model import FileChange
+from gitreview.analyze import code, commits, data, lexical, markdown, python, text
+from gitreview.analyze.base import Analyzer, HeadTree, RangeAnalyzer, Report, Rule, Scope, Subject
+from gitreview.config import Config
+from gitreview.model import FileChange, Finding
 
-# Kinds whose content has no T1 analysis, and the cause the manifest gives.
-_NO_ANALYSIS_CAUSE = {
-    "binary": "binary",
-    "submodule": "submodule",
+# The explicit registry: analyzers by kind, analyzers for any text, and checks of
+# the range itself. Each module also lists the rules it can report.
+ANALYZERS: dict[str, tuple[Analyzer, ...]] = {
+    "markdown": (markdown.analyze,),
+    "python": (python.analyze,),
+    "json": (data.analyze,),
+    "yaml": (data.analyze,),
+    "toml": (data.analyze,),
+    **{kind: (code.analyze,) for kind in code.KINDS},
+}
+TEXT_ANALYZERS: tuple[Analyzer, ...] = (text.analyze,)
+RANGE_ANALYZERS: tuple[RangeAnalyzer, ...] = (commits.analyze_range,)
+RULES: dict[str, Rule] = {
+    rule.id: rule
+    for module in (markdown, python, data, code, text, commits)
+    for rule in module.RULES
 }
 
-
-Side = Literal["old", "new"]
+# Kinds whose content has no T1 analysis, and the cause the manifest gives.
+_NO_ANALYSIS_CAUSE = {"binary": "binary", "submodule": "submodule"}
 
 # Kinds in which no line can be inside a multi-line literal.
 _CONTEXT_FREE_KINDS = frozenset({"json"})
+
+Side = Literal["old", "new"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +53,7 @@ class Analysis:
     old_text: str | None = None
     new_text: str | None = None
     context_free: bool = False  # no line of this kind can sit inside a multi-line literal
+    report: Report = field(default_factory=Report)
     _literal: dict[str, frozenset[int] | None] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -53,23 +71,60 @@ class Analysis:
         return self._literal[side]
 
 
-def analyze(change: FileChange, kind: str, *, max_bytes: int) -> Analysis:
+def analyze(change: FileChange, kind: str, *, config: Config, head: HeadTree | None) -> Analysis:
     if kind in _NO_ANALYSIS_CAUSE:
         return Analysis(kind, t1=False, cause=_NO_ANALYSIS_CAUSE[kind])
     if not change.content_known:
         # Without the whole file a changed line may sit inside a multi-line
-        # string; only kinds that have none can still be compared.
+        # string; only kinds that have none can still be compared. Checks of
+        # added lines (secrets, conflict markers) still run on the hunks.
+        report, _ = _run(TEXT_ANALYZERS, Subject(change, kind, None, None, config, head))
         return Analysis(
-            kind, t1=False, cause="patch-only", context_free=kind in _CONTEXT_FREE_KINDS
+            kind,
+            t1=False,
+            cause="patch-only",
+            context_free=kind in _CONTEXT_FREE_KINDS,
+            report=report,
         )
     sizes = [len(data) for data in (change.old_data, change.new_data) if data is not None]
-    if any(size > max_bytes for size in sizes):
+    if any(size > config.max_file_bytes for size in sizes):
         return Analysis(kind, t1=False, cause="too-large")
     try:
         old_text = None if change.old_data is None else change.old_data.decode("utf-8")
         new_text = None if change.new_data is None else change.new_data.decode("utf-8")
     except UnicodeDecodeError:
-        return Analysis(kind, t1=False, cause="undecodable")
-    if kind != "symlink" and lexical.policy(kind) is None:
-        return Analysis(kind, t1=False, cause="no-analyzer", old_text=old_text, new_text=new_text)
-    return Analysis(kind, t1=True, old_text=old_text, new_text=new_text)
+        # No structure to trust, but added lines can still hold a secret.
+        old_lossy = None if change.old_data is None else change.old_data.decode("utf-8", "replace")
+        new_lossy = None if change.new_data is None else change.new_data.decode("utf-8", "replace")
+        subject = Subject(change, kind, old_lossy, new_lossy, config, head)
+        report, _ = _run(TEXT_ANALYZERS, subject)
+        return Analysis(kind, t1=False, cause="undecodable", report=report)
+    subject = Subject(change, kind, old_text, new_text, config, head)
+    kind_analyzers = ANALYZERS.get(kind, ())
+    report, failed = _run((*kind_analyzers, *TEXT_ANALYZERS), subject)
+    if failed:
+        return Analysis(kind, t1=False, cause="analyzer-failed", report=report)
+    if kind != "symlink" and not kind_analyzers and lexical.policy(kind) is None:
+        return Analysis(
+            kind, t1=False, cause="no-analyzer", old_text=old_text, new_text=new_text, report=report
+        )
+    return Analysis(kind, t1=True, old_text=old_text, new_text=new_text, report=report)
+
+
+def _run(analyzers: Iterable[Analyzer], subject: Subject) -> tuple[Report, bool]:
+    """All the analyzers' reports merged, and whether one of them failed."""
+    findings: list[Finding] = []
+    scopes: list[Scope] = []
+    structure: dict[str, object] = {}
+    failed = False
+    for analyzer in analyzers:
+        try:
+            report = analyzer(subject)
+        except Exception:  # an analyzer bug must not cost the user the whole manifest
+            failed = True
+            continue
+        findings += report.findings
+        scopes += report.scopes
+        if report.structure:
+            structure.update(report.structure)
+    return Report(tuple(findings), tuple(scopes), structure or None), failed

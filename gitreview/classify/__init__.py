@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from gitreview.analyze import Analysis
 from gitreview.classify import generated, renames, whitespace
 from gitreview.config import Config
-from gitreview.model import Classification, FileChange, Hunk
+from gitreview.model import Classification, FileChange, Finding, Hunk
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,7 @@ class FileFacts:
     analysis: Analysis
     config: Config
     attributes: Mapping[str, bool | str | None]  # gitattributes of the path at head
+    findings: tuple[Finding, ...] = ()  # with the configured severities
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,10 @@ _WHOLE_FILE_STATUSES = ("added", "deleted", "type-changed")
 
 
 def classify(facts: FileFacts) -> FileVerdict:
+    return _with_findings(facts, _classify(facts))
+
+
+def _classify(facts: FileFacts) -> FileVerdict:
     for rule in FILE_RULES:
         reasons = rule(facts)
         if reasons:
@@ -73,6 +78,30 @@ def classify(facts: FileFacts) -> FileVerdict:
         reasons = _union([*moved, *(reason for v in hunk_verdicts for reason in v.reasons)])
         return FileVerdict("trivial", reasons, hunk_verdicts)
     return FileVerdict("significant", _significant_reasons(facts), hunk_verdicts)
+
+
+def _with_findings(facts: FileFacts, verdict: FileVerdict) -> FileVerdict:
+    """A hunk that carries an error-level finding is never trivial, nor is its file."""
+    errors = [f.line for f in facts.findings if f.severity == "error"]
+    if not errors:
+        return verdict
+    hunks = tuple(
+        Verdict("significant", ("finding",))
+        if any(_carries(hunk, line) for line in errors)
+        else hunk_verdict
+        for hunk, hunk_verdict in zip(facts.change.hunks, verdict.hunks, strict=True)
+    )
+    if verdict.classification == "trivial":
+        return FileVerdict("significant", ("finding",), hunks)
+    return FileVerdict(verdict.classification, verdict.reasons, hunks)
+
+
+def _carries(hunk: Hunk, line: int | None) -> bool:
+    """Whether a head-side finding line falls in the hunk (a finding with no line
+    concerns the whole file, so every hunk carries it)."""
+    if line is None:
+        return True
+    return hunk.new_start <= line < hunk.new_start + max(hunk.new_count, 1)
 
 
 def _classify_hunk(facts: FileFacts, hunk: Hunk) -> Verdict:

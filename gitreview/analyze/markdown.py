@@ -1,0 +1,11 @@
+"""Placeholder analyzer: filled in by a later issue."""
+
+from __future__ import annotations
+
+from gitreview.analyze.base import Report, Rule, Subject
+
+RULES: tuple[Rule, ...] = ()
+
+
+def analyze(subject: Subject) -> Report:
+    return Report()
