@@ -30,6 +30,23 @@ class WhitespacePolicy:
     inner: bool  # the amount of whitespace inside a line (not leading) is insignificant
     leading: bool  # leading indentation is insignificant
 
+    def describe(self) -> str:
+        """What is free, in words, for `explain`."""
+        free = [
+            name
+            for name, on in (
+                ("line endings", self.line_endings),
+                ("trailing spaces", self.trailing),
+                ("spacing inside lines", self.inner),
+                ("indentation", self.leading),
+            )
+            if on
+        ]
+        blank = {"any": "blank lines", "runs": "the length of runs of blank lines"}
+        if self.blank_lines in blank:
+            free.append(blank[self.blank_lines])
+        return "free: " + ", ".join(free)
+
 
 _CODE = WhitespacePolicy(True, True, "any", inner=True, leading=True)
 _POLICIES: dict[str, WhitespacePolicy] = {

@@ -8,42 +8,21 @@ proves it, the change is significant, and that is the default.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable
 
-from gitreview.analyze import Analysis
 from gitreview.classify import generated, renames, whitespace
-from gitreview.config import Config
-from gitreview.model import Classification, FileChange, Finding, Hunk
+from gitreview.classify.base import (
+    FileFacts,
+    FileRule,
+    FileVerdict,
+    HunkRule,
+    Proof,
+    Verdict,
+)
+from gitreview.model import FileChange, Hunk
 
+__all__ = ["FileFacts", "FileVerdict", "Proof", "Verdict", "classify"]
 
-@dataclass(frozen=True)
-class FileFacts:
-    """Everything a rule may look at: pure data, no repository."""
-
-    change: FileChange
-    kind: str
-    analysis: Analysis
-    config: Config
-    attributes: Mapping[str, bool | str | None]  # gitattributes of the path at head
-    findings: tuple[Finding, ...] = ()  # with the configured severities
-
-
-@dataclass(frozen=True)
-class Verdict:
-    classification: Classification
-    reasons: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class FileVerdict:
-    classification: Classification
-    reasons: tuple[str, ...]
-    hunks: tuple[Verdict, ...]  # one per hunk of the change, in order
-
-
-FileRule = Callable[[FileFacts], "tuple[str, ...] | None"]
-HunkRule = Callable[[FileFacts, Hunk], "tuple[str, ...] | None"]
 
 # Order matters only for which reasons are reported first.
 FILE_RULES: tuple[FileRule, ...] = (
@@ -57,6 +36,20 @@ HUNK_RULES: tuple[HunkRule, ...] = (whitespace.whitespace_only,)
 # Statuses where the file as a whole appears or changes nature: never trivial by hunk.
 _WHOLE_FILE_STATUSES = ("added", "deleted", "type-changed")
 
+# Why a change is significant, for `explain`.
+_WHY = {
+    "content": "no rule could prove the change meaningless",
+    "no-analysis": "no tier-1 analysis exists for this file, so no rule could look at it",
+    "finding": "an error-level finding is in it",
+    "added": "the file is new: its existence is the change",
+    "deleted": "the file is deleted: its absence is the change",
+    "type-changed": "the entry changed type (file, symlink, submodule)",
+    "binary": "binary content: no rule can look inside it",
+    "submodule": "a submodule now points at another commit",
+    "mode": "the mode changed",
+    "metadata": "the entry changed in a way no rule covers",
+}
+
 
 def classify(facts: FileFacts) -> FileVerdict:
     return _with_findings(facts, _classify(facts))
@@ -64,20 +57,27 @@ def classify(facts: FileFacts) -> FileVerdict:
 
 def _classify(facts: FileFacts) -> FileVerdict:
     for rule in FILE_RULES:
-        reasons = rule(facts)
-        if reasons:
-            trivial = tuple(Verdict("trivial", reasons) for _ in facts.change.hunks)
-            return FileVerdict("trivial", reasons, trivial)
+        proof = rule(facts)
+        if proof is not None:
+            trivial = tuple(
+                Verdict("trivial", proof.reasons, proof.evidence) for _ in facts.change.hunks
+            )
+            return FileVerdict("trivial", proof.reasons, trivial, proof.evidence)
     hunk_verdicts = tuple(_classify_hunk(facts, hunk) for hunk in facts.change.hunks)
     if hunk_verdicts and all(v.classification == "trivial" for v in hunk_verdicts):
         if _mode_changed(facts.change):
-            # The content is fine but the mode is not explained by it: a person looks.
-            return FileVerdict("significant", ("mode",), hunk_verdicts)
+            return FileVerdict(
+                "significant",
+                ("mode",),
+                hunk_verdicts,
+                "every hunk is trivial, but the mode changed too: a person decides about it",
+            )
         status = facts.change.status
         moved = [status] if status in ("renamed", "copied") else []
         reasons = _union([*moved, *(reason for v in hunk_verdicts for reason in v.reasons)])
-        return FileVerdict("trivial", reasons, hunk_verdicts)
-    return FileVerdict("significant", _significant_reasons(facts), hunk_verdicts)
+        return FileVerdict("trivial", reasons, hunk_verdicts, "every hunk is trivial")
+    reasons = _significant_reasons(facts)
+    return FileVerdict("significant", reasons, hunk_verdicts, _WHY[reasons[0]])
 
 
 def _with_findings(facts: FileFacts, verdict: FileVerdict) -> FileVerdict:
@@ -85,15 +85,14 @@ def _with_findings(facts: FileFacts, verdict: FileVerdict) -> FileVerdict:
     errors = [f.line for f in facts.findings if f.severity == "error"]
     if not errors:
         return verdict
+    carried = Verdict("significant", ("finding",), _WHY["finding"])
     hunks = tuple(
-        Verdict("significant", ("finding",))
-        if any(_carries(hunk, line) for line in errors)
-        else hunk_verdict
+        carried if any(_carries(hunk, line) for line in errors) else hunk_verdict
         for hunk, hunk_verdict in zip(facts.change.hunks, verdict.hunks, strict=True)
     )
     if verdict.classification == "trivial":
-        return FileVerdict("significant", ("finding",), hunks)
-    return FileVerdict(verdict.classification, verdict.reasons, hunks)
+        return FileVerdict("significant", ("finding",), hunks, _WHY["finding"])
+    return FileVerdict(verdict.classification, verdict.reasons, hunks, verdict.evidence)
 
 
 def _carries(hunk: Hunk, line: int | None) -> bool:
@@ -105,16 +104,16 @@ def _carries(hunk: Hunk, line: int | None) -> bool:
 
 
 def _classify_hunk(facts: FileFacts, hunk: Hunk) -> Verdict:
-    significant = Verdict("significant", ("content",) if facts.analysis.t1 else ("no-analysis",))
     if facts.change.status in _WHOLE_FILE_STATUSES:
         # The file's existence is the change: an added __init__.py holding one blank
         # line makes a package, whatever its whitespace.
-        return significant
+        return Verdict("significant", (facts.change.status,), _WHY[facts.change.status])
     for rule in HUNK_RULES:
-        reasons = rule(facts, hunk)
-        if reasons:
-            return Verdict("trivial", reasons)
-    return significant
+        proof = rule(facts, hunk)
+        if proof is not None:
+            return Verdict("trivial", proof.reasons, proof.evidence)
+    reason = "content" if facts.analysis.t1 else "no-analysis"
+    return Verdict("significant", (reason,), _WHY[reason])
 
 
 def _mode_changed(change: FileChange) -> bool:

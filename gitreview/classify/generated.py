@@ -7,9 +7,10 @@ import re
 from typing import TYPE_CHECKING
 
 from gitreview import globs
+from gitreview.classify.base import Proof
 
 if TYPE_CHECKING:
-    from gitreview.classify import FileFacts
+    from gitreview.classify.base import FileFacts
 
 # Lock files of common package managers, by file name.
 LOCK_FILES = frozenset(
@@ -43,25 +44,28 @@ _DO_NOT_EDIT = re.compile(r"\b(?:do not|don't|must not|never) (?:edit|modify)\b"
 _MARKER = re.compile(r"@generated\b")
 
 
-def ignored(facts: FileFacts) -> tuple[str, ...] | None:
-    paths = _paths(facts)
-    if any(globs.match_any(facts.config.ignore, path) for path in paths):
-        return ("ignored",)
+def ignored(facts: FileFacts) -> Proof | None:
+    for path in _paths(facts):
+        if globs.match_any(facts.config.ignore, path):
+            return Proof(("ignored",), f"{path} matches a configured ignore glob")
     return None
 
 
-def generated(facts: FileFacts) -> tuple[str, ...] | None:
+def generated(facts: FileFacts) -> Proof | None:
     flag = globs.linguist_flag(facts.attributes, "linguist-generated")
     if flag is not None:
         # An explicit attribute wins over every guess, both ways.
-        return ("generated",) if flag else None
-    paths = _paths(facts)
-    if any(globs.match_any(facts.config.generated, path) for path in paths):
-        return ("generated",)
-    if posixpath.basename(facts.change.path) in LOCK_FILES:
-        return ("generated",)
+        evidence = "linguist-generated is set for it in the head commit's .gitattributes"
+        return Proof(("generated",), evidence) if flag else None
+    for path in _paths(facts):
+        if globs.match_any(facts.config.generated, path):
+            return Proof(("generated",), f"{path} matches a configured generated glob")
+    name = posixpath.basename(facts.change.path)
+    if name in LOCK_FILES:
+        return Proof(("generated",), f"{name} is a package manager's lock file")
     if _has_generated_header(facts):
-        return ("generated",)
+        evidence = "both sides start with a header saying the file is generated, not edited"
+        return Proof(("generated",), evidence)
     return None
 
 

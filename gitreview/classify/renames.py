@@ -4,28 +4,30 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gitreview.classify.base import Proof
 from gitreview.model import MODE_EXECUTABLE, MODE_FILE
 
 if TYPE_CHECKING:
-    from gitreview.classify import FileFacts
+    from gitreview.classify.base import FileFacts
 
 _REGULAR = frozenset({MODE_FILE, MODE_EXECUTABLE})
 
 
-def pure_rename_or_copy(facts: FileFacts) -> tuple[str, ...] | None:
+def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
     """Renamed or copied with identical content (and the same kind of entry)."""
     change = facts.change
     if change.status not in ("renamed", "copied") or change.old_oid != change.new_oid:
         return None
     reason = "renamed" if change.status == "renamed" else "copied"
+    evidence = f"{change.old_path} and {change.path} are the same blob ({change.new_oid})"
     if change.old_mode == change.new_mode:
-        return (reason,)
+        return Proof((reason,), evidence)
     if {change.old_mode, change.new_mode} <= _REGULAR:
-        return (reason, "mode-only")
+        return Proof((reason, "mode-only"), evidence + "; only the executable bit changed")
     return None
 
 
-def mode_only(facts: FileFacts) -> tuple[str, ...] | None:
+def mode_only(facts: FileFacts) -> Proof | None:
     """Only the executable bit changed, on a regular file."""
     change = facts.change
     if (
@@ -34,5 +36,7 @@ def mode_only(facts: FileFacts) -> tuple[str, ...] | None:
         and change.old_mode != change.new_mode
         and {change.old_mode, change.new_mode} <= _REGULAR
     ):
-        return ("mode-only",)
+        return Proof(
+            ("mode-only",), f"same blob ({change.new_oid}); only the executable bit changed"
+        )
     return None

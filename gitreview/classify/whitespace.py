@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gitreview.analyze import Side, lexical
+from gitreview.classify.base import Proof
 from gitreview.model import Hunk, Line
 
 if TYPE_CHECKING:
-    from gitreview.classify import FileFacts
+    from gitreview.classify.base import FileFacts
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class _Item:
     line: Line
 
 
-def whitespace_only(facts: FileFacts, hunk: Hunk) -> tuple[str, ...] | None:
+def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
     policy = lexical.policy(facts.kind)
     if policy is None or _visible(hunk.removed) != _visible(hunk.added):
         return None
@@ -52,7 +53,14 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> tuple[str, ...] | None:
         reasons.append("whitespace")
     if endings:
         reasons.append("line-endings")
-    return tuple(reasons) or None
+    if not reasons:
+        return None
+    return Proof(
+        tuple(reasons),
+        f"both sides are the same line for line once whitespace is compared by the rules of "
+        f"{facts.kind} ({policy.describe()}); lines where whitespace is content "
+        "(strings, code blocks) were compared exactly",
+    )
 
 
 def _visible(lines: tuple[Line, ...]) -> str:
