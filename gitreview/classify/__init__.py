@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gitreview.classify import generated, renames, whitespace
+from gitreview.classify import generated, prose, renames, whitespace
 from gitreview.classify.base import (
     FileFacts,
     FileRule,
@@ -30,8 +30,13 @@ FILE_RULES: tuple[FileRule, ...] = (
     generated.generated,
     renames.pure_rename_or_copy,
     renames.mode_only,
+    prose.metadata_only,
 )
-HUNK_RULES: tuple[HunkRule, ...] = (whitespace.whitespace_only,)
+HUNK_RULES: tuple[HunkRule, ...] = (
+    whitespace.whitespace_only,
+    prose.reflow,
+    prose.typo,
+)
 
 # Statuses where the file as a whole appears or changes nature: never trivial by hunk.
 _WHOLE_FILE_STATUSES = ("added", "deleted", "type-changed")
