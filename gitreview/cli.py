@@ -16,7 +16,7 @@ from gitreview import __version__
 from gitreview.errors import Exit, UserError
 
 PROG = "git review-manifest"
-SUBCOMMANDS = ("show",)
+SUBCOMMANDS = ("show", "explain")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -56,7 +56,8 @@ def _manifest(args: list[str]) -> int:
             "handles that point reviewers at exactly what needs judgment."
         ),
         epilog=(
-            "subcommands: show HANDLE prints the lines a handle names. "
+            "subcommands: show HANDLE prints the lines a handle names; explain HANDLE|PATH "
+            "[RANGE] says why a hunk or file got its class. "
             "Exit status: 0 ok, 1 findings at or above --fail-on, 2 usage, 3 repository or "
             "range, 4 configuration, 5 patch, 6 handle, 70 internal error."
         ),
@@ -103,6 +104,8 @@ def _manifest(args: list[str]) -> int:
 
 
 def _subcommand(name: str, args: list[str]) -> int:
+    if name == "explain":
+        return _explain(args)
     parser = argparse.ArgumentParser(
         prog=f"{PROG} show",
         description="Print the lines a handle names, with their line numbers, "
@@ -122,3 +125,24 @@ def _subcommand(name: str, args: list[str]) -> int:
     from gitreview.commands.show import run_show
 
     return run_show(handle=options.handle, repo=options.repo, context=options.context)
+
+
+def _explain(args: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} explain",
+        description="Say why a hunk (by handle) or a file (by path) got its class, with "
+        "the evidence: re-runs the classification of the range.",
+    )
+    parser.add_argument("target", help="a handle or a path from the manifest")
+    parser.add_argument(
+        "range", nargs="?", help="the range the manifest was built for (default: upstream)"
+    )
+    parser.add_argument("--repo", metavar="PATH", help="repository (default: the current one)")
+    parser.add_argument("--config", metavar="PATH", help="configuration file, as for the manifest")
+    options = parser.parse_args(args)
+
+    from gitreview.commands.explain import run_explain
+
+    return run_explain(
+        target=options.target, spec=options.range, repo=options.repo, config=options.config
+    )

@@ -47,7 +47,7 @@ class FileReport:
 
 
 def file_report(
-    change: FileChange, kind: str, analysis: Analysis, verdict: FileVerdict
+    change: FileChange, kind: str, analysis: Analysis, verdict: FileVerdict, head_tokens: int
 ) -> FileReport:
     entry: dict[str, Any] = {"path": change.path}
     if change.old_path is not None and change.old_path != change.path:
@@ -68,14 +68,15 @@ def file_report(
         entry["structure"] = dict(analysis.report.structure)
     report = FileReport(entry)
     diff_tokens = sum(tokens.estimate(tokens.hunk_text(hunk)) for hunk in change.hunks)
-    head_text = analysis.new_text if analysis.new_text is not None else _text(change.new_data)
-    report.full_tokens = diff_tokens + (tokens.estimate(head_text) if head_text else 0)
+    report.full_tokens = diff_tokens + head_tokens
     if verdict.classification == "trivial":
         report.hunks_trivial = len(change.hunks)
         return report
     hunk_entries = []
     for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=True):
         hunk_entry = _hunk_entry(change, hunk, hunk_verdict.classification, hunk_verdict.reasons)
+        for name, handle in hunk_verdict.pointers:
+            hunk_entry.setdefault(name, []).append(handle)
         scope = innermost_scope(analysis.report.scopes, hunk)
         if scope is not None:
             hunk_entry[scope.label] = scope.name
@@ -98,19 +99,23 @@ def file_report(
     return report
 
 
+def hunk_handle(change: FileChange, hunk: Hunk) -> str:
+    """The hunk's added lines in the new blob, or its removed lines in the old one
+    for a pure deletion."""
+    old, new = hunk.old_span, hunk.new_span
+    if new is not None:
+        return str(Handle(change.path, change.new_oid, *new))
+    assert old is not None
+    return str(Handle(change.old_path or change.path, change.old_oid, *old))
+
+
 def _hunk_entry(
     change: FileChange, hunk: Hunk, classification: str, reasons: Sequence[str]
 ) -> dict[str, Any]:
     old, new = hunk.old_span, hunk.new_span
-    if new is not None:
-        handle = Handle(change.path, change.new_oid, *new)
-        lines = hunk.added
-    else:
-        assert old is not None
-        handle = Handle(change.old_path or change.path, change.old_oid, *old)
-        lines = hunk.removed
+    lines = hunk.added if new is not None else hunk.removed
     return {
-        "handle": str(handle),
+        "handle": hunk_handle(change, hunk),
         "classification": classification,
         "reasons": list(reasons),
         "old": list(old) if old else None,
@@ -137,12 +142,6 @@ def excerpt(lines: Iterable[str]) -> str:
     if len(text) <= EXCERPT_CHARS:
         return text
     return text[: EXCERPT_CHARS - 1] + "…"
-
-
-def _text(data: bytes | None) -> str | None:
-    if data is None or b"\0" in data[:8000]:
-        return None
-    return data.decode("utf-8", "replace")
 
 
 def assemble(

@@ -8,20 +8,41 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, cast
 
-from gitreview.analyze import analyze
+from gitreview import tokens
+from gitreview.analyze import Analysis, analyze
 from gitreview.analyze.base import HeadTree
-from gitreview.classify import FileFacts, classify
+from gitreview.classify import FileFacts, FileVerdict, classify
 from gitreview.config import CONFIG_FILE, Config, check_rule_ids, parse_config
 from gitreview.errors import Exit, UserError
 from gitreview.kinds import kind_of
-from gitreview.manifest import FileReport, assemble, file_report
+from gitreview.manifest import assemble, file_report
 from gitreview.model import FileChange, Finding, Range, Severity
 
 Attributes = Mapping[str, "bool | str | None"]
+
+
+@dataclass(frozen=True)
+class Classified:
+    """One file of the range, classified; its contents are dropped once read."""
+
+    change: FileChange
+    kind: str
+    analysis: Analysis
+    verdict: FileVerdict
+    head_tokens: int  # the head side in full, for the token figures
+
+
+@dataclass(frozen=True)
+class Outcome:
+    rng: Range
+    files: list[Classified]
+    findings: list[Finding]
+    settings: Config
+    source: str
 
 
 def build(
@@ -33,9 +54,31 @@ def build(
     patch_name: str = "-",
 ) -> tuple[dict[str, Any], Config]:
     """gitreview.build_manifest, also returning the configuration that was in force."""
+    outcome = classify_range(repo, spec, config=config, patch=patch, patch_name=patch_name)
+    files = [
+        file_report(c.change, c.kind, c.analysis, c.verdict, c.head_tokens) for c in outcome.files
+    ]
+    manifest = assemble(outcome.rng, files, outcome.findings, source=outcome.source)
+    return manifest, outcome.settings
+
+
+def classify_range(
+    repo: str | Path | None = None,
+    spec: str | None = None,
+    *,
+    config: str | Path | None = None,
+    patch: bytes | None = None,
+    patch_name: str = "-",
+) -> Outcome:
+    """Every file of the range analyzed and classified, moves included, and the findings."""
     if patch is not None:
+        from gitreview.patch import read_patch
+
         settings = _config_from_path(config)
-        return _build_from_patch(patch, patch_name, settings), settings
+        rng = Range(spec=f"patch:{patch_name}", base=None, head=None, commits=())
+        patched = read_patch(patch, patch_name)
+        return _classify(rng, patched, settings, lambda _path: {}, head=None, source="patch")
+    from gitreview.changes import iter_changes
     from gitreview.git import TreeReader, open_repository
     from gitreview.ranges import resolve_range
 
@@ -50,23 +93,11 @@ def build(
         settings = Config() if text is None else parse_config(text, CONFIG_FILE)
         _check_rules(settings, CONFIG_FILE)
     attributes = _HeadAttributes(head.read)
-
-    from gitreview.changes import iter_changes
-
     changes = iter_changes(repository, rng, copies=settings.detect_copies)
-    manifest = _manifest(rng, changes, settings, attributes.for_path, head=head, source="git")
-    return manifest, settings
+    return _classify(rng, changes, settings, attributes.for_path, head=head, source="git")
 
 
-def _build_from_patch(data: bytes, name: str, settings: Config) -> dict[str, Any]:
-    from gitreview.patch import read_patch
-
-    changes = read_patch(data, name)
-    rng = Range(spec=f"patch:{name}", base=None, head=None, commits=())
-    return _manifest(rng, changes, settings, lambda _path: {}, head=None, source="patch")
-
-
-def _manifest(
+def _classify(
     rng: Range,
     changes: Iterable[FileChange],
     settings: Config,
@@ -74,10 +105,11 @@ def _manifest(
     *,
     head: HeadTree | None,
     source: str,
-) -> dict[str, Any]:
+) -> Outcome:
     from gitreview.analyze import RANGE_ANALYZERS
+    from gitreview.classify.moves import find_moves
 
-    reports: list[FileReport] = []
+    files: list[Classified] = []
     findings: list[Finding] = []
     for change in changes:
         kind = kind_of(
@@ -89,11 +121,30 @@ def _manifest(
         analysis = analyze(change, kind, config=settings, head=head)
         file_findings = apply_rule_settings(analysis.report.findings, settings)
         facts = FileFacts(change, kind, analysis, settings, attributes(change.path), file_findings)
-        reports.append(file_report(change, kind, analysis, classify(facts)))
+        verdict = classify(facts)
+        head_text = analysis.new_text
+        if head_text is None and change.new_data is not None and not change.binary:
+            head_text = change.new_data.decode("utf-8", "replace")
+        files.append(
+            Classified(
+                # Keep hunks, drop the blobs: a range of thousands of files must not
+                # hold every blob until the end.
+                replace(change, old_data=None, new_data=None),
+                kind,
+                replace(analysis, old_text=None, new_text=None),
+                verdict,
+                tokens.estimate(head_text) if head_text else 0,
+            )
+        )
         findings += file_findings
+    moved = find_moves([(c.change, c.kind, c.analysis.t1, c.verdict) for c in files])
+    files = [replace(c, verdict=verdict) for c, verdict in zip(files, moved, strict=True)]
+    touched = {c.change.path for c in files}
+    elsewhere = (f for c in files for f in c.analysis.report.elsewhere if f.path not in touched)
+    findings += apply_rule_settings(elsewhere, settings)
     for range_analyzer in RANGE_ANALYZERS:
         findings += apply_rule_settings(tuple(range_analyzer(rng, settings)), settings)
-    return assemble(rng, reports, findings, source=source)
+    return Outcome(rng, files, findings, settings, source)
 
 
 def apply_rule_settings(findings: Iterable[Finding], settings: Config) -> tuple[Finding, ...]:

@@ -30,7 +30,7 @@ import shutil
 import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TypeAlias
 
@@ -62,7 +62,7 @@ GIT_CONFIG_OVERRIDES = (
     "tag.gpgsign=false",
 )
 
-FIRST_COMMIT_DATE = datetime(2026, 1, 1, tzinfo=timezone.utc)
+FIRST_COMMIT_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 GITLINK_MODE = "160000"
 FILE_MODES = {"644": 0o644, "755": 0o755}
 

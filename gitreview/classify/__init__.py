@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gitreview.classify import generated, prose, renames, whitespace
+from gitreview.classify import formatting, generated, imports, prose, renames, whitespace
 from gitreview.classify.base import (
     FileFacts,
     FileRule,
@@ -21,7 +21,7 @@ from gitreview.classify.base import (
 )
 from gitreview.model import FileChange, Hunk
 
-__all__ = ["FileFacts", "FileVerdict", "Proof", "Verdict", "classify"]
+__all__ = ["FileFacts", "FileVerdict", "Proof", "Verdict", "aggregate", "classify"]
 
 
 # Order matters only for which reasons are reported first.
@@ -34,6 +34,8 @@ FILE_RULES: tuple[FileRule, ...] = (
 )
 HUNK_RULES: tuple[HunkRule, ...] = (
     whitespace.whitespace_only,
+    imports.import_order,
+    formatting.formatting,
     prose.reflow,
     prose.typo,
 )
@@ -69,19 +71,23 @@ def _classify(facts: FileFacts) -> FileVerdict:
             )
             return FileVerdict("trivial", proof.reasons, trivial, proof.evidence)
     hunk_verdicts = tuple(_classify_hunk(facts, hunk) for hunk in facts.change.hunks)
+    return aggregate(facts.change, facts.analysis.t1, hunk_verdicts)
+
+
+def aggregate(change: FileChange, t1: bool, hunk_verdicts: tuple[Verdict, ...]) -> FileVerdict:
+    """A file's verdict from its hunks' (when no file rule applied)."""
     if hunk_verdicts and all(v.classification == "trivial" for v in hunk_verdicts):
-        if _mode_changed(facts.change):
+        if _mode_changed(change):
             return FileVerdict(
                 "significant",
                 ("mode",),
                 hunk_verdicts,
                 "every hunk is trivial, but the mode changed too: a person decides about it",
             )
-        status = facts.change.status
-        moved = [status] if status in ("renamed", "copied") else []
+        moved = [change.status] if change.status in ("renamed", "copied") else []
         reasons = _union([*moved, *(reason for v in hunk_verdicts for reason in v.reasons)])
         return FileVerdict("trivial", reasons, hunk_verdicts, "every hunk is trivial")
-    reasons = _significant_reasons(facts)
+    reasons = _significant_reasons(change, t1)
     return FileVerdict("significant", reasons, hunk_verdicts, _WHY[reasons[0]])
 
 
@@ -125,9 +131,8 @@ def _mode_changed(change: FileChange) -> bool:
     return None not in (change.old_mode, change.new_mode) and change.old_mode != change.new_mode
 
 
-def _significant_reasons(facts: FileFacts) -> tuple[str, ...]:
+def _significant_reasons(change: FileChange, t1: bool) -> tuple[str, ...]:
     """Why a file needs a reviewer: what kind of change no rule could prove trivial."""
-    change = facts.change
     if change.is_submodule:
         return ("submodule",)
     if change.binary:
@@ -136,7 +141,7 @@ def _significant_reasons(facts: FileFacts) -> tuple[str, ...]:
         return (change.status,)
     if not change.hunks:
         return ("mode",) if _mode_changed(change) else ("metadata",)
-    return ("content",) if facts.analysis.t1 else ("no-analysis",)
+    return ("content",) if t1 else ("no-analysis",)
 
 
 def _union(reasons: Iterable[str]) -> tuple[str, ...]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gitreview.analyze import Analysis
 from gitreview.config import Config
@@ -20,6 +20,8 @@ class FileFacts:
     config: Config
     attributes: Mapping[str, bool | str | None]  # gitattributes of the path at head
     findings: tuple[Finding, ...] = ()  # with the configured severities
+    # Work a rule does once per file (a parse of the old side), shared by its hunks.
+    memo: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -31,11 +33,16 @@ class Proof:
     evidence: str
 
 
+# Where a moved block went or came from: "moved_to" / "moved_from" -> handles.
+Pointers = tuple[tuple[str, str], ...]
+
+
 @dataclass(frozen=True)
 class Verdict:
     classification: Classification
     reasons: tuple[str, ...]
     evidence: str = ""
+    pointers: Pointers = ()
 
 
 @dataclass(frozen=True)
@@ -48,3 +55,16 @@ class FileVerdict:
 
 FileRule = Callable[[FileFacts], Proof | None]
 HunkRule = Callable[[FileFacts, Hunk], Proof | None]
+
+
+def apply_hunk(old_text: str, hunk: Hunk) -> str:
+    """The old file with only this hunk applied: how a rule sees one hunk's effect
+    on its own, in the context of the whole file."""
+    lines = old_text.split("\n")
+    new_region = [line.text for line in hunk.lines if line.origin != "-"]
+    if hunk.old_count == 0:
+        start = end = hunk.old_start  # an insertion after line old_start
+    else:
+        start, end = hunk.old_start - 1, hunk.old_start - 1 + hunk.old_count
+    # The final newline may come out wrong: the comparisons that use this parse.
+    return "\n".join([*lines[:start], *new_region, *lines[end:]])

@@ -1,0 +1,54 @@
+"""`git review-manifest explain HANDLE|PATH [RANGE]`: why a hunk or file got its class.
+
+Re-runs the classification of the range and prints, for the hunk the handle
+names (or for a file and each of its hunks), the class, the reason codes and
+the evidence a person can check: which parse compared equal, where a moved
+block came from, which rule made it significant.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from gitreview.errors import Exit, UserError
+
+
+def run_explain(*, target: str, spec: str | None, repo: str | None, config: str | None) -> int:
+    from gitreview.handles import Handle
+    from gitreview.manifest import hunk_handle
+    from gitreview.pipeline import classify_range
+
+    outcome = classify_range(repo, spec, config=config)
+    out: list[str] = []
+    for item in outcome.files:
+        change, verdict = item.change, item.verdict
+        whole = str(Handle(change.path, change.new_oid or change.old_oid))
+        if target in (change.path, change.old_path, whole):
+            out += _lines(
+                f"{change.path} (file)", verdict.classification, verdict.reasons, verdict.evidence
+            )
+            for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=True):
+                out += _lines(
+                    hunk_handle(change, hunk),
+                    hunk_verdict.classification,
+                    hunk_verdict.reasons,
+                    hunk_verdict.evidence,
+                )
+            continue
+        for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=True):
+            if hunk_handle(change, hunk) == target:
+                out += _lines(
+                    target, hunk_verdict.classification, hunk_verdict.reasons, hunk_verdict.evidence
+                )
+    if not out:
+        raise UserError(
+            f"{target!r} names no file or hunk of {outcome.rng.spec or 'the range'}",
+            status=Exit.HANDLE,
+            hint="give the range the manifest was built for, and a handle or path from it",
+        )
+    sys.stdout.write("".join(out))
+    return int(Exit.OK)
+
+
+def _lines(name: str, classification: str, reasons: tuple[str, ...], evidence: str) -> list[str]:
+    return [f"{name}\n", f"  {classification}: {', '.join(reasons)}\n", f"  {evidence}\n"]
