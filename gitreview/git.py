@@ -66,6 +66,12 @@ class RawChange:
 _ZERO_OID = "0" * 40
 
 
+def path_text(raw: bytes) -> str:
+    """A path as text. git paths are bytes; one that is not UTF-8 keeps its odd
+    bytes as `\\xe9` escapes, so the manifest stays valid UTF-8 JSON."""
+    return raw.decode("utf-8", "backslashreplace")
+
+
 def parse_raw_diff(output: bytes) -> list[RawChange]:
     """Parse NUL-separated `git diff-tree -r -z --raw` output."""
     fields = output.split(b"\0")
@@ -75,9 +81,9 @@ def parse_raw_diff(output: bytes) -> list[RawChange]:
         meta = fields[i].decode("ascii").lstrip(":").split(" ")
         old_mode, new_mode, old_oid, new_oid, status = meta
         letter, score = status[0], (int(status[1:]) if len(status) > 1 else None)
-        old_path = os.fsdecode(fields[i + 1])
+        old_path = path_text(fields[i + 1])
         if letter in "RC":
-            new_path = os.fsdecode(fields[i + 2])
+            new_path = path_text(fields[i + 2])
             i += 3
         else:
             new_path = old_path
@@ -129,12 +135,17 @@ class Repository:
 
     def resolve_commit(self, rev: str) -> str | None:
         """The full id of the commit `rev` names, with git's own revision syntax."""
-        result = self._git(
-            "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}", check=False
-        )
+        import pygit2
+
+        # No `^{commit}` suffix on the revision: `:/message` would swallow it.
+        result = self._git("rev-parse", "--verify", "--quiet", "--end-of-options", rev, check=False)
         if result.returncode != 0:
             return None
-        return result.stdout.decode("ascii").strip()
+        try:
+            commit = self._repo[result.stdout.decode("ascii").strip()].peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError):
+            return None  # names a tree or a blob: not a commit
+        return str(commit.id)
 
     def merge_base(self, one: str, two: str) -> str | None:
         result = self._git("merge-base", one, two, check=False)
@@ -245,7 +256,8 @@ class TreeReader:
     def files(self, suffixes: tuple[str, ...] = ()) -> tuple[str, ...]:
         if self._files is None:
             output = self._repo._git("ls-tree", "-r", "-z", "--name-only", str(self._tree.id))
-            self._files = tuple(os.fsdecode(name) for name in output.stdout.split(b"\0") if name)
+            names = output.stdout.split(b"\0")
+            self._files = tuple(path_text(name) for name in names if name)
         if not suffixes:
             return self._files
         return tuple(path for path in self._files if path.endswith(suffixes))

@@ -45,6 +45,13 @@ def parse_handle(text: str) -> Handle:
             status=Exit.HANDLE,
             hint="a handle looks like path/to/file.py:10-24@1a2b3c4d5e6f, as in the manifest",
         )
+    # `a.py:12@...` (no last line) and `:1-2@...` (no path) are typos, not paths.
+    if re.search(r"(:[0-9]+$)|(^:[0-9]+-[0-9]+$)", match["path"]):
+        raise UserError(
+            f"malformed handle: {text!r}",
+            status=Exit.HANDLE,
+            hint="a handle looks like path/to/file.py:10-24@1a2b3c4d5e6f, as in the manifest",
+        )
     first, last = match["first"], match["last"]
     if first is not None and last is not None:
         if not 1 <= int(first) <= int(last):

@@ -77,7 +77,9 @@ def classify_range(
         settings = _config_from_path(config)
         rng = Range(spec=f"patch:{patch_name}", base=None, head=None, commits=())
         patched = read_patch(patch, patch_name)
-        return _classify(rng, patched, settings, lambda _path: {}, head=None, source="patch")
+        return _classify(
+            rng, patched, settings, lambda _change: ({}, None), head=None, source="patch"
+        )
     from gitreview.changes import iter_changes
     from gitreview.git import TreeReader, open_repository
     from gitreview.ranges import resolve_range
@@ -92,16 +94,23 @@ def classify_range(
         text = head.read(CONFIG_FILE)
         settings = Config() if text is None else parse_config(text, CONFIG_FILE)
         _check_rules(settings, CONFIG_FILE)
-    attributes = _HeadAttributes(head.read)
+    head_attributes = _TreeAttributes(head.read)
+    base = TreeReader(repository, rng.base) if rng.base else None
+    base_attributes = _TreeAttributes(base.read if base else lambda _path: None)
+
+    def attributes(change: FileChange) -> tuple[Attributes, Attributes]:
+        path = change.path
+        return head_attributes.for_path(path), base_attributes.for_path(change.old_path or path)
+
     changes = iter_changes(repository, rng, copies=settings.detect_copies)
-    return _classify(rng, changes, settings, attributes.for_path, head=head, source="git")
+    return _classify(rng, changes, settings, attributes, head=head, source="git")
 
 
 def _classify(
     rng: Range,
     changes: Iterable[FileChange],
     settings: Config,
-    attributes: Callable[[str], Attributes],
+    attributes: Callable[[FileChange], tuple[Attributes, Attributes | None]],
     *,
     head: HeadTree | None,
     source: str,
@@ -120,7 +129,8 @@ def _classify(
         )
         analysis = analyze(change, kind, config=settings, head=head)
         file_findings = apply_rule_settings(analysis.report.findings, settings)
-        facts = FileFacts(change, kind, analysis, settings, attributes(change.path), file_findings)
+        at_head, at_base = attributes(change)
+        facts = FileFacts(change, kind, analysis, settings, at_head, at_base, file_findings)
         verdict = classify(facts)
         head_text = analysis.new_text
         if head_text is None and change.new_data is not None and not change.binary:
@@ -181,8 +191,8 @@ def _config_from_path(path: str | Path | None) -> Config:
     return settings
 
 
-class _HeadAttributes:
-    """gitattributes of paths at the head commit, reading each folder's
+class _TreeAttributes:
+    """gitattributes of paths in one commit's tree, reading each folder's
     .gitattributes once; the working tree and $GIT_DIR/info are never read."""
 
     def __init__(self, read: Callable[[str], bytes | None]) -> None:

@@ -1,11 +1,12 @@
 """Every kind of change, read from git objects, with the same pairs and hunks as git diff."""
 
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from manifests import files_by_path, manifest_of
+from manifests import files_by_path, manifest_of, run
 from repos import PROJECT_ROOT, RepoFactory, commit_id, git
 
 from gitreview.changes import iter_changes
@@ -165,3 +166,30 @@ def test_same_pairs_and_hunks_as_git_diff_on_this_project() -> None:
         ours = [comparable(c) for c in our_changes(PROJECT_ROOT, base, head)]
         theirs = [comparable(c) for c in git_diff_changes(PROJECT_ROOT, base, head)]
         assert ours == theirs, head
+
+
+def test_a_rename_that_changes_the_extension_is_significant(writable_repo: RepoFactory) -> None:
+    repo = writable_repo("kinds")
+    git(repo, "mv", "src/app.py", "src/app.py.disabled")
+    git(repo, "commit", "--quiet", "-m", "Disable the app")
+    [entry] = manifest_of("--repo", repo, "HEAD")["files"]
+    assert (entry["status"], entry["classification"], entry["reasons"]) == (
+        "renamed",
+        "significant",
+        ["extension"],
+    )
+    assert "handle" in entry  # routed whole: no hunk says why
+
+
+def test_a_path_that_is_not_utf8(writable_repo: RepoFactory, tmp_path: Path) -> None:
+    import os
+
+    repo = writable_repo("kinds")
+    name = os.fsdecode(b"lat\xe9.txt")
+    (repo / name).write_text("caf\n")
+    git(repo, "add", "--", name)
+    git(repo, "commit", "--quiet", "-m", "A Latin-1 file name")
+    target = tmp_path / "manifest.json"
+    assert run("--repo", repo, "HEAD", "-o", target).status == 0
+    manifest = json.loads(target.read_text("utf-8"))
+    assert [entry["path"] for entry in manifest["files"]] == ["lat\\xe9.txt"]

@@ -50,3 +50,25 @@ def test_config_flag_replaces_the_head_configuration(
     )
     assert files["docs/guide.md"]["reasons"] == ["ignored"]
     assert files["api/service.pb.go"]["classification"] == "significant"  # head config unused
+
+
+def test_an_attribute_set_by_the_range_itself_proves_nothing(writable_repo: RepoFactory) -> None:
+    """Marking a file generated in the same range as editing it must not hide the edit."""
+    from repos import git
+
+    repo = writable_repo("generated")
+    (repo / ".gitattributes").write_text(
+        (repo / ".gitattributes").read_text() + "src/hand.py linguist-generated\n"
+    )
+    (repo / "src" / "hand.py").write_text('"""Hand-written."""\nLIMIT = 100\n')
+    git(repo, "commit", "--quiet", "-am", "Mark hand.py generated and change it")
+    files = files_by_path(manifest_of("--repo", repo, "HEAD"))
+    assert (files["src/hand.py"]["classification"], files["src/hand.py"]["reasons"]) == (
+        "significant",
+        ["content"],
+    )
+    # Set before the range, the same attribute is trusted.
+    (repo / "src" / "hand.py").write_text('"""Hand-written."""\nLIMIT = 101\n')
+    git(repo, "commit", "--quiet", "-am", "Change hand.py again")
+    files = files_by_path(manifest_of("--repo", repo, "HEAD"))
+    assert files["src/hand.py"]["reasons"] == ["generated"]

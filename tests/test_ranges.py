@@ -72,7 +72,16 @@ def test_root_commit_is_diffed_against_the_empty_tree(fixture_repo: RepoFactory)
 
 
 @pytest.mark.parametrize(
-    "spec", ["HEAD~2..HEAD", "main~1", "root..fork", "fork..", "refs/tags/fork...main", "@~1..@"]
+    "spec",
+    [
+        "HEAD~2..HEAD",
+        "main~1",
+        "root..fork",
+        "fork..",
+        "refs/tags/fork...main",
+        "@~1..@",
+        ":/Document farewell",
+    ],
 )
 def test_any_revision_syntax_git_accepts(fixture_repo: RepoFactory, spec: str) -> None:
     repo = fixture_repo("branches")

@@ -54,6 +54,7 @@ _WHY = {
     "binary": "binary content: no rule can look inside it",
     "submodule": "a submodule now points at another commit",
     "mode": "the mode changed",
+    "extension": "renamed with another extension (ci.yml to ci.yml.disabled turns CI off)",
     "metadata": "the entry changed in a way no rule covers",
 }
 
@@ -140,7 +141,9 @@ def _significant_reasons(change: FileChange, t1: bool) -> tuple[str, ...]:
     if change.status in _WHOLE_FILE_STATUSES:
         return (change.status,)
     if not change.hunks:
-        return ("mode",) if _mode_changed(change) else ("metadata",)
+        if _mode_changed(change):
+            return ("mode",)
+        return ("extension",) if change.status in ("renamed", "copied") else ("metadata",)
     return ("content",) if t1 else ("no-analysis",)
 
 

@@ -19,6 +19,7 @@ class FileFacts:
     analysis: Analysis
     config: Config
     attributes: Mapping[str, bool | str | None]  # gitattributes of the path at head
+    base_attributes: Mapping[str, bool | str | None] | None = None  # at base; None: no base
     findings: tuple[Finding, ...] = ()  # with the configured severities
     # Work a rule does once per file (a parse of the old side), shared by its hunks.
     memo: dict[str, object] = field(default_factory=dict, compare=False, repr=False)

@@ -54,8 +54,16 @@ def ignored(facts: FileFacts) -> Proof | None:
 def generated(facts: FileFacts) -> Proof | None:
     flag = globs.linguist_flag(facts.attributes, "linguist-generated")
     if flag is not None:
-        # An explicit attribute wins over every guess, both ways.
-        evidence = "linguist-generated is set for it in the head commit's .gitattributes"
+        # An explicit attribute wins over every guess, both ways; but only one the
+        # range did not itself set, or marking a file generated would hide its edit.
+        base = facts.base_attributes
+        if (
+            flag
+            and base is not None
+            and globs.linguist_flag(base, "linguist-generated") is not True
+        ):
+            return None
+        evidence = "linguist-generated is set for it in .gitattributes, at base and head"
         return Proof(("generated",), evidence) if flag else None
     for path in _paths(facts):
         if globs.match_any(facts.config.generated, path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 from typing import TYPE_CHECKING
 
 from gitreview.classify.base import Proof
@@ -18,6 +19,9 @@ def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
     change = facts.change
     if change.status not in ("renamed", "copied") or change.old_oid != change.new_oid:
         return None
+    old_name, new_name = posixpath.basename(change.old_path or ""), posixpath.basename(change.path)
+    if posixpath.splitext(old_name)[1] != posixpath.splitext(new_name)[1]:
+        return None  # ci.yml -> ci.yml.disabled switches CI off: a person decides
     reason = "renamed" if change.status == "renamed" else "copied"
     evidence = f"{change.old_path} and {change.path} are the same blob ({change.new_oid})"
     if change.old_mode == change.new_mode:

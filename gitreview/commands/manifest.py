@@ -29,8 +29,9 @@ def run_manifest(
     if output is None:
         sys.stdout.write(text)
     else:
+        data = text.encode("utf-8")  # before opening: a failure must not empty the file
         try:
-            Path(output).write_text(text, encoding="utf-8")
+            Path(output).write_bytes(data)
         except OSError as error:
             raise UserError(f"cannot write {output}: {error.strerror}", status=Exit.USAGE) from None
     threshold = fail_on or settings.fail_on
