@@ -20,15 +20,20 @@ def build_manifest(
     config: str | Path | None = None,
     patch: bytes | None = None,
     patch_name: str = "-",
+    fallback: bool = False,
 ) -> dict[str, Any]:
     """Build the review manifest of a commit range (or of a unified diff).
 
     `repo` is any folder inside the repository (default: the current one);
     `spec` is `A..B`, `A...B`, `REV`, or None for the current branch against
     its upstream. With `patch` (the bytes of a unified diff), the diff is read
-    instead of the repository. Raises gitreview.errors.UserError for every
-    mistake a user can make; its `status` is the documented exit status.
+    instead of the repository. With `fallback`, every file without tier-1
+    analysis carries its full content and diff. Raises gitreview.errors.UserError
+    for every mistake a user can make; its `status` is the documented exit status.
     """
-    from gitreview.pipeline import build  # the package imports nothing heavy until asked
+    from gitreview.pipeline import Contents, build  # nothing heavy is imported until asked
 
-    return build(repo, spec, config=config, patch=patch, patch_name=patch_name)[0]
+    contents: Contents = "missing" if fallback else "none"
+    return build(repo, spec, config=config, patch=patch, patch_name=patch_name, contents=contents)[
+        0
+    ]

@@ -77,7 +77,17 @@ def _manifest(args: list[str]) -> int:
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
     parser.add_argument(
-        "--format", choices=("json", "text"), default="json", help="output format (default: json)"
+        "--format",
+        choices=("json", "text", "full"),
+        default="json",
+        help="json: the manifest (default); text: a short summary for people; full: every "
+        "changed file in full plus its diff, for consumers that cannot use handles",
+    )
+    parser.add_argument(
+        "--fallback",
+        action="store_true",
+        help="put the full content and diff of every file without tier-1 analysis in the "
+        "manifest, so nothing is skipped unread",
     )
     parser.add_argument(
         "--fail-on",
@@ -100,6 +110,7 @@ def _manifest(args: list[str]) -> int:
         output=options.output,
         output_format=options.format,
         fail_on=options.fail_on,
+        fallback=options.fallback,
     )
 
 

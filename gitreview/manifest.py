@@ -44,11 +44,26 @@ class FileReport:
     hunks_significant: int = 0
     full_tokens: int = 0
     significant_tokens: int = 0
+    fallback_tokens: int = 0
+    # The coverage ledger: every changed line once, by what became of it.
+    trivial_lines: dict[str, int] = field(default_factory=dict)  # by first reason
+    significant_lines: int = 0
+    unreviewable: str | None = None  # why nobody can read the content (binary, submodule)
 
 
 def file_report(
-    change: FileChange, kind: str, analysis: Analysis, verdict: FileVerdict, head_tokens: int
+    change: FileChange,
+    kind: str,
+    analysis: Analysis,
+    verdict: FileVerdict,
+    head_tokens: int,
+    *,
+    full: bool = False,
+    content: str | None = None,
 ) -> FileReport:
+    """A file's entry. With `full`, its whole text at head (`content`, None for a
+    deleted, binary or patch-only file) and its whole diff go in it too: the
+    fallback, and the full-content bundle."""
     entry: dict[str, Any] = {"path": change.path}
     if change.old_path is not None and change.old_path != change.path:
         entry["old_path"] = change.old_path
@@ -67,8 +82,21 @@ def file_report(
     if analysis.report.structure:
         entry["structure"] = dict(analysis.report.structure)
     report = FileReport(entry)
-    diff_tokens = sum(tokens.estimate(tokens.hunk_text(hunk)) for hunk in change.hunks)
-    report.full_tokens = diff_tokens + head_tokens
+    diff_text = "".join(tokens.hunk_text(hunk) for hunk in change.hunks)
+    report.full_tokens = tokens.estimate(diff_text) + head_tokens
+    if change.binary or change.is_submodule:
+        report.unreviewable = "submodule" if change.is_submodule else "binary"
+    for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=True):
+        lines = len(hunk.removed) + len(hunk.added)
+        if hunk_verdict.classification == "trivial":
+            reason = hunk_verdict.reasons[0]
+            report.trivial_lines[reason] = report.trivial_lines.get(reason, 0) + lines
+        else:
+            report.significant_lines += lines
+    if full:
+        whole = {"content": None if content is None else redact(content), "diff": redact(diff_text)}
+        entry["full"] = whole
+        report.fallback_tokens = tokens.estimate(json.dumps(whole, ensure_ascii=False))
     if verdict.classification == "trivial":
         report.hunks_trivial = len(change.hunks)
         return report
@@ -92,10 +120,12 @@ def file_report(
         entry["hunks"] = hunk_entries
     if not report.review:
         # Significant, yet no hunk says why (binary, submodule, mode, empty file):
-        # the reviewer gets the whole file.
+        # the reviewer gets the whole file, and reading it costs the whole file.
         handle = str(Handle(change.path, change.new_oid or change.old_oid))
         entry["handle"] = handle
-        report.review.append(ReviewItem(handle, change.path, tokens.estimate(handle)))
+        cost = head_tokens or tokens.estimate(handle)
+        report.significant_tokens += cost
+        report.review.append(ReviewItem(handle, change.path, cost))
     return report
 
 
@@ -190,12 +220,41 @@ def assemble(
             "significant": significant_tokens,
             "reduction": 0.0,
         },
+        "ledger": _ledger(reports),
         "findings": [_finding_entry(finding) for finding in ordered_findings],
         "files": files,
         "review": _review([item for report in reports for item in report.review]),
     }
+    fallback = [report for report in reports if "full" in report.entry]
+    if fallback:
+        manifest["fallback"] = {
+            "files": len(fallback),
+            "tokens": sum(report.fallback_tokens for report in fallback),
+        }
     _settle_token_figures(manifest)
     return manifest
+
+
+def _ledger(reports: Sequence[FileReport]) -> dict[str, Any]:
+    """Every changed line of the range exactly once: trivial by reason, or
+    significant; and the files whose content nobody can read."""
+    trivial: dict[str, int] = {}
+    for report in reports:
+        for reason, lines in report.trivial_lines.items():
+            trivial[reason] = trivial.get(reason, 0) + lines
+    significant = sum(report.significant_lines for report in reports)
+    ledger: dict[str, Any] = {
+        "lines": sum(trivial.values()) + significant,
+        "trivial": dict(sorted(trivial.items())),
+        "significant": significant,
+    }
+    unreviewable: dict[str, list[str]] = {}
+    for report in reports:
+        if report.unreviewable:
+            unreviewable.setdefault(report.unreviewable, []).append(report.entry["path"])
+    if unreviewable:
+        ledger["unreviewable"] = dict(sorted(unreviewable.items()))
+    return ledger
 
 
 def _finding_entry(finding: Finding) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from gitreview import tokens
 from gitreview.analyze import Analysis, analyze
@@ -23,6 +23,7 @@ from gitreview.manifest import assemble, file_report
 from gitreview.model import FileChange, Finding, Range, Severity
 
 Attributes = Mapping[str, "bool | str | None"]
+Contents = Literal["none", "missing", "all"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,8 @@ class Classified:
     analysis: Analysis
     verdict: FileVerdict
     head_tokens: int  # the head side in full, for the token figures
+    full: bool = False  # its whole content and diff go in the manifest
+    content: str | None = None  # its text at head, kept only when `full`
 
 
 @dataclass(frozen=True)
@@ -52,11 +55,22 @@ def build(
     config: str | Path | None = None,
     patch: bytes | None = None,
     patch_name: str = "-",
+    contents: Contents = "none",
 ) -> tuple[dict[str, Any], Config]:
-    """gitreview.build_manifest, also returning the configuration that was in force."""
-    outcome = classify_range(repo, spec, config=config, patch=patch, patch_name=patch_name)
+    """gitreview.build_manifest, also returning the configuration that was in force.
+
+    `contents`: which files carry their whole content and diff in the manifest:
+    "missing" for those without T1 analysis (--fallback), "all" for the
+    full-content bundle, "none" by default.
+    """
+    outcome = classify_range(
+        repo, spec, config=config, patch=patch, patch_name=patch_name, contents=contents
+    )
     files = [
-        file_report(c.change, c.kind, c.analysis, c.verdict, c.head_tokens) for c in outcome.files
+        file_report(
+            c.change, c.kind, c.analysis, c.verdict, c.head_tokens, full=c.full, content=c.content
+        )
+        for c in outcome.files
     ]
     manifest = assemble(outcome.rng, files, outcome.findings, source=outcome.source)
     return manifest, outcome.settings
@@ -69,6 +83,7 @@ def classify_range(
     config: str | Path | None = None,
     patch: bytes | None = None,
     patch_name: str = "-",
+    contents: Contents = "none",
 ) -> Outcome:
     """Every file of the range analyzed and classified, moves included, and the findings."""
     if patch is not None:
@@ -78,7 +93,13 @@ def classify_range(
         rng = Range(spec=f"patch:{patch_name}", base=None, head=None, commits=())
         patched = read_patch(patch, patch_name)
         return _classify(
-            rng, patched, settings, lambda _change: ({}, None), head=None, source="patch"
+            rng,
+            patched,
+            settings,
+            lambda _change: ({}, None),
+            head=None,
+            source="patch",
+            contents=contents,
         )
     from gitreview.changes import iter_changes
     from gitreview.git import TreeReader, open_repository
@@ -103,7 +124,7 @@ def classify_range(
         return head_attributes.for_path(path), base_attributes.for_path(change.old_path or path)
 
     changes = iter_changes(repository, rng, copies=settings.detect_copies)
-    return _classify(rng, changes, settings, attributes, head=head, source="git")
+    return _classify(rng, changes, settings, attributes, head=head, source="git", contents=contents)
 
 
 def _classify(
@@ -114,6 +135,7 @@ def _classify(
     *,
     head: HeadTree | None,
     source: str,
+    contents: Contents,
 ) -> Outcome:
     from gitreview.analyze import RANGE_ANALYZERS
     from gitreview.classify.moves import find_moves
@@ -135,6 +157,7 @@ def _classify(
         head_text = analysis.new_text
         if head_text is None and change.new_data is not None and not change.binary:
             head_text = change.new_data.decode("utf-8", "replace")
+        full = contents == "all" or (contents == "missing" and not analysis.t1)
         files.append(
             Classified(
                 # Keep hunks, drop the blobs: a range of thousands of files must not
@@ -144,6 +167,8 @@ def _classify(
                 replace(analysis, old_text=None, new_text=None),
                 verdict,
                 tokens.estimate(head_text) if head_text else 0,
+                full=full,
+                content=head_text if full else None,
             )
         )
         findings += file_findings

@@ -75,7 +75,8 @@ def test_text_summary(fixture_repo: RepoFactory) -> None:
     assert (
         lines[1] == "files: 30 (17 significant, 13 trivial)  hunks: 31 (16 significant, 15 trivial)"
     )
-    assert lines[3].startswith("findings: 0 error, 0 warning, ")
+    assert lines[4].startswith("findings: 0 error, 0 warning, ")
+    assert lines[3].startswith("lines: ")
     assert any(
         line.split()[:2] == ["trivial", "modified"] and "py/eof.py" in line for line in lines
     )

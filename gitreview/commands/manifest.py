@@ -19,12 +19,16 @@ def run_manifest(
     output: str | None,
     output_format: str,
     fail_on: str | None,
+    fallback: bool = False,
 ) -> int:
-    from gitreview.pipeline import build
+    from gitreview.pipeline import Contents, build
     from gitreview.render import render
 
     patch_data = None if patch is None else _read_patch(patch)
-    manifest, settings = build(repo, spec, config=config, patch=patch_data, patch_name=patch or "-")
+    contents: Contents = "all" if output_format == "full" else "missing" if fallback else "none"
+    manifest, settings = build(
+        repo, spec, config=config, patch=patch_data, patch_name=patch or "-", contents=contents
+    )
     text = render(manifest, output_format, color=output is None and sys.stdout.isatty())
     if output is None:
         sys.stdout.write(text)

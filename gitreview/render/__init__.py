@@ -10,6 +10,10 @@ def render(manifest: dict[str, Any], output_format: str, *, color: bool = False)
         from gitreview.manifest import serialize
 
         return serialize(manifest)
+    if output_format == "full":
+        from gitreview.render.full import render_full
+
+        return render_full(manifest)
     if output_format == "text":
         from gitreview.render.text import render_text
 

@@ -37,6 +37,17 @@ def render_text(manifest: dict[str, Any], *, color: bool = False) -> str:
         f"tokens: full {tokens['full']}, manifest {tokens['manifest']}, "
         f"significant {tokens['significant']}, reduction {tokens['reduction']:.0%}"
     )
+    ledger = manifest["ledger"]
+    trivial = ", ".join(f"{reason} {lines}" for reason, lines in ledger["trivial"].items())
+    console.print(
+        f"lines: {ledger['lines']} changed, {ledger['significant']} to review"
+        + (f", trivial: {trivial}" if trivial else "")
+    )
+    for cause, paths in ledger.get("unreviewable", {}).items():
+        console.print(f"not reviewable ({cause}): {escape(', '.join(paths))}")
+    if "fallback" in manifest:
+        fallback = manifest["fallback"]
+        console.print(f"fallback: {fallback['files']} files in full ({fallback['tokens']} tokens)")
     findings = summary["findings"]
     console.print(
         f"findings: {findings['error']} error, {findings['warning']} warning, "
