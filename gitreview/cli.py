@@ -14,9 +14,10 @@ from collections.abc import Sequence
 
 from gitreview import __version__
 from gitreview.errors import Exit, UserError
+from gitreview.render import FORMATS
 
 PROG = "git review-manifest"
-SUBCOMMANDS = ("show", "explain")
+SUBCOMMANDS = ("show", "explain", "ci", "pre-push", "install-hook", "uninstall-hook")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -78,7 +79,7 @@ def _manifest(args: list[str]) -> int:
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
     parser.add_argument(
         "--format",
-        choices=("json", "text", "full"),
+        choices=tuple(FORMATS),
         default="json",
         help="json: the manifest (default); text: a short summary for people; full: every "
         "changed file in full plus its diff, for consumers that cannot use handles",
@@ -117,6 +118,10 @@ def _manifest(args: list[str]) -> int:
 def _subcommand(name: str, args: list[str]) -> int:
     if name == "explain":
         return _explain(args)
+    if name == "ci":
+        return _ci(args)
+    if name in ("pre-push", "install-hook", "uninstall-hook"):
+        return _hook(name, args)
     parser = argparse.ArgumentParser(
         prog=f"{PROG} show",
         description="Print the lines a handle names, with their line numbers, "
@@ -157,3 +162,49 @@ def _explain(args: list[str]) -> int:
     return run_explain(
         target=options.target, spec=options.range, repo=options.repo, config=options.config
     )
+
+
+def _ci(args: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} ci",
+        description="The GitHub Actions step (action.yml): reads the event and the INPUT_* "
+        "variables, writes the manifest, $GITHUB_OUTPUT, the step summary and annotations.",
+    )
+    parser.add_argument("--repo", metavar="PATH", help="repository (default: the current one)")
+    options = parser.parse_args(args)
+
+    from gitreview.commands.ci import run_ci
+
+    return run_ci(repo=options.repo)
+
+
+def _hook(name: str, args: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog=f"{PROG} {name}")
+    if name == "pre-push":
+        parser.description = (
+            "The pre-push hook: reads git's '<local ref> <local sha> <remote ref> <remote sha>' "
+            "lines on stdin, checks each range to be pushed, and refuses the push when a finding "
+            "is at or above fail_on."
+        )
+        parser.add_argument("remote", nargs="?", default="", help="the remote's name (from git)")
+        parser.add_argument("url", nargs="?", default="", help="the remote's URL (from git)")
+    else:
+        parser.description = (
+            "Install the gitreview pre-push hook (respecting core.hooksPath)."
+            if name == "install-hook"
+            else "Remove the gitreview pre-push hook, restoring a hook it replaced."
+        )
+        if name == "install-hook":
+            parser.add_argument(
+                "--force", action="store_true", help="replace another pre-push hook (kept aside)"
+            )
+    parser.add_argument("--repo", metavar="PATH", help="repository (default: the current one)")
+    options = parser.parse_args(args)
+
+    from gitreview.commands import hook
+
+    if name == "pre-push":
+        return hook.run_pre_push(remote=options.remote, repo=options.repo)
+    if name == "install-hook":
+        return hook.run_install(repo=options.repo, force=options.force)
+    return hook.run_uninstall(repo=options.repo)

@@ -296,6 +296,11 @@ def _role_entry(items: Sequence[ReviewItem]) -> dict[str, Any]:
     }
 
 
+def render_json(manifest: dict[str, Any], *, color: bool = False) -> str:
+    """The json output format: the manifest itself."""
+    return serialize(manifest)
+
+
 def serialize(manifest: dict[str, Any]) -> str:
     """The manifest as compact, deterministic JSON text (one line, newline at the end)."""
     return json.dumps(manifest, ensure_ascii=False, separators=(",", ":")) + "\n"

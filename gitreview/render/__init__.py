@@ -1,21 +1,26 @@
-"""Output formats, all rendered from the same manifest."""
+"""Output formats, all rendered from the same manifest.
+
+An explicit registry: format name -> (module, function). Modules are imported
+only when their format is asked for (rich is heavy, and start-up matters).
+Every renderer takes the manifest and a `color` flag and returns text; none
+may print a secret's value (the manifest's excerpts and messages are already
+redacted; a renderer that reads file content must redact it too).
+"""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
+
+FORMATS: dict[str, tuple[str, str]] = {
+    "json": ("gitreview.manifest", "render_json"),
+    "text": ("gitreview.render.text", "render_text"),
+    "full": ("gitreview.render.full", "render_full"),
+}
 
 
 def render(manifest: dict[str, Any], output_format: str, *, color: bool = False) -> str:
-    if output_format == "json":
-        from gitreview.manifest import serialize
-
-        return serialize(manifest)
-    if output_format == "full":
-        from gitreview.render.full import render_full
-
-        return render_full(manifest)
-    if output_format == "text":
-        from gitreview.render.text import render_text
-
-        return render_text(manifest, color=color)
-    raise ValueError(f"unknown format {output_format}")
+    module_name, function_name = FORMATS[output_format]
+    renderer = getattr(importlib.import_module(module_name), function_name)
+    text: str = renderer(manifest, color=color)
+    return text

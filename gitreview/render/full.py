@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 
-def render_full(manifest: dict[str, Any]) -> str:
+def render_full(manifest: dict[str, Any], *, color: bool = False) -> str:
     rng = manifest["range"]
     where = f"{(rng['base'] or 'empty tree')[:12]}..{rng['head'][:12]}" if rng["head"] else "patch"
     out = [f"# {rng['spec']} ({where}): {len(manifest['files'])} changed files\n"]
