@@ -172,6 +172,29 @@ class Repository:
             return None
         return result.stdout.decode("utf-8", "replace").strip() or None
 
+    def has_commit(self, sha: str) -> bool:
+        return self._git("cat-file", "-e", f"{sha}^{{commit}}", check=False).returncode == 0
+
+    def new_commits(self, head: str, remote: str) -> list[str]:
+        """Commits reachable from head and from no remote-tracking ref of `remote`
+        (of any remote when it is not a configured name), oldest first."""
+        remotes = self._git("remote", check=False).stdout.decode("utf-8", "replace").split()
+        scope = f"--remotes={remote}" if remote in remotes else "--remotes"
+        output = self._git("rev-list", "--topo-order", "--reverse", head, "--not", scope)
+        return output.stdout.decode("ascii").split()
+
+    def hooks_dir(self) -> str:
+        """Where git looks for hooks: core.hooksPath (relative to the work tree) or
+        $GIT_DIR/hooks."""
+        result = self._git("config", "--path", "--get", "core.hooksPath", check=False)
+        configured = result.stdout.decode("utf-8", "replace").strip()
+        if not configured:
+            return os.path.join(self.git_dir, "hooks")
+        if os.path.isabs(configured):
+            return configured
+        root = self._repo.workdir or self.git_dir
+        return os.path.normpath(os.path.join(root, configured))
+
     def commits(self, base: str | None, head: str) -> tuple[Commit, ...]:
         """Commits reachable from head and not from base, oldest first."""
         import pygit2

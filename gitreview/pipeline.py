@@ -56,6 +56,7 @@ def build(
     patch: bytes | None = None,
     patch_name: str = "-",
     contents: Contents = "none",
+    base_head: tuple[str | None, str] | None = None,
 ) -> tuple[dict[str, Any], Config]:
     """gitreview.build_manifest, also returning the configuration that was in force.
 
@@ -64,7 +65,13 @@ def build(
     full-content bundle, "none" by default.
     """
     outcome = classify_range(
-        repo, spec, config=config, patch=patch, patch_name=patch_name, contents=contents
+        repo,
+        spec,
+        config=config,
+        patch=patch,
+        patch_name=patch_name,
+        contents=contents,
+        base_head=base_head,
     )
     files = [
         file_report(
@@ -84,8 +91,13 @@ def classify_range(
     patch: bytes | None = None,
     patch_name: str = "-",
     contents: Contents = "none",
+    base_head: tuple[str | None, str] | None = None,
 ) -> Outcome:
-    """Every file of the range analyzed and classified, moves included, and the findings."""
+    """Every file of the range analyzed and classified, moves included, and the findings.
+
+    `base_head` gives the range as commit ids (base None: the empty tree) instead
+    of `spec`, which then only names it.
+    """
     if patch is not None:
         from gitreview.patch import read_patch
 
@@ -103,10 +115,14 @@ def classify_range(
         )
     from gitreview.changes import iter_changes
     from gitreview.git import TreeReader, open_repository
-    from gitreview.ranges import resolve_range
+    from gitreview.ranges import between, resolve_range
 
     repository = open_repository(None if repo is None else str(repo))
-    rng = resolve_range(repository, spec)
+    if base_head is not None:
+        base, head_sha = base_head
+        rng = between(repository, base, head_sha, spec or f"{base or ''}..{head_sha}")
+    else:
+        rng = resolve_range(repository, spec)
     assert rng.head is not None  # only a patch has no head
     head = TreeReader(repository, rng.head)
     if config is not None:

@@ -45,6 +45,11 @@ def resolve_range(repo: Repository, spec: str | None) -> Range:
     return Range(spec=spec, base=parent, head=head, commits=repo.commits(parent, head))
 
 
+def between(repo: Repository, base: str | None, head: str, spec: str) -> Range:
+    """A range of known commit ids (base None: the empty tree), as a hook sees it."""
+    return Range(spec=spec, base=base, head=head, commits=repo.commits(base, head))
+
+
 def _upstream_range(repo: Repository) -> Range:
     branch = repo.current_branch()
     if branch is None:

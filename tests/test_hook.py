@@ -1,0 +1,181 @@
+"""The pre-push hook, end to end: installed in a real clone, run by a real `git push`."""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from manifests import run, validate_manifest
+from repos import RepoFactory, git
+
+from gitreview.commands.hook import PushedRef, parse_push_lines
+from gitreview.errors import UserError
+
+ZERO = "0" * 40
+
+
+def test_parse_push_lines() -> None:
+    text = (
+        f"refs/heads/main {'a' * 40} refs/heads/main {'b' * 40}\n"
+        f"refs/heads/topic {'c' * 40} refs/heads/topic {ZERO}\n"
+        f"(delete) {ZERO} refs/heads/old {'d' * 40}\n\n"
+    )
+    refs = parse_push_lines(text)
+    assert refs == [
+        PushedRef("refs/heads/main", "a" * 40, "refs/heads/main", "b" * 40),
+        PushedRef("refs/heads/topic", "c" * 40, "refs/heads/topic", ZERO),
+        PushedRef("(delete)", ZERO, "refs/heads/old", "d" * 40),
+    ]
+    assert [(r.new, r.deleted) for r in refs] == [(False, False), (True, False), (False, True)]
+    with pytest.raises(UserError, match="unexpected pre-push input line: 'nonsense'"):
+        parse_push_lines("nonsense\n")
+
+
+@pytest.fixture
+def pushing(writable_repo: RepoFactory, tmp_path: Path) -> Path:
+    """A clone with an origin (a real bare repository) and the hook installed."""
+    repo = writable_repo("branches")
+    remote = tmp_path / "origin.git"
+    git(tmp_path, "clone", "--quiet", "--bare", str(repo), str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    git(repo, "fetch", "--quiet", "origin")
+    git(repo, "branch", "--quiet", "--set-upstream-to=origin/main", "main")
+    result = run("install-hook", "--repo", repo)
+    assert result.status == 0, result.stderr
+    return repo
+
+
+def push(repo: Path, *args: str) -> tuple[int, str]:
+    """`git push`, with gitreview's console script on PATH as a user's shell has it."""
+    import subprocess
+
+    from repos import isolated_environment
+
+    scripts = str(Path(sys.executable).parent)
+    env = isolated_environment({"PATH": f"{scripts}{os.pathsep}{os.environ['PATH']}"})
+    result = subprocess.run(
+        ["git", "push", "--porcelain", "origin", *args],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return result.returncode, result.stderr
+
+
+def commit(repo: Path, path: str, text: str, message: str) -> str:
+    (repo / path).parent.mkdir(parents=True, exist_ok=True)
+    (repo / path).write_text(text)
+    git(repo, "add", path)
+    git(repo, "commit", "--quiet", "-m", message)
+    return git(repo, "rev-parse", "HEAD")
+
+
+def test_a_clean_push_passes_and_leaves_its_manifest(pushing: Path) -> None:
+    commit(pushing, "docs/usage.md", "# Usage\n\nRun it.\n", "Document usage")
+    status, stderr = push(pushing, "main")
+    assert status == 0, stderr
+    manifest_path = pushing / ".git" / "gitreview" / "pre-push" / "origin" / "refs" / "heads"
+    target = manifest_path / "main.json"
+    assert f"gitreview: refs/heads/main: 1 files (1 significant), findings: 0 error" in stderr
+    assert f"manifest: {target}" in stderr
+    import json
+
+    manifest = json.loads(target.read_text())
+    validate_manifest(manifest)
+    assert [c["subject"] for c in manifest["range"]["commits"]] == ["Document usage"]
+    assert git(pushing, "status", "--porcelain") == ""  # nothing written to the work tree
+
+
+def test_a_fixup_commit_is_refused(pushing: Path) -> None:
+    commit(pushing, "README.md", "# Greeting\n\nHello.\n", "fixup! Add README and greeting module")
+    status, stderr = push(pushing, "main")
+    assert status != 0
+    assert "gitreview: push refused:" in stderr
+    assert "range/fixup-commit" in stderr
+    assert "git push --no-verify" in stderr
+    assert git(pushing, "rev-parse", "origin/main") != git(pushing, "rev-parse", "main")
+
+
+def test_a_conflict_marker_is_refused(pushing: Path) -> None:
+    commit(
+        pushing,
+        "notes.txt",
+        "start\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> topic\nend\n",
+        "Add notes",
+    )
+    status, stderr = push(pushing, "main")
+    assert status != 0
+    assert "conflict-marker notes.txt:2" in stderr
+
+
+def test_a_new_branch_is_checked_from_where_it_left_the_remote(pushing: Path) -> None:
+    git(pushing, "checkout", "--quiet", "-b", "topic")
+    commit(pushing, "src/extra.py", "VALUE = 1\n", "Add extra")
+    commit(pushing, "src/more.py", "VALUE = 2\n", "Add more")
+    status, stderr = push(pushing, "topic")
+    assert status == 0, stderr
+    assert "gitreview: refs/heads/topic: 2 files (2 significant)" in stderr
+    # Deleting it adds nothing to check.
+    status, stderr = push(pushing, ":topic")
+    assert status == 0, stderr
+    assert "gitreview:" not in stderr
+
+
+def test_a_push_that_is_already_there_checks_nothing(pushing: Path) -> None:
+    status, stderr = push(pushing, "main")
+    assert status == 0
+    assert "gitreview:" not in stderr
+
+
+def test_fail_on_from_the_configuration(pushing: Path) -> None:
+    commit(pushing, ".gitreview.yml", "fail_on: never\n", "Never refuse a push")
+    commit(pushing, "README.md", "# Greeting\n", "fixup! Never refuse a push")
+    status, stderr = push(pushing, "main")
+    assert status == 0, stderr
+    assert "findings: 1 error" in stderr
+
+
+def test_install_respects_hooks_path_and_someone_else_s_hook(writable_repo: RepoFactory) -> None:
+    repo = writable_repo("branches")
+    git(repo, "config", "core.hooksPath", "githooks")
+    theirs = repo / "githooks" / "pre-push"
+    theirs.parent.mkdir()
+    theirs.write_text("#!/bin/sh\necho theirs\n")
+    refused = run("install-hook", "--repo", repo)
+    assert refused.status == 2
+    assert refused.stderr == (
+        f"git review-manifest: error: {theirs} exists and is not gitreview's "
+        "(hint: run with --force to set it aside (uninstall-hook puts it back))\n"
+    )
+    assert run("install-hook", "--repo", repo, "--force").status == 0
+    assert "# gitreview pre-push hook" in theirs.read_text()
+    assert os.access(theirs, os.X_OK)
+    assert run("install-hook", "--repo", repo).status == 0  # ours: replaced quietly
+    assert run("uninstall-hook", "--repo", repo).status == 0
+    assert theirs.read_text() == "#!/bin/sh\necho theirs\n"
+    assert run("uninstall-hook", "--repo", repo).status == 2
+
+
+def test_the_hook_file_is_the_one_in_hooks(writable_repo: RepoFactory) -> None:
+    from repos import PROJECT_ROOT
+
+    repo = writable_repo("branches")
+    run("install-hook", "--repo", repo)
+    installed = (repo / ".git" / "hooks" / "pre-push").read_text()
+    assert installed == (PROJECT_ROOT / "hooks" / "pre-push").read_text()
+
+
+def test_the_pre_commit_framework_passes_the_range_in_the_environment(
+    pushing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = git(pushing, "rev-parse", "HEAD")
+    head = commit(pushing, "README.md", "# Greeting\n", "fixup! Add README and greeting module")
+    monkeypatch.setenv("PRE_COMMIT_FROM_REF", base)
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", head)
+    monkeypatch.setenv("PRE_COMMIT_REMOTE_NAME", "origin")
+    monkeypatch.setenv("PRE_COMMIT_LOCAL_BRANCH", "refs/heads/main")
+    result = run("pre-push", "--repo", pushing)
+    assert result.status == 1
+    assert "range/fixup-commit (range)" in result.stderr
