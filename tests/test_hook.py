@@ -1,12 +1,14 @@
 """The pre-push hook, end to end: installed in a real clone, run by a real `git push`."""
 
+import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from manifests import run, validate_manifest
-from repos import RepoFactory, git
+from repos import PROJECT_ROOT, RepoFactory, git, isolated_environment
 
 from gitreview.commands.hook import PushedRef, parse_push_lines
 from gitreview.errors import UserError
@@ -47,10 +49,6 @@ def pushing(writable_repo: RepoFactory, tmp_path: Path) -> Path:
 
 def push(repo: Path, *args: str) -> tuple[int, str]:
     """`git push`, with gitreview's console script on PATH as a user's shell has it."""
-    import subprocess
-
-    from repos import isolated_environment
-
     scripts = str(Path(sys.executable).parent)
     env = isolated_environment({"PATH": f"{scripts}{os.pathsep}{os.environ['PATH']}"})
     result = subprocess.run(
@@ -78,10 +76,8 @@ def test_a_clean_push_passes_and_leaves_its_manifest(pushing: Path) -> None:
     assert status == 0, stderr
     manifest_path = pushing / ".git" / "gitreview" / "pre-push" / "origin" / "refs" / "heads"
     target = manifest_path / "main.json"
-    assert f"gitreview: refs/heads/main: 1 files (1 significant), findings: 0 error" in stderr
+    assert "gitreview: refs/heads/main: 1 files (1 significant), findings: 0 error" in stderr
     assert f"manifest: {target}" in stderr
-    import json
-
     manifest = json.loads(target.read_text())
     validate_manifest(manifest)
     assert [c["subject"] for c in manifest["range"]["commits"]] == ["Document usage"]
@@ -159,8 +155,6 @@ def test_install_respects_hooks_path_and_someone_else_s_hook(writable_repo: Repo
 
 
 def test_the_hook_file_is_the_one_in_hooks(writable_repo: RepoFactory) -> None:
-    from repos import PROJECT_ROOT
-
     repo = writable_repo("branches")
     run("install-hook", "--repo", repo)
     installed = (repo / ".git" / "hooks" / "pre-push").read_text()
