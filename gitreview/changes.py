@@ -30,10 +30,24 @@ def is_binary(data: bytes | None) -> bool:
     return data is not None and b"\0" in data[:_BINARY_PROBE]
 
 
-def iter_changes(repo: Repository, rng: Range, *, copies: bool = True) -> Iterator[FileChange]:
+class Changes:
+    """The range's file changes: sized (for a progress bar), read one at a time."""
+
+    def __init__(self, repo: Repository, raw: list[RawChange]) -> None:
+        self._repo = repo
+        self._raw = raw
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __iter__(self) -> Iterator[FileChange]:
+        for raw in self._raw:
+            yield _file_change(self._repo, raw)
+
+
+def iter_changes(repo: Repository, rng: Range, *, copies: bool = True) -> Changes:
     assert rng.head is not None  # only a patch has no head
-    for raw in repo.raw_diff(rng.base, rng.head, copies=copies):
-        yield _file_change(repo, raw)
+    return Changes(repo, repo.raw_diff(rng.base, rng.head, copies=copies))
 
 
 def _file_change(repo: Repository, raw: RawChange) -> FileChange:

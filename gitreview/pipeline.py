@@ -24,6 +24,8 @@ from gitreview.model import FileChange, Finding, Range, Severity
 
 Attributes = Mapping[str, "bool | str | None"]
 Contents = Literal["none", "missing", "all"]
+# Wraps the changes to show progress: (changes, how many) -> the same changes.
+Progress = Callable[[Iterable[FileChange], int], Iterable[FileChange]]
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ def build(
     patch_name: str = "-",
     contents: Contents = "none",
     base_head: tuple[str | None, str] | None = None,
+    progress: Progress | None = None,
 ) -> tuple[dict[str, Any], Config]:
     """gitreview.build_manifest, also returning the configuration that was in force.
 
@@ -72,6 +75,7 @@ def build(
         patch_name=patch_name,
         contents=contents,
         base_head=base_head,
+        progress=progress,
     )
     files = [
         file_report(
@@ -92,6 +96,7 @@ def classify_range(
     patch_name: str = "-",
     contents: Contents = "none",
     base_head: tuple[str | None, str] | None = None,
+    progress: Progress | None = None,
 ) -> Outcome:
     """Every file of the range analyzed and classified, moves included, and the findings.
 
@@ -119,8 +124,8 @@ def classify_range(
 
     repository = open_repository(None if repo is None else str(repo))
     if base_head is not None:
-        base, head_sha = base_head
-        rng = between(repository, base, head_sha, spec or f"{base or ''}..{head_sha}")
+        base_sha, head_sha = base_head
+        rng = between(repository, base_sha, head_sha, spec or f"{base_sha or ''}..{head_sha}")
     else:
         rng = resolve_range(repository, spec)
     assert rng.head is not None  # only a patch has no head
@@ -132,14 +137,17 @@ def classify_range(
         settings = Config() if text is None else parse_config(text, CONFIG_FILE)
         _check_rules(settings, CONFIG_FILE)
     head_attributes = _TreeAttributes(head.read)
-    base = TreeReader(repository, rng.base) if rng.base else None
-    base_attributes = _TreeAttributes(base.read if base else lambda _path: None)
+    base_tree = TreeReader(repository, rng.base) if rng.base else None
+    base_attributes = _TreeAttributes(base_tree.read if base_tree else lambda _path: None)
 
     def attributes(change: FileChange) -> tuple[Attributes, Attributes]:
         path = change.path
         return head_attributes.for_path(path), base_attributes.for_path(change.old_path or path)
 
-    changes = iter_changes(repository, rng, copies=settings.detect_copies)
+    sized = iter_changes(repository, rng, copies=settings.detect_copies)
+    changes: Iterable[FileChange] = sized
+    if progress is not None:
+        changes = progress(sized, len(sized))
     return _classify(rng, changes, settings, attributes, head=head, source="git", contents=contents)
 
 

@@ -122,3 +122,16 @@ def test_a_branch_named_like_a_subcommand_goes_after_a_double_dash(
     result = run("--repo", repo, "--", "show")
     assert result.status == 0, result.stderr
     assert result.manifest["range"]["spec"] == "show"
+
+
+def test_progress_bar_only_on_a_terminal(fixture_repo: RepoFactory) -> None:
+    import io
+
+    from gitreview.pipeline import build
+    from gitreview.render.progress import progress_bar
+
+    assert progress_bar(io.StringIO()) is None  # not a terminal: nothing extra
+    shown = io.StringIO()
+    manifest, _ = build(fixture_repo("kinds"), "v1..v2", progress=progress_bar(shown, force=True))
+    assert "files" in shown.getvalue()
+    assert manifest == run("--repo", fixture_repo("kinds"), "v1..v2").manifest

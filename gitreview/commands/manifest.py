@@ -26,8 +26,16 @@ def run_manifest(
 
     patch_data = None if patch is None else _read_patch(patch)
     contents: Contents = "all" if output_format == "full" else "missing" if fallback else "none"
+    from gitreview.render.progress import progress_bar
+
     manifest, settings = build(
-        repo, spec, config=config, patch=patch_data, patch_name=patch or "-", contents=contents
+        repo,
+        spec,
+        config=config,
+        patch=patch_data,
+        patch_name=patch or "-",
+        contents=contents,
+        progress=progress_bar(sys.stderr),
     )
     text = render(manifest, output_format, color=output is None and sys.stdout.isatty())
     if output is None:
