@@ -254,20 +254,42 @@ class TreeReader:
         self._repo = repo
         self._tree = repo._repo[commit].peel(pygit2.Tree)
         self._files: tuple[str, ...] | None = None
+        # Folder path -> its tree: `tree["a/b/c"]` re-reads every folder on the way,
+        # and link checks ask about many paths in the same folders.
+        self._folders: dict[str, pygit2.Tree | None] = {"": self._tree}
 
-    def _entry_type(self, path: str) -> str | None:
+    def _folder(self, path: str) -> pygit2.Tree | None:
+        import pygit2
+
+        if path not in self._folders:
+            parent, _, name = path.rpartition("/")
+            above = self._folder(parent)
+            found = None
+            if above is not None and name in above:
+                entry = above[name]
+                found = entry if isinstance(entry, pygit2.Tree) else None
+            self._folders[path] = found
+        return self._folders[path]
+
+    def _entry(self, path: str) -> pygit2.Object | None:
         path = path.strip("/")
         if not path:
-            return "tree"
-        try:
-            return str(self._tree[path].type_str)
-        except KeyError:
+            return self._tree
+        parent, _, name = path.rpartition("/")
+        folder = self._folder(parent)
+        if folder is None or name not in folder:
             return None
+        return folder[name]
+
+    def _entry_type(self, path: str) -> str | None:
+        entry = self._entry(path)
+        return None if entry is None else str(entry.type_str)
 
     def read(self, path: str) -> bytes | None:
-        if self._entry_type(path) != "blob":
+        entry = self._entry(path)
+        if entry is None or entry.type_str != "blob":
             return None
-        _, data = self._repo._repo.odb.read(self._tree[path.strip("/")].id)
+        _, data = self._repo._repo.odb.read(entry.id)
         return bytes(data)
 
     def is_file(self, path: str) -> bool:
