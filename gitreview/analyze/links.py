@@ -1,0 +1,268 @@
+"""Relative links in Markdown, checked against the head commit's tree.
+
+A link resolves as GitHub resolves it: from the linking file's folder, or from
+the repository root when it starts with `/`; percent-escapes decoded; the
+query ignored. Its target must exist at head (a folder is fine), and its
+`#fragment`, when it points into a Markdown file, must name a heading or an
+explicit anchor there. The tree is the only truth: the file system is never read.
+"""
+
+from __future__ import annotations
+
+import difflib
+import posixpath
+import weakref
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from urllib.parse import quote, unquote, urlsplit
+
+from gitreview.analyze import markdown_doc
+from gitreview.analyze.base import HeadTree, Rule
+from gitreview.analyze.markdown import BROKEN_ANCHOR, BROKEN_ELSEWHERE, BROKEN_LINK
+from gitreview.analyze.markdown_doc import Document, Link
+from gitreview.model import Finding
+
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
+
+# Fragments every page has: an empty one and "top" (HTML scrolls to the top).
+_ALWAYS_THERE = frozenset({"", "top"})
+# GitHub prefixes the ids it renders; a link may use the prefixed form.
+_ID_PREFIX = "user-content-"
+
+
+def is_markdown(path: str) -> bool:
+    return path.lower().endswith(MARKDOWN_SUFFIXES)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a relative link points: a path at head ("" is the root) and a fragment."""
+
+    path: str
+    fragment: str | None  # decoded; None when the link has no `#`
+    folder: bool  # written with a trailing slash
+    check_fragment: bool  # False where GitHub's fragments are not anchors (?plain=1#L10)
+
+
+class AboveRoot(Exception):
+    """A link whose `..` climbs out of the repository."""
+
+
+def resolve(link: Link, source: str) -> Target:
+    """The target of a (relative) link written in the file at `source`."""
+    parts = urlsplit(link.target)
+    written = unquote(parts.path)
+    fragment = unquote(parts.fragment) if "#" in link.target else None
+    if not written:
+        return Target(source, fragment, folder=False, check_fragment=True)
+    folder = "" if written.startswith("/") else posixpath.dirname(source)
+    path = _normal(posixpath.join(folder, written.lstrip("/")))
+    return Target(path, fragment, written.endswith("/"), "plain=1" not in parts.query)
+
+
+def _normal(path: str) -> str:
+    kept: list[str] = []
+    for part in path.split("/"):
+        if part == "..":
+            if not kept:
+                raise AboveRoot
+            kept.pop()
+        elif part not in ("", "."):
+            kept.append(part)
+    return "/".join(kept)
+
+
+def shown(link: Link) -> str:
+    """The link as a person wrote it, for messages."""
+    return unquote(link.target)
+
+
+def missing_anchor(fragment: str, document: Document) -> bool:
+    wanted = fragment.lower().removeprefix(_ID_PREFIX)
+    return wanted not in _ALWAYS_THERE and wanted not in document.anchor_names()
+
+
+def closest_anchor(fragment: str, document: Document) -> str | None:
+    names = sorted(heading.slug for heading in document.headings)
+    close = difflib.get_close_matches(fragment.lower(), names, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+class HeadIndex:
+    """What the link checks read from one head tree, read once per range: the
+    analyzer runs per file, but every file of a range shares the head."""
+
+    def __init__(self, head: HeadTree) -> None:
+        self.head = head
+        self._paths: frozenset[str] | None = None
+        self._folders: frozenset[str] | None = None
+        self._markdown: tuple[str, ...] | None = None
+        self._texts: dict[str, str | None] = {}
+        self._documents: dict[str, Document | None] = {}
+
+    def exists(self, path: str, *, folder: bool = False) -> bool:
+        # From one listing of the tree rather than a lookup per link: a page holds
+        # dozens of links, and a lookup by path costs as much as a listing of its
+        # folder. The listing also holds submodules, which are neither file nor folder.
+        paths = self._listing()
+        if self._folders is None:
+            self._folders = frozenset(_folders(paths))
+        return path in self._folders or (not folder and path in paths)
+
+    def markdown_paths(self) -> tuple[str, ...]:
+        if self._markdown is None:
+            self._markdown = tuple(sorted(p for p in self._listing() if is_markdown(p)))
+        return self._markdown
+
+    def _listing(self) -> frozenset[str]:
+        if self._paths is None:
+            self._paths = frozenset(self.head.files())
+        return self._paths
+
+    def text(self, path: str) -> str | None:
+        if path not in self._texts:
+            data = self.head.read(path)
+            self._texts[path] = None if data is None else data.decode("utf-8", "replace")
+        return self._texts[path]
+
+    def document(self, path: str, text: str | None = None) -> Document | None:
+        """The Markdown file at `path` in the head, parsed once (`text` when the
+        caller already has it)."""
+        if text is not None:
+            self._texts.setdefault(path, text)
+        if path not in self._documents:
+            text = self.text(path)
+            self._documents[path] = None if text is None else markdown_doc.parse(text)
+        return self._documents[path]
+
+
+def _folders(paths: Iterable[str]) -> Iterator[str]:
+    yield ""  # the root
+    for path in paths:
+        parts = path.split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            yield "/".join(parts[:depth])
+
+
+_INDEXES: weakref.WeakKeyDictionary[HeadTree, HeadIndex] = weakref.WeakKeyDictionary()
+
+
+def head_index(head: HeadTree) -> HeadIndex:
+    """The index of `head`, kept for as long as the head tree itself (one range)."""
+    index = _INDEXES.get(head)
+    if index is None:
+        index = _INDEXES[head] = HeadIndex(head)
+    return index
+
+
+# --- Findings --------------------------------------------------------------------------
+
+
+def check_links(document: Document, path: str, index: HeadIndex | None) -> Iterator[Finding]:
+    """Broken links and anchors in one file at head (without a head tree, only
+    anchors within the file itself can be checked)."""
+    for link in document.links:
+        noun = "image" if link.image else "link"
+        try:
+            target = resolve(link, path)
+        except AboveRoot:
+            message = f"broken {noun} '{shown(link)}': it leads above the repository root"
+            yield _finding(BROKEN_LINK, path, link.line, message)
+            continue
+        if target.path == path:
+            linked: Document | None = document
+        elif index is None:
+            continue
+        elif not index.exists(target.path, folder=target.folder):
+            yield _finding(BROKEN_LINK, path, link.line, _missing(noun, link, target, index))
+            continue
+        elif target.folder or not is_markdown(target.path):
+            continue
+        else:
+            linked = index.document(target.path)
+        if target.fragment is None or linked is None or not target.check_fragment:
+            continue
+        if missing_anchor(target.fragment, linked):
+            yield _finding(BROKEN_ANCHOR, path, link.line, _no_anchor(link, target, path, linked))
+
+
+def _missing(noun: str, link: Link, target: Target, index: HeadIndex) -> str:
+    if target.folder and index.exists(target.path):
+        return f"broken {noun} '{shown(link)}': {target.path} is a file, not a folder"
+    return f"broken {noun} '{shown(link)}': {target.path} does not exist at head"
+
+
+def _no_anchor(link: Link, target: Target, path: str, linked: Document) -> str:
+    assert target.fragment is not None
+    where = "this file" if target.path == path else target.path
+    message = f"broken anchor '{shown(link)}': no heading or anchor '{target.fragment}' in {where}"
+    close = closest_anchor(target.fragment, linked)
+    return message if close is None else f"{message} (did you mean '#{close}'?)"
+
+
+@dataclass(frozen=True)
+class Lost:
+    """What links elsewhere may have pointed at, that a change took away."""
+
+    path: str | None  # a Markdown file deleted or renamed away, gone from the head
+    why: str  # "was deleted", "was renamed to docs/new.md"
+    anchors: Mapping[str, str]  # lower-cased fragment -> why it is gone ("heading 'X' ... ")
+    holder: str  # the path whose anchors these are, at head
+
+
+def check_elsewhere(lost: Lost, index: HeadIndex) -> Iterator[Finding]:
+    """Links, in every other Markdown file at head, to what `lost` names. The pipeline
+    keeps only those in files the range did not touch (base.Report.elsewhere)."""
+    for path in index.markdown_paths():
+        if path == lost.holder:
+            continue
+        text = index.text(path)
+        if text is None or not _may_link(text, lost):
+            continue
+        document = index.document(path, text)
+        assert document is not None
+        for link in document.links:
+            why = _broken_by(link, path, lost)
+            if why is not None:
+                message = f"link '{shown(link)}' broken by this range: {why}"
+                yield _finding(BROKEN_ELSEWHERE, path, link.line, message)
+
+
+def _may_link(text: str, lost: Lost) -> bool:
+    """Whether `text` names what was lost, as any link to it must (so most files are
+    never parsed): the file's name, and for an anchor the fragment, in any case and
+    with or without percent-escapes."""
+    name = posixpath.basename(lost.path or lost.holder)
+    if not (_mentions(text, name) or _mentions(text, quote(name))):
+        return False
+    if lost.path is not None:
+        return True
+    lowered = text.lower()
+    return any(name in lowered or quote(name).lower() in lowered for name in lost.anchors)
+
+
+def _mentions(text: str, name: str) -> bool:
+    """`name` in `text`, but not as the tail of a longer name (`p7.md` in `p17.md`)."""
+    start = text.find(name)
+    while start != -1:
+        before = text[start - 1] if start else "/"
+        if not (before.isalnum() or before in "_-."):
+            return True
+        start = text.find(name, start + 1)
+    return False
+
+
+def _broken_by(link: Link, path: str, lost: Lost) -> str | None:
+    try:
+        target = resolve(link, path)
+    except AboveRoot:
+        return None
+    if lost.path is not None and target.path == lost.path:
+        return f"{lost.path} {lost.why}"
+    if target.path == lost.holder and target.fragment is not None:
+        return lost.anchors.get(target.fragment.lower().removeprefix(_ID_PREFIX))
+    return None
+
+
+def _finding(rule: Rule, path: str, line: int, message: str) -> Finding:
+    return Finding(rule.id, rule.severity, path, line, message)

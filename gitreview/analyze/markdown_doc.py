@@ -1,0 +1,216 @@
+"""A Markdown file as the Markdown analyzer sees it: headings, links, anchors, frontmatter.
+
+Parsed with markdown-it-py (CommonMark with GitHub's tables, strikethrough and
+footnotes, and front matter), so what sits in a code block or an HTML comment
+is never a link or a heading. Raw HTML is read with the standard library's
+HTML parser for the `id` and `name` anchors and the `href`/`src` links GitHub
+renders from it. Line numbers are 1-based, as git counts them.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from typing import TYPE_CHECKING
+
+from gitreview.analyze.slugs import Slugger
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
+# markdown-it ends a line at a lone CR, git does not: a space keeps the line numbers git's.
+_LONE_CR = re.compile("\r(?!\n)")
+# Bare URLs GitHub turns into links (its autolink extension); counted, never checked.
+_BARE_URL_STARTS = ("http://", "https://", "www.")
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str  # as written, inline markup included
+    slug: str  # GitHub's anchor, numbered when repeated
+    line: int
+    end: int  # last line of the heading (a setext heading has two or more)
+
+
+@dataclass(frozen=True)
+class Link:
+    target: str  # the destination as markdown-it normalised it (percent-encoded)
+    line: int
+    image: bool
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    content: str
+    first: int  # the opening `---`
+    last: int  # the closing `---`
+
+
+@dataclass(frozen=True)
+class Document:
+    headings: tuple[Heading, ...]
+    links: tuple[Link, ...]
+    anchors: frozenset[str]  # explicit `id=` and `<a name=...>` anchors from raw HTML
+    frontmatter: Frontmatter | None
+    external_links: int
+    lines: tuple[str, ...]
+
+    def anchor_names(self) -> frozenset[str]:
+        """Every fragment that lands somewhere in this file, lower-cased (GitHub's
+        script falls back to the lower-cased fragment, so case never breaks a link)."""
+        names = {heading.slug for heading in self.headings} | set(self.anchors)
+        return frozenset(name.lower() for name in names)
+
+
+@functools.cache
+def _parser() -> MarkdownIt:
+    # Imported here: start-up time matters for small pushes (see lexical.py).
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.footnote import footnote_plugin
+    from mdit_py_plugins.front_matter import front_matter_plugin
+
+    # Footnotes matter: without them `[^1]: note` is a reference definition and
+    # `[^1]` a link to "note".
+    parser = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    return parser.use(front_matter_plugin).use(footnote_plugin)
+
+
+def parse(text: str) -> Document:
+    if "\r" in text:
+        text = _LONE_CR.sub(" ", text)
+    tokens = _parser().parse(text)
+    reader = _Reader()
+    for index, token in enumerate(tokens):
+        reader.read(token, tokens, index)
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return Document(
+        headings=tuple(reader.headings),
+        links=tuple(reader.links),
+        anchors=frozenset(reader.anchors),
+        frontmatter=reader.frontmatter,
+        external_links=reader.external,
+        lines=tuple(lines),
+    )
+
+
+def is_external(target: str) -> bool:
+    """A URL with a scheme (http:, mailto:...) or a host (`//example.com`)."""
+    from urllib.parse import urlsplit
+
+    return target.startswith("//") or bool(urlsplit(target).scheme)
+
+
+class _Reader:
+    """Collects what a document holds while walking markdown-it's block tokens."""
+
+    def __init__(self) -> None:
+        self.headings: list[Heading] = []
+        self.links: list[Link] = []
+        self.anchors: set[str] = set()
+        self.frontmatter: Frontmatter | None = None
+        self.external = 0
+        self._slugger = Slugger()
+
+    def read(self, token: Token, tokens: Sequence[Token], index: int) -> None:
+        if token.map is None:
+            return
+        first = token.map[0] + 1
+        if token.type == "front_matter":
+            self.frontmatter = Frontmatter(token.content, first, token.map[1])
+        elif token.type == "html_block":
+            self._html(token.content, first)
+        elif token.type == "heading_open":
+            inline = tokens[index + 1]
+            self.headings.append(
+                Heading(
+                    level=int(token.tag[1:]),
+                    text=" ".join(inline.content.split()),
+                    slug=self._slugger.slug(_rendered_text(inline.children or ())),
+                    line=first,
+                    end=token.map[1],
+                )
+            )
+        elif token.type == "inline":
+            self._inline(token.children or (), first)
+
+    def _inline(self, children: Sequence[Token], line: int) -> None:
+        in_link = False
+        for child in children:
+            if child.type in ("link_open", "image"):
+                self._link(str(child.attrs.get("href", child.attrs.get("src", ""))), line, child)
+                in_link = child.type == "link_open"
+            elif child.type == "link_close":
+                in_link = False
+            elif child.type == "html_inline":
+                self._html(child.content, line)
+            elif child.type == "text" and not in_link:
+                self.external += sum(
+                    word.startswith(_BARE_URL_STARTS) for word in child.content.split()
+                )
+            if child.type in ("softbreak", "hardbreak"):
+                line += 1
+            line += child.content.count("\n")
+
+    def _link(self, target: str, line: int, token: Token) -> None:
+        if is_external(target):
+            self.external += 1
+        elif target:
+            self.links.append(Link(target, line, image=token.type == "image"))
+
+    def _html(self, html: str, line: int) -> None:
+        scanner = _HtmlScanner()
+        scanner.feed(html)
+        scanner.close()
+        self.anchors.update(scanner.anchors)
+        for target, offset, image in scanner.links:
+            if is_external(target):
+                self.external += 1
+            elif target:
+                self.links.append(Link(target, line + offset, image))
+
+
+def _rendered_text(children: Sequence[Token]) -> str:
+    """A heading's text as GitHub renders it: markup and tags gone, inline code
+    kept, images contributing nothing (an <img> has no text)."""
+    parts: list[str] = []
+    for child in children:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append("\n")
+    return "".join(parts)
+
+
+class _HtmlScanner(HTMLParser):
+    """Anchors and links in a piece of raw HTML; comments hold neither."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.anchors: list[str] = []
+        self.links: list[tuple[str, int, bool]] = []  # target, line offset, image
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value for name, value in attrs if value is not None}
+        self.anchors += _names(tag, values)
+        offset = self.getpos()[0] - 1
+        if tag == "a" and "href" in values:
+            self.links.append((values["href"].strip(), offset, False))
+        elif tag == "img" and "src" in values:
+            self.links.append((values["src"].strip(), offset, True))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+
+
+def _names(tag: str, values: dict[str, str]) -> Iterator[str]:
+    if "id" in values:
+        yield values["id"]
+    if tag == "a" and "name" in values:
+        yield values["name"]

@@ -1,0 +1,164 @@
+"""Sections of a Markdown file, and how a range changed them.
+
+A section runs from its heading to the line before the next heading, so the
+sections of a file never overlap; the text before the first heading (after
+any frontmatter) is the preamble. Sections of the two sides are paired by
+heading (level and text) in document order; an unpaired heading of the base
+pairs with a new one at the same place whose body is mostly the same: the
+heading was renamed. What stays unpaired was removed or added.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+
+from gitreview.analyze.markdown_doc import Document, Heading
+
+# Share of a body that must survive for a changed heading to count as renamed.
+_RENAMED_SIMILARITY = 0.5
+
+
+@dataclass(frozen=True)
+class Section:
+    heading: Heading | None  # None for the preamble
+    name: str  # the heading path, "Install > Requirements"; "" for the preamble
+    first: int
+    last: int
+    body: tuple[str, ...]  # the lines under the heading, whitespace runs collapsed, blanks out
+
+    @property
+    def words(self) -> int:
+        return sum(len(_words(line)) for line in self.body)
+
+
+def _words(line: str) -> list[str]:
+    """Words of prose; list bullets, table bars and fences are not words."""
+    return [token for token in line.split() if any(char.isalnum() for char in token)]
+
+
+def sections(document: Document) -> tuple[Section, ...]:
+    """The preamble (when it has lines) and one section per heading."""
+    total = len(document.lines)
+    start = document.frontmatter.last + 1 if document.frontmatter else 1
+    headings = document.headings
+    found: list[Section] = []
+    preamble_last = headings[0].line - 1 if headings else total
+    if start <= preamble_last:
+        found.append(Section(None, "", start, preamble_last, _body(document, start, preamble_last)))
+    path: list[Heading] = []
+    for position, heading in enumerate(headings):
+        last = headings[position + 1].line - 1 if position + 1 < len(headings) else total
+        path = [*(above for above in path if above.level < heading.level), heading]
+        name = " > ".join(above.text for above in path)
+        body = _body(document, heading.end + 1, last)
+        found.append(Section(heading, name, heading.line, last, body))
+    return tuple(found)
+
+
+def _body(document: Document, first: int, last: int) -> tuple[str, ...]:
+    lines = (" ".join(line.split()) for line in document.lines[first - 1 : last])
+    return tuple(line for line in lines if line)
+
+
+@dataclass(frozen=True)
+class Change:
+    """How the range changed one head section."""
+
+    added: bool = False
+    was: str | None = None  # the heading's text at base, when it was renamed
+    words: int = 0  # words added, removed or replaced
+
+
+@dataclass(frozen=True)
+class Comparison:
+    changes: tuple[Change, ...]  # one per head section, in order
+    removed: tuple[Section, ...]  # base sections with no counterpart at head
+    successors: dict[str, Heading] = field(default_factory=dict)  # base slug -> head heading
+
+
+def compare(base: Sequence[Section], head: Sequence[Section]) -> Comparison:
+    pairs = _pair(base, head)  # head index -> base index
+    changes = tuple(
+        _change(base[pairs[index]], section) if index in pairs else Change(added=True)
+        for index, section in enumerate(head)
+    )
+    paired = set(pairs.values())
+    removed = tuple(section for index, section in enumerate(base) if index not in paired)
+    successors = {
+        old.heading.slug: new.heading
+        for new_index, old_index in pairs.items()
+        if (old := base[old_index]).heading and (new := head[new_index]).heading
+    }
+    return Comparison(changes, removed, successors)
+
+
+def _change(old: Section, new: Section) -> Change:
+    was = None
+    if old.heading and new.heading and old.heading.text != new.heading.text:
+        was = old.heading.text
+    return Change(was=was, words=words_changed(old.body, new.body))
+
+
+def _key(section: Section) -> tuple[int, str]:
+    return (section.heading.level, section.heading.text) if section.heading else (0, "")
+
+
+def _pair(base: Sequence[Section], head: Sequence[Section]) -> dict[int, int]:
+    matcher = SequenceMatcher(None, [_key(s) for s in base], [_key(s) for s in head], False)
+    pairs: dict[int, int] = {}
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            pairs.update((j1 + k, i1 + k) for k in range(i2 - i1))
+        elif tag == "replace":
+            pairs.update(_renamed(base, range(i1, i2), head, range(j1, j2)))
+    # A section moved elsewhere keeps its heading: pair what is left by key.
+    paired = set(pairs.values())
+    left = [i for i in range(len(base)) if i not in paired]
+    for j in (j for j in range(len(head)) if j not in pairs):
+        same = next((i for i in left if _key(base[i]) == _key(head[j])), None)
+        if same is not None:
+            pairs[j] = same
+            left.remove(same)
+    return pairs
+
+
+def _renamed(
+    base: Sequence[Section], olds: range, head: Sequence[Section], news: range
+) -> dict[int, int]:
+    """Pairs, in order, within a block of changed headings: same level, similar body."""
+    pairs: dict[int, int] = {}
+    start = news.start
+    for i in olds:
+        for j in range(start, news.stop):
+            old, new = base[i], head[j]
+            if _key(old)[0] == _key(new)[0] and _similar(old.body, new.body):
+                pairs[j] = i
+                start = j + 1
+                break
+    return pairs
+
+
+def _similar(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
+    matcher = SequenceMatcher(None, old, new, False)
+    return matcher.quick_ratio() >= _RENAMED_SIMILARITY and matcher.ratio() >= _RENAMED_SIMILARITY
+
+
+def words_changed(old: tuple[str, ...], new: tuple[str, ...]) -> int:
+    """Words added, removed or replaced: lines are compared first, then the words of
+    the lines that differ (fast on long sections, and re-wrapping costs nothing)."""
+    if old == new:
+        return 0
+    total = 0
+    lines = SequenceMatcher(None, old, new, False)
+    for tag, i1, i2, j1, j2 in lines.get_opcodes():
+        if tag == "equal":
+            continue
+        before = [word for line in old[i1:i2] for word in _words(line)]
+        after = [word for line in new[j1:j2] for word in _words(line)]
+        words = SequenceMatcher(None, before, after, False)
+        total += sum(
+            max(b2 - b1, a2 - a1) for op, b1, b2, a1, a2 in words.get_opcodes() if op != "equal"
+        )
+    return total
