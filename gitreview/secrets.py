@@ -1,26 +1,227 @@
 """Patterns of credentials precise enough to trust, and their redaction.
 
-Every text gitreview prints goes through `redact`, so a secret's value never
-reaches an excerpt, a message or any output format.
+Every text gitreview prints goes through `redact` (or `redact_lines`, for the
+lines of a file), so a secret's value never reaches an excerpt, a message or
+any output format. Redaction is broad: anything shaped like a credential is
+hidden, documented placeholders included. Findings are narrow: a placeholder
+(`AKIAIOSFODNN7EXAMPLE`, `ghp_xxxx...`) or a key block with no key material is
+not reported (issue #5).
+
+Every pattern is linear on long lines: literal prefixes, character classes, and
+repetition that is bounded or cannot backtrack far.
 """
 
 from __future__ import annotations
 
 import re
-
-# Each pattern captures the whole secret value; keep them precise (issue #5).
-SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("private-key", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*")),
-    ("aws-access-key-id", re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b")),
-    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_\w{82})\b")),
-    ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}\b")),
-    ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b")),
-)
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 REDACTED = "[REDACTED]"
 
 
+@dataclass(frozen=True)
+class SecretKind:
+    id: str  # stable, for tests and docs
+    label: str  # what the finding message calls it
+    pattern: re.Pattern[str]  # the secret is group "value" when there is one, else the match
+
+
+def _kind(id: str, label: str, pattern: str) -> SecretKind:
+    return SecretKind(id, label, re.compile(pattern))
+
+
+# Single-line tokens. A lookahead instead of a trailing \b keeps a token followed by
+# more token characters from matching a prefix of itself.
+TOKEN_KINDS: tuple[SecretKind, ...] = (
+    _kind("aws-access-key-id", "AWS access key id", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
+    _kind(
+        "aws-secret-access-key",
+        "AWS secret access key",
+        r"(?i:aws[_-]?secret[_-]?(?:access[_-]?)?key)[\"']?[ \t]{0,4}(?:=>|:=|=|:)[ \t]{0,4}[\"']?"
+        r"(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
+    ),
+    _kind(
+        "github-token",
+        "GitHub token",
+        r"\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})"
+        r"(?![A-Za-z0-9_])",
+    ),
+    _kind(
+        "gitlab-token",
+        "GitLab token",
+        r"\bgl(?:pat|dt|ptt|rt|soat)-[A-Za-z0-9_-]{20,64}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9})?"
+        r"(?![A-Za-z0-9_-])",
+    ),
+    _kind(
+        "slack-token",
+        "Slack token",
+        r"\b(?:xox[abposr]-(?:[0-9]{8,13}-){1,3}[A-Za-z0-9]{24,64}"
+        r"|xapp-[0-9]-[A-Z0-9]{8,12}-[0-9]{10,13}-[a-f0-9]{64})(?![A-Za-z0-9-])",
+    ),
+    _kind(
+        "slack-webhook",
+        "Slack webhook URL",
+        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/T[A-Z0-9]{8,12}/"
+        r"[A-Z0-9]{8,12}/[A-Za-z0-9]{16,40}",
+    ),
+    _kind("stripe-key", "Stripe live key", r"\b[rs]k_live_[A-Za-z0-9]{24,99}(?![A-Za-z0-9])"),
+    _kind("google-api-key", "Google API key", r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
+    _kind("npm-token", "npm token", r"\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"),
+    _kind("pypi-token", "PyPI token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,300}"),
+    _kind(
+        "sendgrid-key",
+        "SendGrid API key",
+        r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])",
+    ),
+    _kind(
+        "openai-key",
+        "OpenAI API key",
+        r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,200}T3BlbkFJ[A-Za-z0-9_-]{16,200}",
+    ),
+    _kind(
+        "anthropic-key",
+        "Anthropic API key",
+        r"\bsk-ant-[a-z]{3,6}[0-9]{2}-[A-Za-z0-9_-]{80,120}(?![A-Za-z0-9_-])",
+    ),
+)
+
+# What every token kind starts with: one search rules out most lines at once.
+_ANY_TOKEN = re.compile(
+    r"\bA(?:KIA|SIA|BIA|CCA|Iza)|(?i:aws[_-]?secret)|\bgh[pousr]_|\bgithub_pat_"
+    r"|\bgl(?:pat|dt|ptt|rt|soat)-|\bxox[abposr]-|\bxapp-|hooks\.slack\.com|\b[rs]k_live_"
+    r"|\bnpm_|\bpypi-|\bSG\.|\bsk-"
+)
+
+PRIVATE_KEY_LABEL = "private key"
+# The PEM and OpenSSH armour; the block between BEGIN and END is the secret.
+_KEY_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----")
+_KEY_END = re.compile(r"-----END (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----")
+# Key material: a run of base64 that no prose or "..." placeholder has.
+_KEY_MATERIAL = re.compile(r"[A-Za-z0-9+/]{40}")
+# The same, alone on a line of a fragment (which may be a diff: `+`, `-` or ` ` first).
+_MATERIAL_LINE = re.compile(r"[-+ ]?[ \t]*[A-Za-z0-9+/]{40,}={0,2}[ \t]*")
+_BASE64_LINE = re.compile(r"[-+ ]?[ \t]*[A-Za-z0-9+/]+={0,2}[ \t]*")
+
+
+@dataclass(frozen=True)
+class TokenMatch:
+    kind: SecretKind
+    value: str
+
+
+def find_tokens(line: str) -> Iterator[TokenMatch]:
+    """The single-line credentials in a line, placeholders included."""
+    if not _ANY_TOKEN.search(line):
+        return
+    for kind in TOKEN_KINDS:
+        for match in kind.pattern.finditer(line):
+            group = "value" if "value" in kind.pattern.groupindex else 0
+            yield TokenMatch(kind, match.group(group))
+
+
+def is_placeholder(value: str) -> bool:
+    """A documented example (AWS's keys end in EXAMPLE) or a run of one character
+    (`ghp_xxxxxxxx...`, `AKIA0000...`): shaped like a credential, but not one."""
+    return "example" in value.lower() or len(set(value[-16:])) <= 2
+
+
+@dataclass(frozen=True)
+class KeyBlock:
+    """A private key block over lines[first..last] (0-based, inclusive)."""
+
+    first: int
+    last: int
+    material: bool  # holds key material, not just the armour around "..."
+
+
+def key_blocks(lines: Sequence[str]) -> list[KeyBlock]:
+    """Private key blocks; one with no END runs to the last line."""
+    if not any("PRIVATE KEY" in line for line in lines):
+        return []  # the common case, at the cost of one substring search per line
+    blocks: list[KeyBlock] = []
+    index = 0
+    while index < len(lines):
+        begin = _KEY_BEGIN.search(lines[index])
+        if begin is None:
+            index += 1
+            continue
+        first, body = index, [lines[index][begin.end() :]]
+        end = _KEY_END.search(body[0])
+        while end is None and index + 1 < len(lines):
+            index += 1
+            body.append(lines[index])
+            end = _KEY_END.search(lines[index])
+        if end is not None:
+            body[-1] = body[-1][: end.start()]
+        material = any(_KEY_MATERIAL.search(part) for part in body)
+        blocks.append(KeyBlock(first, index, material))
+        index += 1
+    return blocks
+
+
 def redact(text: str) -> str:
-    for _, pattern in SECRET_PATTERNS:
-        text = pattern.sub(REDACTED, text)
-    return text
+    """A fragment (an excerpt, a message) or a whole file with every credential's value
+    replaced by REDACTED. A fragment may hold a few lines of a private key without its
+    BEGIN line, so key-shaped base64 is hidden too: a line of nothing but base64 at
+    least 40 long, and the base64 lines right before an END line. In an excerpt such a
+    line is noise at best."""
+    lines = redact_lines(text.split("\n"))
+    for index, line in enumerate(lines):
+        if _MATERIAL_LINE.fullmatch(line):
+            lines[index] = REDACTED
+        elif _KEY_END.search(line):
+            before = index - 1
+            while before >= 0 and (
+                lines[before] == REDACTED or _BASE64_LINE.fullmatch(lines[before])
+            ):
+                lines[before] = REDACTED
+                before -= 1
+    return "\n".join(lines)
+
+
+def redact_lines(lines: Sequence[str], start: int = 0, stop: int | None = None) -> list[str]:
+    """`lines[start:stop]`, each redacted. Lines of a private key block keep only the
+    armour: the blocks are found in all of `lines`, so a key's body stays hidden when
+    a few lines of it are shown without its BEGIN line."""
+    stop = len(lines) if stop is None else stop
+    redacted = [_redact_tokens(line) for line in lines[start:stop]]
+    for block in key_blocks(lines):
+        for index in range(max(block.first, start), min(block.last + 1, stop)):
+            line = redacted[index - start]
+            redacted[index - start] = _redact_key_line(line, index == block.first)
+    return redacted
+
+
+def _redact_tokens(line: str) -> str:
+    if not _ANY_TOKEN.search(line):
+        return line
+    for kind in TOKEN_KINDS:
+        if "value" in kind.pattern.groupindex:
+            line = kind.pattern.sub(lambda m: _replace_group(m, "value"), line)
+        else:
+            line = kind.pattern.sub(REDACTED, line)
+    return line
+
+
+def _replace_group(match: re.Match[str], group: str) -> str:
+    start, end = match.start(group) - match.start(), match.end(group) - match.start()
+    whole = match.group()
+    return whole[:start] + REDACTED + whole[end:]
+
+
+def _redact_key_line(line: str, first: bool) -> str:
+    """Keep the BEGIN and END armour, what lies outside the block, and a diff's `+`,
+    `-` or ` ` at the start of a line (one character of a key is no secret)."""
+    start = 0
+    prefix = ""
+    if first:
+        begin = _KEY_BEGIN.search(line)
+        assert begin is not None
+        prefix, start = line[: begin.end()], begin.end()
+    end = _KEY_END.search(line, start)
+    if not first and line[:1] in ("+", "-", " ") and (end is None or end.start() > 0):
+        prefix, start = line[:1], 1
+    suffix = line[end.start() :] if end is not None else ""
+    middle = line[start : end.start() if end is not None else len(line)]
+    return prefix + (REDACTED if middle.strip() else middle) + suffix

@@ -76,10 +76,21 @@ def test_whole_file_handle_shows_the_whole_blob(fixture_repo: RepoFactory) -> No
     [
         (
             "no-range-no-blob",
-            "handle 'no-range-no-blob' names no blob (it came from a patch without index lines)",
+            "handle 'no-range-no-blob' names no blob: a handle ends with @BLOB (hint: handles "
+            "from a patch without index lines have none and cannot be shown)",
         ),
         ("src/app.py:5-2@abcdef12", "malformed handle: 'src/app.py:5-2@abcdef12' (bad line range)"),
         ("src/app.py:0-2@abcdef12", "malformed handle: 'src/app.py:0-2@abcdef12' (bad line range)"),
+        (
+            "src/app.py:12@abcdef12",
+            "malformed handle: 'src/app.py:12@abcdef12' (hint: a handle looks like "
+            "path/to/file.py:10-24@1a2b3c4d5e6f, as in the manifest)",
+        ),
+        (
+            ":1-2@abcdef12",
+            "malformed handle: ':1-2@abcdef12' (hint: a handle looks like "
+            "path/to/file.py:10-24@1a2b3c4d5e6f, as in the manifest)",
+        ),
         (
             "src/app.py:1-2@ffffffffffff",
             "unknown handle 'src/app.py:1-2@ffffffffffff': no blob "

@@ -29,6 +29,12 @@ ANALYZERS: dict[str, tuple[Analyzer, ...]] = {
     **{kind: (code.analyze,) for kind in code.KINDS},
 }
 TEXT_ANALYZERS: tuple[Analyzer, ...] = (text.analyze,)
+# Analyzers that also work from the hunks alone, for patch-only input (debugging
+# leftovers on added lines).
+PATCH_ANALYZERS: dict[str, tuple[Analyzer, ...]] = {
+    "python": (python.analyze,),
+    **{kind: (code.analyze,) for kind in code.DEBUGGER_KINDS},
+}
 RANGE_ANALYZERS: tuple[RangeAnalyzer, ...] = (commits.analyze_range,)
 RULES: dict[str, Rule] = {
     rule.id: rule
@@ -72,13 +78,17 @@ class Analysis:
 
 
 def analyze(change: FileChange, kind: str, *, config: Config, head: HeadTree | None) -> Analysis:
+    without_text = Subject(change, kind, None, None, config, head)
     if kind in _NO_ANALYSIS_CAUSE:
-        return Analysis(kind, t1=False, cause=_NO_ANALYSIS_CAUSE[kind])
+        # No content analysis, but the text checks still see what was added: a
+        # binary file, its size, its mode (issue #5).
+        report, _ = _run(TEXT_ANALYZERS, without_text)
+        return Analysis(kind, t1=False, cause=_NO_ANALYSIS_CAUSE[kind], report=report)
     if not change.content_known:
         # Without the whole file a changed line may sit inside a multi-line
         # string; only kinds that have none can still be compared. Checks of
         # added lines (secrets, conflict markers) still run on the hunks.
-        report, _ = _run(TEXT_ANALYZERS, Subject(change, kind, None, None, config, head))
+        report, _ = _run((*PATCH_ANALYZERS.get(kind, ()), *TEXT_ANALYZERS), without_text)
         return Analysis(
             kind,
             t1=False,
@@ -88,7 +98,9 @@ def analyze(change: FileChange, kind: str, *, config: Config, head: HeadTree | N
         )
     sizes = [len(data) for data in (change.old_data, change.new_data) if data is not None]
     if any(size > config.max_file_bytes for size in sizes):
-        return Analysis(kind, t1=False, cause="too-large")
+        # Too large to decode and parse, not to check its size and added lines.
+        report, _ = _run(TEXT_ANALYZERS, without_text)
+        return Analysis(kind, t1=False, cause="too-large", report=report)
     try:
         old_text = None if change.old_data is None else change.old_data.decode("utf-8")
         new_text = None if change.new_data is None else change.new_data.decode("utf-8")
@@ -116,6 +128,7 @@ def _run(analyzers: Iterable[Analyzer], subject: Subject) -> tuple[Report, bool]
     findings: list[Finding] = []
     scopes: list[Scope] = []
     structure: dict[str, object] = {}
+    elsewhere: list[Finding] = []
     failed = False
     for analyzer in analyzers:
         try:
@@ -125,6 +138,7 @@ def _run(analyzers: Iterable[Analyzer], subject: Subject) -> tuple[Report, bool]
             continue
         findings += report.findings
         scopes += report.scopes
+        elsewhere += report.elsewhere
         if report.structure:
             structure.update(report.structure)
-    return Report(tuple(findings), tuple(scopes), structure or None), failed
+    return Report(tuple(findings), tuple(scopes), structure or None, tuple(elsewhere)), failed

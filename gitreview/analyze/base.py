@@ -40,6 +40,11 @@ class Report:
     findings: tuple[Finding, ...] = ()
     scopes: tuple[Scope, ...] = ()
     structure: Mapping[str, Any] | None = None
+    # Findings in other files that this change may have caused, such as a link
+    # elsewhere to a heading it removed. They stand only for files the range did
+    # not touch (a touched file's own analysis reports its links): the pipeline
+    # keeps those once every change of the range is known.
+    elsewhere: tuple[Finding, ...] = ()
 
 
 class HeadTree(Protocol):

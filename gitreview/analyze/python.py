@@ -1,11 +1,178 @@
-"""Placeholder analyzer: filled in by a later issue."""
+"""Python: a head that does not parse, debugging leftovers on added lines, and the
+class and function each hunk falls in (`class Parser > def feed`), from the AST.
+
+With only a patch (no head text) the added lines are tokenized one by one, so a
+`breakpoint` in a comment or a string still does not count.
+"""
 
 from __future__ import annotations
 
-from gitreview.analyze.base import Report, Rule, Subject
+import sys
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
-RULES: tuple[Rule, ...] = ()
+from gitreview.analyze.base import Report, Rule, Scope, Subject
+from gitreview.model import Finding
+
+if TYPE_CHECKING:
+    import ast
+
+RULES: tuple[Rule, ...] = (
+    Rule("python/syntax", "error", "a Python file does not parse at head"),
+    Rule(
+        "python/debugger",
+        "warning",
+        "an added line calls breakpoint() or pdb.set_trace(), or imports pdb",
+    ),
+)
+
+# Debugger modules whose `set_trace()` or import is a leftover.
+_DEBUGGERS = frozenset({"pdb", "ipdb", "pudb"})
+# Words an added line must contain before anything is parsed or tokenized.
+_CLUES = ("breakpoint", "set_trace", "pdb", "pudb")
 
 
 def analyze(subject: Subject) -> Report:
-    return Report()
+    change, text = subject.change, subject.new_text
+    added_lines = [line for hunk in change.hunks for line in hunk.added if line.new_no]
+    if text is None:
+        # A patch: each added line on its own is all there is to look at.
+        lines = [(line.new_no, line.text) for line in added_lines]
+        return Report(tuple(_line_debuggers(change.path, lines)))
+    import ast
+
+    try:
+        tree = ast.parse(text.removeprefix("\ufeff"), filename=change.path)
+    except (SyntaxError, ValueError) as error:
+        return Report((_syntax_finding(change.path, error),))
+    findings = []
+    if any(_has_clue(line.text) for line in added_lines):
+        added = {line.new_no for line in added_lines if line.new_no}
+        findings = _tree_debuggers(change.path, tree, added)
+    return Report(tuple(findings), tuple(_scopes(tree)))
+
+
+def _syntax_finding(path: str, error: SyntaxError | ValueError) -> Finding:
+    version = f"Python {sys.version_info.major}.{sys.version_info.minor}"
+    if isinstance(error, SyntaxError):
+        message = f"does not parse ({version}): {error.msg}"
+        return Finding("python/syntax", "error", path, error.lineno, message)
+    return Finding("python/syntax", "error", path, None, f"does not parse ({version}): {error}")
+
+
+def _has_clue(text: str) -> bool:
+    return any(clue in text for clue in _CLUES)
+
+
+def _debugger_message(what: str) -> str:
+    return f"debugging leftover: {what}"
+
+
+# --- debugging leftovers ---------------------------------------------------------------
+
+
+def _tree_debuggers(path: str, tree: ast.AST, added: set[int]) -> list[Finding]:
+    """One finding per added line, for the first leftover on it."""
+    import ast
+
+    first_on_line: dict[int, tuple[int, str]] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call | ast.Import | ast.ImportFrom) or node.lineno not in added:
+            continue
+        what = _debugger_node(node)
+        if what is not None:
+            found = (node.col_offset, what)
+            first_on_line[node.lineno] = min(first_on_line.get(node.lineno, found), found)
+    return [
+        Finding("python/debugger", "warning", path, line, _debugger_message(what))
+        for line, (_, what) in sorted(first_on_line.items())
+    ]
+
+
+def _debugger_node(node: ast.Call | ast.Import | ast.ImportFrom) -> str | None:
+    import ast
+
+    if isinstance(node, ast.Call):
+        return _debugger_call(node.func)
+    if isinstance(node, ast.ImportFrom):
+        return f"from {node.module} import" if node.module in _DEBUGGERS else None
+    names = [alias.name for alias in node.names if alias.name in _DEBUGGERS]
+    return f"import {names[0]}" if names else None
+
+
+def _debugger_call(func: ast.expr) -> str | None:
+    import ast
+
+    if isinstance(func, ast.Name) and func.id == "breakpoint":
+        return "breakpoint()"
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr == "set_trace"
+        and isinstance(func.value, ast.Name)
+        and func.value.id in _DEBUGGERS
+    ):
+        return f"{func.value.id}.set_trace()"
+    return None
+
+
+def _line_debuggers(path: str, lines: Iterable[tuple[int | None, str]]) -> Iterator[Finding]:
+    for number, text in lines:
+        if number is None or not _has_clue(text):
+            continue
+        what = _token_debugger(_code_tokens(text))
+        if what is not None:
+            yield Finding("python/debugger", "warning", path, number, _debugger_message(what))
+
+
+def _code_tokens(text: str) -> list[str]:
+    """The names and operators of one line, without its strings and comments; as far
+    as the line tokenizes on its own (a line inside a multi-line string may not)."""
+    import io
+    import tokenize
+
+    kept = (tokenize.NAME, tokenize.OP)
+    found: list[str] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text.strip() + "\n").readline):
+            if token.type in kept:
+                found.append(token.string)
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return found
+
+
+def _token_debugger(tokens: list[str]) -> str | None:
+    for index, token in enumerate(tokens):
+        before = tokens[index - 1] if index else ""
+        following = tokens[index + 1 : index + 3]
+        if token == "breakpoint" and before != "." and following[:1] == ["("]:
+            return "breakpoint()"
+        if token in _DEBUGGERS and following == [".", "set_trace"] and before != ".":
+            return f"{token}.set_trace()"
+        if before == "import" and token in _DEBUGGERS and index == 1:
+            return f"import {token}"
+        if before == "from" and token in _DEBUGGERS and index == 1:
+            return f"from {token} import"
+    return None
+
+
+# --- symbols ---------------------------------------------------------------------------
+
+_KEYWORDS = {"ClassDef": "class", "FunctionDef": "def", "AsyncFunctionDef": "async def"}
+
+
+def _scopes(tree: ast.AST, outer: str = "") -> Iterator[Scope]:
+    """Every class and function at head, named with the ones around it; a scope
+    starts at its first decorator, so a hunk on a decorator belongs to it."""
+    import ast
+
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            name = f"{outer}{_KEYWORDS[type(node).__name__]} {node.name}"
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            yield Scope(first, node.end_lineno or node.lineno, name, "symbol")
+            yield from _scopes(node, f"{name} > ")
+        elif isinstance(node, ast.stmt | ast.excepthandler | ast.match_case):
+            # Definitions sit in statements (an `if`, a `try`), never in expressions:
+            # not walking those saves most of the tree.
+            yield from _scopes(node, outer)

@@ -1,11 +1,192 @@
-"""Placeholder analyzer: filled in by a later issue."""
+"""Checks for any text file: what its added lines hold (conflict markers, secrets,
+whitespace errors) and what the change adds as a whole (a large or binary file,
+the executable bit).
+
+Runs on every change, patch-only input included: where the head text is unknown
+it works from the hunks, whose context lines stand in for the file around them.
+"""
 
 from __future__ import annotations
 
-from gitreview.analyze.base import Report, Rule, Subject
+import re
+from collections.abc import Iterator, Mapping, Sequence
 
-RULES: tuple[Rule, ...] = ()
+from gitreview import secrets
+from gitreview.analyze.base import Report, Rule, Subject
+from gitreview.model import MODE_EXECUTABLE, MODE_FILE, FileChange, Finding, Line
+
+RULES: tuple[Rule, ...] = (
+    Rule("text/conflict-marker", "error", "an added line is a git merge conflict marker"),
+    Rule("text/secret", "error", "an added line holds a private key or a service token"),
+    Rule("text/large-file", "warning", "a file added or grown beyond large_file_bytes"),
+    Rule("text/binary-added", "warning", "a binary file was added"),
+    Rule("text/trailing-whitespace", "info", "added lines end in spaces or tabs"),
+    Rule("text/no-final-newline", "info", "the last added line has no newline at end of file"),
+    Rule("text/executable", "info", "the executable bit was set on a file"),
+)
+
+# Kinds whose content is not text a person writes line by line.
+_NOT_TEXT = frozenset({"binary", "submodule", "symlink"})
+# Diffs carry trailing whitespace as content (an empty context line is one space).
+_PATCH_SUFFIXES = (".patch", ".diff")
+
+# git writes the opening, base (diff3) and closing markers with a label after a space;
+# the separator alone, which only counts inside a group of markers (a Markdown setext
+# underline or a ruler of seven `=` is not one).
+_OPEN, _BASE, _SEPARATOR, _CLOSE = "<<<<<<<", "|||||||", "=======", ">>>>>>>"
+_MARKER = re.compile(r"(<{7}|\|{7}|>{7}) |={7}$")
+
+Numbered = Sequence[tuple[int, str]]  # head-side line numbers and texts
 
 
 def analyze(subject: Subject) -> Report:
-    return Report()
+    change = subject.change
+    findings = list(_whole_file(subject))
+    if subject.kind not in _NOT_TEXT and change.hunks:
+        added = {line.new_no: line for hunk in change.hunks for line in hunk.added if line.new_no}
+        # The whole head is read only when an added line may need it: a marker's group,
+        # or a key block whose BEGIN line was not added.
+        markers = any(_MARKER.match(line.text.rstrip("\r")) for line in added.values())
+        keys = subject.new_text is None or "PRIVATE KEY" in subject.new_text
+        for segment in _head_segments(subject) if markers or keys else ():
+            if markers:
+                findings += _conflict_markers(change.path, segment, added)
+            findings += _private_keys(change.path, segment, added)
+        findings += _tokens(change.path, added)
+        findings += _whitespace(subject, added)
+    return Report(tuple(findings))
+
+
+def _head_segments(subject: Subject) -> list[list[tuple[int, str]]]:
+    """The head side as numbered lines: the whole file when it is known, else each
+    hunk's context and added lines."""
+    if subject.new_text is not None:
+        lines = subject.new_text.split("\n")
+        return [[(number, text.rstrip("\r")) for number, text in enumerate(lines, 1)]]
+    return [
+        [(line.new_no, line.text.rstrip("\r")) for line in hunk.lines if line.new_no]
+        for hunk in subject.change.hunks
+    ]
+
+
+_SEVERITY = {rule.id: rule.severity for rule in RULES}
+
+
+def _finding(rule: str, path: str, line: int | None, message: str) -> Finding:
+    return Finding(rule, _SEVERITY[rule], path, line, message)
+
+
+# --- conflict markers ------------------------------------------------------------------
+
+
+def _conflict_markers(path: str, segment: Numbered, added: Mapping[int, Line]) -> Iterator[Finding]:
+    markers = []
+    for number, text in segment:
+        match = _MARKER.match(text)
+        if match:
+            markers.append((number, match.group(1) or _SEPARATOR))
+    for index, (number, marker) in enumerate(markers):
+        if number not in added:
+            continue
+        if marker == _SEPARATOR and not _in_group(markers, index):
+            continue
+        yield _finding("text/conflict-marker", path, number, f"merge conflict marker {marker}")
+
+
+def _in_group(markers: Sequence[tuple[int, str]], index: int) -> bool:
+    """Whether the separator at `index` follows an opening or base marker, or comes
+    before a closing one: a group, even when one of its markers was resolved away."""
+    before = markers[index - 1][1] if index > 0 else None
+    after = markers[index + 1][1] if index + 1 < len(markers) else None
+    return before in (_OPEN, _BASE) or after == _CLOSE
+
+
+# --- secrets ---------------------------------------------------------------------------
+
+
+def _tokens(path: str, added: Mapping[int, Line]) -> Iterator[Finding]:
+    for number in sorted(added):
+        text = added[number].text
+        labels = {
+            match.kind.label
+            for match in secrets.find_tokens(text)
+            if not secrets.is_placeholder(match.value)
+        }
+        for label in sorted(labels):
+            yield _finding("text/secret", path, number, f"{label} added (value redacted)")
+
+
+def _private_keys(path: str, segment: Numbered, added: Mapping[int, Line]) -> Iterator[Finding]:
+    """One finding per key block with material in it and any line added, at its
+    first added line (a key's body may change without its BEGIN line)."""
+    for block in secrets.key_blocks([text for _, text in segment]):
+        numbers = [segment[index][0] for index in range(block.first, block.last + 1)]
+        first_added = next((number for number in numbers if number in added), None)
+        if block.material and first_added is not None:
+            label = secrets.PRIVATE_KEY_LABEL
+            yield _finding("text/secret", path, first_added, f"{label} added (value redacted)")
+
+
+# --- whitespace ------------------------------------------------------------------------
+
+
+def _whitespace(subject: Subject, added: Mapping[int, Line]) -> Iterator[Finding]:
+    path = subject.change.path
+    if path.endswith(_PATCH_SUFFIXES):
+        return
+    trailing = [
+        number for number in sorted(added) if _trailing_whitespace(subject.kind, added[number].text)
+    ]
+    if trailing:
+        count = len(trailing)
+        message = f"trailing whitespace on {count} added line{'s' if count > 1 else ''}"
+        yield _finding("text/trailing-whitespace", path, trailing[0], message)
+    for number in sorted(added):
+        if not added[number].newline:
+            message = "no newline at end of file"
+            yield _finding("text/no-final-newline", path, number, message)
+
+
+def _trailing_whitespace(kind: str, text: str) -> bool:
+    bare = text.rstrip("\r")
+    stripped = bare.rstrip(" \t")
+    tail = bare[len(stripped) :]
+    # Markdown: two or more spaces after text are a hard line break, not an error.
+    hard_break = kind == "markdown" and bool(stripped) and len(tail) >= 2 and not tail.strip(" ")
+    return bool(tail) and not hard_break
+
+
+# --- the file as a whole ---------------------------------------------------------------
+
+
+def _whole_file(subject: Subject) -> Iterator[Finding]:
+    change, limit = subject.change, subject.config.large_file_bytes
+    old_size = None if change.old_data is None else len(change.old_data)
+    new_size = None if change.new_data is None else len(change.new_data)
+    if new_size is not None and new_size > limit and (old_size is None or new_size > old_size):
+        if old_size is None:
+            message = f"file added with {new_size:,} bytes (large_file_bytes: {limit:,})"
+        else:
+            message = (
+                f"file grew from {old_size:,} to {new_size:,} bytes (large_file_bytes: {limit:,})"
+            )
+        yield _finding("text/large-file", change.path, None, message)
+    if _binary_added(change):
+        size = "" if new_size is None else f" ({new_size:,} bytes)"
+        yield _finding("text/binary-added", change.path, None, f"binary file added{size}")
+    if change.new_mode == MODE_EXECUTABLE and change.old_mode in (None, MODE_FILE):
+        message = (
+            "new file is executable"
+            if change.old_mode is None
+            else "executable bit set (100644 -> 100755)"
+        )
+        yield _finding("text/executable", change.path, None, message)
+
+
+def _binary_added(change: FileChange) -> bool:
+    """A binary new side where there was none, or no file of this kind."""
+    if change.status not in ("added", "copied", "type-changed") or not change.binary:
+        return False
+    if change.new_data is not None:
+        return b"\0" in change.new_data[:8000]
+    return change.status == "added" and not change.content_known

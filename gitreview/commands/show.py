@@ -6,7 +6,7 @@ import sys
 
 from gitreview.errors import Exit, UserError
 from gitreview.handles import parse_handle
-from gitreview.secrets import redact
+from gitreview.secrets import redact_lines
 
 
 def run_show(*, handle: str, repo: str | None, context: int) -> int:
@@ -15,8 +15,9 @@ def run_show(*, handle: str, repo: str | None, context: int) -> int:
     parsed = parse_handle(handle)
     if parsed.oid is None:
         raise UserError(
-            f"handle {handle!r} names no blob (it came from a patch without index lines)",
+            f"handle {handle!r} names no blob: a handle ends with @BLOB",
             status=Exit.HANDLE,
+            hint="handles from a patch without index lines have none and cannot be shown",
         )
     repository = open_repository(repo)
     data = repository.blob_by_prefix(parsed.oid)
@@ -48,9 +49,11 @@ def render_lines(
         )
     start, end = max(1, first - context), min(len(lines), last + context)
     width = len(str(end))
+    # Redacted with the whole blob in view: a private key's body lines are hidden
+    # even when the handle names a few of them without the BEGIN line.
+    shown = redact_lines([line.rstrip("\r") for line in lines], start - 1, end)
     out = []
-    for number in range(start, end + 1):
+    for number, text in enumerate(shown, start):
         mark = ":" if first <= number <= last else "-"
-        text = redact(lines[number - 1].rstrip("\r"))
         out.append(f"{number:>{width}}{mark}{text}\n")
     return "".join(out)

@@ -1,0 +1,389 @@
+"""The functions and types of a source file, as head-side scopes hunks fall in.
+
+A light approach that does not need a parser per language. For brace languages
+the file is lexed (analyze/lexers.py) so strings and comments are blanked out,
+then every `{` is matched with its `}`; the text between the previous `;`, `{`
+or `}` and a `{` is the block's head, and per-language patterns name it
+(`class Parser`, `fn push`, `func (*Server) Handle`, `feed()`) or leave it
+anonymous (`if`, a struct literal, a lambda), in which case it is transparent
+for naming. Ruby's `def`/`class`/`module` run to the `end` at their own indent.
+Where a head is ambiguous the block gets no name: a missing symbol costs less
+than a wrong one.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from gitreview.analyze import lexers
+from gitreview.analyze.base import Scope
+
+BRACE_KINDS = ("c", "cpp", "csharp", "go", "java", "javascript", "rust", "typescript")
+END_KINDS = ("ruby",)
+
+# Heads that open a block but no definition, whatever follows them.
+_CONTROL_WORDS = """if else for foreach while do switch case catch try finally with return throw
+new synchronized using lock fixed checked unchecked unsafe sizeof typeof await yield match loop
+select defer go when"""
+_CONTROL = frozenset(_CONTROL_WORDS.split())
+# What may come before a JavaScript method's name.
+_JS_MODIFIER_WORDS = "static async get set public private protected readonly override abstract"
+_JS_MODIFIERS = frozenset(_JS_MODIFIER_WORDS.split())
+_TYPE_WORDS = {
+    "c": ("struct", "union", "enum"),
+    "cpp": ("class", "struct", "union", "enum", "namespace"),
+    "csharp": ("class", "struct", "interface", "enum", "record", "namespace"),
+    "java": ("class", "interface", "enum", "record"),
+    "javascript": ("class",),
+    "typescript": ("class", "interface", "enum", "namespace"),
+    "rust": ("struct", "enum", "trait", "union", "mod", "impl"),
+    "go": (),
+}
+_TYPE_DECLARATION = {
+    kind: re.compile(rf"(?:^|[\s>])({'|'.join(words)})\b ?(.*)")
+    for kind, words in _TYPE_WORDS.items()
+    if words
+}
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_]\w*)*")  # dotted: C# namespaces
+_GO_FUNC = re.compile(r"func ?(?:\(([^()]*)\) ?)?([A-Za-z_]\w*) ?[\[(]")
+_GO_TYPE = re.compile(r"type ([A-Za-z_]\w*)(?:\[[^\]]*\])? (?:struct|interface)$")
+_RUST_FN = re.compile(r"\bfn ([A-Za-z_]\w*)")
+_JS_FUNCTION = re.compile(r"\bfunction ?\*? ?([A-Za-z_$][\w$]*) ?(?:<[^()]*>)? ?\(")
+_JS_ARROW = re.compile(
+    r"(?:(?:export|default|const|let|var|static|readonly|private|public|protected) )*"
+    r"([A-Za-z_$][\w$]*)(?:\?? ?: [^=]*)? ?= ?(?:async )?(?:\([^()]*\)|[A-Za-z_$][\w$]*)"
+    r"(?: ?: [^=]*)? ?=>$"
+)
+_ANNOTATION = re.compile(r"@[\w.]+(?: ?\([^()]*\))?|\[\[?[^\[\]]*\]?\]")
+
+
+@dataclass
+class _Block:
+    name: str | None
+    first: int
+    function: bool
+    # A block opened inside parentheses (`App({ items })`, `f(opts: { a: string })`):
+    # where the head around it started, so the head goes on after it closes.
+    inline_head: int | None = None
+
+
+def scopes(kind: str, text: str) -> list[Scope]:
+    if kind in END_KINDS:
+        return list(_end_scopes(text))
+    if kind in BRACE_KINDS:
+        return list(_brace_scopes(kind, text))
+    return []
+
+
+# --- brace languages -------------------------------------------------------------------
+
+# A head is named from its last lines when the whole of it names nothing: languages
+# without semicolons (Go, JavaScript without them) leave earlier statements in it.
+_HEAD_LINES = 12
+_HEAD_CHARS = 4000
+_DECORATIONS = ("@", "#[", "[", "template")  # annotations, attributes, C++ templates
+_MAX_RESTARTS = 1000
+_DIRECTIVE = re.compile(r"^[ \t]*#.*$", re.MULTILINE)
+
+
+def _brace_scopes(kind: str, text: str) -> Iterator[Scope]:
+    code = code_only(kind, text)
+    if code is None:
+        return
+    if kind in ("c", "cpp", "csharp"):  # preprocessor lines may hold unbalanced braces
+        code = _DIRECTIVE.sub(lambda m: " " * len(m.group()), code)
+    newlines = [m.start() for m in re.finditer("\n", code)]
+    stack: list[_Block] = []
+    boundary = 0
+    for match in re.finditer(r"[{};]", code):
+        char, position = match.group(), match.start()
+        next_boundary = position + 1
+        if char == "{":
+            head_start = max(boundary, position - _HEAD_CHARS)
+            head = code[head_start:position]
+            if head.count("(") > head.count(")"):
+                stack.append(_Block(None, 0, False, inline_head=boundary))
+            else:
+                inside_function = any(block.function for block in stack)
+                name, function, start = _name_head(kind, head, inside_function)
+                first = bisect_right(newlines, head_start + start - 1) + 1
+                stack.append(_Block(name, first, function))
+        elif char == "}" and stack:
+            block = stack.pop()
+            if block.inline_head is not None:
+                next_boundary = block.inline_head
+            elif block.name is not None:
+                names = [outer.name for outer in stack if outer.name is not None]
+                last = bisect_right(newlines, position - 1) + 1
+                yield Scope(block.first, last, " > ".join([*names, block.name]), "symbol")
+        boundary = next_boundary
+
+
+def _name_head(kind: str, head: str, inside_function: bool) -> tuple[str | None, bool, int]:
+    """The block's name (None: anonymous), whether it is a function, and where in
+    the head its declaration starts."""
+    lines = head.split("\n")
+    offsets = [0]
+    for line in lines[:-1]:
+        offsets.append(offsets[-1] + len(line) + 1)
+
+    def named_from(index: int) -> tuple[str | None, bool]:
+        part = [line for line in lines[index:] if not line.lstrip().startswith("#")]
+        words = " ".join(" ".join(part).split())  # Rust attributes and directives out
+        return _name_block(kind, words, inside_function) if words else (None, False)
+
+    suffixes = range(max(1, len(lines) - _HEAD_LINES), len(lines))
+    for index in [0, *suffixes]:  # the longest reading first: it sees a whole signature
+        named = named_from(index)
+        if named[0] is None:
+            continue
+        # The declaration starts where the shortest suffix still names it the same...
+        start = next(
+            (later for later in reversed(suffixes) if later > index and named_from(later) == named),
+            index,
+        )
+        while start > index and lines[start - 1].lstrip().startswith(_DECORATIONS):
+            start -= 1  # ... with its annotations, as a Python decorator belongs to its def
+        skipped = len(head[offsets[start] :]) - len(head[offsets[start] :].lstrip())
+        return named[0], named[1], offsets[start] + skipped
+    return None, False, len(head) - len(head.lstrip())
+
+
+def code_only(kind: str, text: str) -> str | None:
+    """The text with its strings and comments blanked (newlines kept). Where the
+    lexer gives up (JSX, a regex it cannot tell from a division), lexing starts
+    afresh on the next line; None when that keeps happening."""
+    pieces: list[str] = []
+    offset = 0
+    for _ in range(_MAX_RESTARTS):
+        chunk = text[offset:] if offset else text
+        found = lexers.scan(kind, chunk)
+        stop = _stop(chunk, found)
+        position = 0
+        # A string still open at the end of its line is no string in valid code but
+        # the lexer misreading something (`Don't` in JSX text): its braces count.
+        for start, end in sorted([*found.strings, *found.comments]):
+            if start >= stop:
+                break
+            pieces += [chunk[position:start], _blank(chunk[start:end])]
+            position = end
+        if stop >= len(chunk):
+            pieces.append(chunk[position:])
+            return "".join(pieces)
+        eol = chunk.find("\n", max(stop, position))
+        cut = len(chunk) if eol < 0 else eol + 1
+        rest_of_line = chunk[position:cut]
+        pieces.append(_blank(rest_of_line) if found.rest_from is not None else rest_of_line)
+        offset += cut
+        if offset >= len(text):
+            return "".join(pieces)
+    return None
+
+
+def _stop(chunk: str, found: lexers.Scan) -> int:
+    """Where the lexer's reading of `chunk` stops being trustworthy (the same tests
+    the lexer makes when it gives up), or the end."""
+    stops = [] if found.rest_from is None else [found.rest_from]
+    if found.give_up:
+        slashes = found.slashes
+        stops += [s for s in slashes if chunk[s - 1 : s] == "<" or chunk[s + 1 : s + 2] == ">"]
+        for start, end in [*found.strings, *found.comments]:
+            index = bisect_right(slashes, start - 1) - 1
+            if index >= 0:
+                eol = chunk.find("\n", slashes[index])
+                if eol >= 0 and start < eol < end:
+                    stops.append(start)
+        if not stops and slashes:
+            stops.append(slashes[-1])
+    return min(stops, default=len(chunk))
+
+
+def _blank(piece: str) -> str:
+    return "\n".join(" " * len(part) for part in piece.split("\n"))
+
+
+def _name_block(kind: str, words: str, inside_function: bool) -> tuple[str | None, bool]:
+    if kind == "go":
+        return _go_block(words)
+    if kind == "rust":
+        function = _RUST_FN.search(words)
+        if function:
+            return f"fn {function.group(1)}", True
+        return _type_block(kind, words), False
+    if kind in ("javascript", "typescript"):
+        return _js_block(kind, words)
+    words = _ANNOTATION.sub(" ", words).strip()
+    if kind == "cpp" and words.startswith("template"):  # template <class T> ...
+        words = words[_after_angles(words, words.find("<")) :].strip()
+    declared = _type_block(kind, words)
+    if declared is not None or inside_function:
+        return declared, False
+    name = _function_name(words, allow_prefix=True)
+    return (None, False) if name is None else (f"{name}()", True)
+
+
+def _go_block(words: str) -> tuple[str | None, bool]:
+    function = _GO_FUNC.match(words)
+    if function:
+        receiver, name = function.groups()
+        if receiver is None:
+            return f"func {name}", True
+        receiver_type = receiver.split()[-1] if receiver.strip() else ""
+        return f"func ({receiver_type}) {name}", True
+    declared = _GO_TYPE.match(words)
+    return (f"type {declared.group(1)}", False) if declared else (None, False)
+
+
+def _js_block(kind: str, words: str) -> tuple[str | None, bool]:
+    function = _JS_FUNCTION.search(words)
+    if function and _balanced_to_end(words, function.end() - 1):
+        return f"function {function.group(1)}", True
+    arrow = _JS_ARROW.fullmatch(words)
+    if arrow:
+        return f"{arrow.group(1)}()", True
+    declared = _type_block(kind, words)
+    if declared is not None:
+        return declared, False
+    name = _function_name(words, allow_prefix=False)
+    return (None, False) if name is None else (f"{name}()", True)
+
+
+def _type_block(kind: str, words: str) -> str | None:
+    pattern = _TYPE_DECLARATION.get(kind)
+    found = pattern.search(words) if pattern else None
+    if found is None:
+        return None
+    word, rest = found.groups()
+    if kind == "rust" and word == "impl":
+        return _rust_impl(rest)
+    if kind == "cpp" and word == "enum" and rest.startswith(("class ", "struct ")):
+        rest = rest.split(" ", 1)[1]
+    name = _IDENTIFIER.match(rest)
+    if name is None or name.group() in ("extends", "implements"):
+        return None
+    if kind in ("c", "cpp") and ("(" in rest or "=" in rest):
+        return None  # `struct point *make(void)`, `struct ops x = {`: not a type's body
+    return f"{word} {name.group()}"
+
+
+def _rust_impl(rest: str) -> str:
+    """`impl<T: Ord> Stack<T> where T: Copy` -> `impl Stack<T>`."""
+    if rest.startswith("<"):
+        rest = rest[_after_angles(rest, 0) :].strip()
+    return "impl " + rest.split(" where ", 1)[0].strip()
+
+
+def _after_angles(words: str, start: int) -> int:
+    """Just past the `<...>` that opens at `start` (nested ones included)."""
+    depth = 0
+    for index in range(max(start, 0), len(words)):
+        depth += {"<": 1, ">": -1}.get(words[index], 0)
+        if depth == 0:
+            return index + 1
+    return len(words)
+
+
+def _function_name(words: str, *, allow_prefix: bool) -> str | None:
+    """`public static int parse(String s) throws IOException` -> `parse`: the name before
+    the first top-level parameter list, which must close and not be part of a call."""
+    open_paren = words.find("(")
+    if open_paren <= 0 or not _balanced_to_end(words, open_paren):
+        return None
+    name, prefix = _qualified_name(words[:open_paren].rstrip())
+    if not name or name in _CONTROL or name[0].isdigit():
+        return None
+    if allow_prefix:
+        if any(char in prefix for char in "=();") or set(prefix.split()) & _CONTROL:
+            return None
+    elif any(word not in _JS_MODIFIERS for word in prefix.replace("*", " ").split()):
+        return None
+    tail = words[_matching_paren(words, open_paren) + 1 :]
+    return None if "=" in tail.replace("=>", "").replace("->", "") else name
+
+
+def _qualified_name(before: str) -> tuple[str, str]:
+    """The name that ends `before` and what comes before it, template arguments left
+    out: `T Stack<T>::pop` -> (`Stack::pop`, `T `), `foo<int>` -> `foo`."""
+    parts: list[str] = []
+    end = len(before)
+    while True:
+        if before[:end].endswith(">"):
+            end = _angles_start(before, end)
+        start = end
+        while start > 0 and (before[start - 1].isalnum() or before[start - 1] in "_$~#."):
+            start -= 1
+        parts.append(before[start:end])
+        if not before[:start].endswith("::"):
+            break
+        end = start - 2
+    return "::".join(reversed(parts)).lstrip("."), before[:start]
+
+
+def _angles_start(words: str, end: int) -> int:
+    """Where the `<...>` that ends just before `end` opens (nested ones included)."""
+    depth = 0
+    for index in range(end - 1, -1, -1):
+        depth += {">": 1, "<": -1}.get(words[index], 0)
+        if depth == 0:
+            return index
+    return end
+
+
+def _matching_paren(words: str, open_paren: int) -> int:
+    depth = 0
+    for index in range(open_paren, len(words)):
+        char = words[index]
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+    return -1
+
+
+def _balanced_to_end(words: str, open_paren: int) -> bool:
+    """Whether the parenthesis closes and every one after it does too: a head that
+    ends inside a call's arguments (`describe("x", function () {`) is no definition."""
+    if _matching_paren(words, open_paren) < 0:
+        return False
+    return words.count("(", open_paren) == words.count(")", open_paren)
+
+
+# --- Ruby: def, class and module down to the `end` at their own indent ----------------
+
+_RUBY_HEAD = re.compile(r"([ \t]*)(def|class|module) +(?!<<)([^\s(;<=]+)")
+_RUBY_END = re.compile(r"\s*end\b")
+
+
+def _end_scopes(text: str) -> Iterator[Scope]:
+    lines = text.split("\n")
+    open_blocks: list[tuple[int, str]] = []  # (last line, name) of enclosing scopes
+    for index, line in enumerate(lines):
+        head = _RUBY_HEAD.match(line)
+        if head is None:
+            continue
+        indent, word, name = head.groups()
+        last = _end_line(lines, index, len(indent.expandtabs()))
+        while open_blocks and open_blocks[-1][0] < index + 1:
+            open_blocks.pop()
+        full = " > ".join([*(outer for _, outer in open_blocks), f"{word} {name}"])
+        yield Scope(index + 1, last, full, "symbol")
+        open_blocks.append((last, f"{word} {name}"))
+
+
+def _end_line(lines: list[str], head: int, indent: int) -> int:
+    """The `end` at the head's indent, or the last line before the code comes back to
+    that indent (a one-line `def x = 1`)."""
+    last = head
+    for index in range(head + 1, len(lines)):
+        line = lines[index]
+        if not line.strip():
+            continue
+        if len(line.expandtabs()) - len(line.expandtabs().lstrip()) <= indent:
+            return index + 1 if _RUBY_END.match(line) else last + 1
+        last = index
+    return last + 1

@@ -1,0 +1,131 @@
+"""Python findings and symbols (issue #5): a head that does not parse, debugging
+leftovers on added lines, and the class and function each hunk is in."""
+
+import sys
+from typing import Any
+
+import pytest
+from findings import (
+    analysis_of,
+    findings_of,
+    git_diff,
+    hunk_at,
+    manifest_with_findings,
+    rows,
+)
+from manifests import run
+from repos import RepoFactory
+
+VERSION = f"Python {sys.version_info.major}.{sys.version_info.minor}"
+LEFTOVERS = [
+    ("python/debugger", "warning", "src/parser.py", 3, "debugging leftover: import pdb"),
+    ("python/debugger", "warning", "src/parser.py", 8, "debugging leftover: breakpoint()"),
+    ("python/debugger", "warning", "src/parser.py", 16, "debugging leftover: pdb.set_trace()"),
+]
+
+
+@pytest.fixture(scope="module")
+def findings_manifest(fixture_repo: RepoFactory) -> dict[str, Any]:
+    return manifest_with_findings("--repo", fixture_repo("findings"), "v1..v2")
+
+
+def test_a_head_that_does_not_parse_is_an_error_at_its_line(
+    findings_manifest: dict[str, Any],
+) -> None:
+    assert findings_of(findings_manifest, "python/syntax") == [
+        (
+            "python/syntax",
+            "error",
+            "src/broken.py",
+            2,
+            f"does not parse ({VERSION}): '(' was never closed",
+        )
+    ]
+    assert hunk_at(findings_manifest, "src/broken.py", 2)["reasons"] == ["finding"]
+
+
+def test_debugging_leftovers_on_added_lines_only(findings_manifest: dict[str, Any]) -> None:
+    # Near misses in src/parser.py: `breakpoint()` in a comment and in a string, and a
+    # method called breakpoint; in src/clean.py, `breakpoint()` in a docstring.
+    assert findings_of(findings_manifest, "python/debugger") == LEFTOVERS
+
+
+def test_debugging_leftovers_from_a_patch_alone(fixture_repo: RepoFactory) -> None:
+    patch = git_diff(fixture_repo("findings"), "v1", "v2")
+    manifest = run("--patch", "-", stdin=patch).manifest
+    assert findings_of(manifest, "python/debugger") == LEFTOVERS
+
+
+@pytest.mark.parametrize(
+    ("added", "what"),
+    [
+        ("breakpoint()", "breakpoint()"),
+        ("if x: breakpoint()", "breakpoint()"),
+        ("import pdb; pdb.set_trace()", "import pdb"),
+        ("import ipdb", "import ipdb"),
+        ("from pdb import set_trace", "from pdb import"),
+        ("pudb.set_trace()", "pudb.set_trace()"),
+        ("breakpoint  ( )", "breakpoint()"),
+        ("# breakpoint()", None),
+        ("x = 'breakpoint()'", None),
+        ("self.breakpoint()", None),
+        ("breakpoint = 3", None),
+        ("my_pdb.set_trace()", None),
+        ("debugger.pdb.set_trace()", None),
+    ],
+)
+@pytest.mark.parametrize("content_known", [True, False], ids=["repository", "patch"])
+def test_debugging_leftover_patterns(added: str, what: str | None, content_known: bool) -> None:
+    analysis = analysis_of("a.py", "x = 1\n", f"x = 1\n{added}\n", content_known=content_known)
+    expected = (
+        []
+        if what is None
+        else [("python/debugger", "warning", "a.py", 2, f"debugging leftover: {what}")]
+    )
+    assert [row for row in rows(analysis) if row[0] == "python/debugger"] == expected
+
+
+def test_a_leftover_already_there_is_not_reported_again() -> None:
+    analysis = analysis_of("a.py", "breakpoint()\n", "breakpoint()\nx = 1\n")
+    assert rows(analysis) == []
+
+
+def test_a_deleted_file_is_not_parsed() -> None:
+    assert rows(analysis_of("a.py", "def broken(:\n", None)) == []
+
+
+def test_a_byte_order_mark_is_not_a_syntax_error() -> None:
+    assert rows(analysis_of("a.py", None, "\ufeffx = 1\n")) == []
+
+
+def test_symbols_name_the_nesting_from_the_ast() -> None:
+    text = (
+        "import functools\n"  # 1
+        "\n"
+        "class Parser:\n"  # 3
+        "    class State:\n"
+        "        def reset(self):\n"  # 5
+        "            self.lines = []\n"
+        "\n"
+        "    @functools.cache\n"  # 8
+        "    def feed(self, line):\n"
+        "        def inner():\n"  # 10
+        "            return line\n"
+        "        return inner()\n"
+        "\n"
+        "async def main():\n"  # 14
+        "    return 1\n"
+    )
+    scopes = {(s.first, s.last, s.name) for s in analysis_of("a.py", None, text).report.scopes}
+    assert scopes == {
+        (3, 12, "class Parser"),
+        (4, 6, "class Parser > class State"),
+        (5, 6, "class Parser > class State > def reset"),
+        (8, 12, "class Parser > def feed"),
+        (10, 11, "class Parser > def feed > def inner"),
+        (14, 15, "async def main"),
+    }
+
+
+def test_no_symbols_when_the_head_does_not_parse() -> None:
+    assert analysis_of("a.py", None, "def f(:\n    pass\n").report.scopes == ()

@@ -1,0 +1,319 @@
+"""Secrets (issue #5): reported on added lines, never printed anywhere.
+
+The credentials are made up at run time from a fixed seed: no file of this
+repository holds one, so scanners (ours included) have nothing to find here.
+"""
+
+import json
+import random
+import re
+import string
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from findings import (
+    analysis_of,
+    findings_of,
+    git_diff,
+    manifest_with_findings,
+    rows,
+    run_any,
+)
+from manifests import Result, run
+from repos import build_commit, commit_date, git, parse_repo
+
+from gitreview import secrets
+
+_random = random.Random(5)
+ALNUM = string.ascii_letters + string.digits
+UPPER = string.ascii_uppercase + string.digits
+BASE64 = ALNUM + "+/"
+
+
+def made_up(alphabet: str, length: int) -> str:
+    return "".join(_random.choice(alphabet) for _ in range(length))
+
+
+# Kind -> (label in messages, a made-up value).
+TOKENS = {
+    "aws-access-key-id": ("AWS access key id", "AKIA" + made_up(UPPER, 16)),
+    "github-token": ("GitHub token", "ghp_" + made_up(ALNUM, 36)),
+    "github-fine-grained": (
+        "GitHub token",
+        "github_pat_" + made_up(ALNUM, 22) + "_" + made_up(ALNUM, 59),
+    ),
+    "gitlab-token": ("GitLab token", "glpat-" + made_up(ALNUM, 20)),
+    "slack-token": (
+        "Slack token",
+        "xoxb-"
+        + made_up(string.digits, 11)
+        + "-"
+        + made_up(string.digits, 12)
+        + "-"
+        + made_up(ALNUM, 24),
+    ),
+    "slack-webhook": (
+        "Slack webhook URL",
+        "https://hooks.slack.com/services/T"
+        + made_up(UPPER, 8)
+        + "/B"
+        + made_up(UPPER, 10)
+        + "/"
+        + made_up(ALNUM, 24),
+    ),
+    "stripe-key": ("Stripe live key", "sk_" + "live_" + made_up(ALNUM, 24)),
+    "google-api-key": ("Google API key", "AIza" + made_up(ALNUM + "_-", 35)),
+    "npm-token": ("npm token", "npm_" + made_up(ALNUM, 36)),
+    "pypi-token": ("PyPI token", "pypi-AgEIcHlwaS5vcmc" + made_up(ALNUM, 60)),
+    "sendgrid-key": ("SendGrid API key", "SG." + made_up(ALNUM, 22) + "." + made_up(ALNUM, 43)),
+    "openai-key": (
+        "OpenAI API key",
+        "sk-proj-" + made_up(ALNUM, 24) + "T3BlbkFJ" + made_up(ALNUM, 24),
+    ),
+    "anthropic-key": ("Anthropic API key", "sk-ant-api03-" + made_up(ALNUM, 93) + "AA"),
+}
+AWS_SECRET = made_up(BASE64, 40)
+
+
+def private_key(kind: str = "RSA ", lines: int = 12) -> tuple[str, list[str]]:
+    body = [made_up(BASE64, 64) for _ in range(lines)] + [made_up(BASE64, 20) + "=="]
+    block = [f"-----BEGIN {kind}PRIVATE KEY-----", *body, f"-----END {kind}PRIVATE KEY-----"]
+    return "\n".join(block) + "\n", body
+
+
+NEW_KEY, NEW_KEY_BODY = private_key()
+OLD_KEY, OLD_KEY_BODY = private_key("")
+GONE_KEY, GONE_KEY_BODY = private_key("OPENSSH ")
+INLINE_KEY, INLINE_KEY_BODY = private_key("", lines=2)
+# The same key with one line of its body changed: a hunk with no BEGIN line in it.
+CHANGED_BODY = made_up(BASE64, 64)
+CHANGED_KEY = OLD_KEY.replace(OLD_KEY_BODY[6], CHANGED_BODY)
+TOKEN_IN_SUBJECT = "ghp_" + made_up(ALNUM, 36)
+SETTINGS = (
+    "".join(
+        f'{kind.upper().replace("-", "_")} = "{value}"\n' for kind, (_, value) in TOKENS.items()
+    )
+    + f'aws_secret_access_key = "{AWS_SECRET}"\n'
+)
+PLACEHOLDERS = (
+    "Set AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE and\n"
+    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"
+    "GITHUB_TOKEN=ghp_" + "x" * 36 + "\n"
+    "\n"
+    "-----BEGIN RSA PRIVATE KEY-----\n"
+    "...\n"
+    "-----END RSA PRIVATE KEY-----\n"
+)
+
+# Everything no output may contain: each value, and any 16 characters of it.
+VALUES = [
+    *(value for _, value in TOKENS.values()),
+    AWS_SECRET,
+    TOKEN_IN_SUBJECT,
+    CHANGED_BODY,
+    *NEW_KEY_BODY,
+    *OLD_KEY_BODY,
+    *GONE_KEY_BODY,
+    *INLINE_KEY_BODY,
+]
+
+
+def leaked(text: str) -> list[str]:
+    return [
+        value
+        for value in VALUES
+        if any(value[i : i + 16] in text for i in range(0, max(1, len(value) - 15), 4))
+    ]
+
+
+@pytest.fixture(scope="module")
+def secrets_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """v1: a key and a key file to delete; v2: every kind of secret added, one key's body
+    changed, the other deleted, and a token in a commit subject."""
+    document = {
+        "description": "secrets of every kind",
+        "commits": [
+            {
+                "message": "Base tree",
+                "tag": "v1",
+                "files": {"config/keys.pem": OLD_KEY, "config/old.pem": GONE_KEY},
+            },
+            {
+                "message": f"Rotate the token {TOKEN_IN_SUBJECT}",
+                "tag": "v2",
+                "files": {
+                    "config/settings.py": SETTINGS,
+                    "config/id_rsa": NEW_KEY,
+                    "config/keys.pem": CHANGED_KEY,
+                    "config/old.pem": None,
+                    "config/app.json": json.dumps({"private_key": INLINE_KEY}) + "\n",
+                    "docs/aws.md": PLACEHOLDERS,
+                },
+            },
+        ],
+    }
+    spec = parse_repo(document, where="secrets")
+    repo = tmp_path_factory.mktemp("secrets")
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    for index, commit in enumerate(spec.commits):
+        build_commit(repo, commit, commit_date(index))
+    return repo
+
+
+def expected_findings() -> list[tuple[str, str, str | None, int | None, str]]:
+    settings = [
+        ("text/secret", "error", "config/settings.py", line, f"{label} added (value redacted)")
+        for line, (label, _) in enumerate(TOKENS.values(), 1)
+    ]
+    aws_secret = (
+        "text/secret",
+        "error",
+        "config/settings.py",
+        len(TOKENS) + 1,
+        "AWS secret access key added (value redacted)",
+    )
+    key = "private key added (value redacted)"
+    return sorted(
+        [
+            ("text/secret", "error", "config/app.json", 1, key),
+            ("text/secret", "error", "config/id_rsa", 1, key),
+            ("text/secret", "error", "config/keys.pem", 8, key),  # the changed body line
+            *settings,
+            aws_secret,
+        ],
+        key=lambda row: (row[2] or "", row[3] or 0, row[4]),
+    )
+
+
+def test_every_kind_of_secret_is_an_error(secrets_repo: Path) -> None:
+    # docs/aws.md holds only placeholders: AWS's documented example keys, a run of x,
+    # and a key block with no key material.
+    manifest = manifest_with_findings("--repo", secrets_repo, "v1..v2")
+    assert findings_of(manifest, "text/secret") == expected_findings()
+    hunk = next(e for e in manifest["files"] if e["path"] == "config/keys.pem")["hunks"][0]
+    assert hunk["reasons"] == ["finding"]
+
+
+def test_secrets_from_a_patch_alone(secrets_repo: Path) -> None:
+    # Without the file, a key's body line is not known to be one: only the hunk is seen.
+    manifest = run("--patch", "-", stdin=git_diff(secrets_repo, "v1", "v2")).manifest
+    expected = [row for row in expected_findings() if row[2] != "config/keys.pem"]
+    assert findings_of(manifest, "text/secret") == expected
+
+
+def output_formats() -> list[str]:
+    """The formats the command line offers, as its help lists them: a format added
+    later is covered here without a change."""
+    usage = run("--help").stdout
+    match = re.search(r"--format \{([^}]*)\}", usage)
+    assert match, usage
+    return match.group(1).split(",")
+
+
+def handles_of(manifest: dict[str, Any]) -> list[str]:
+    found = {
+        handle
+        for role in manifest["review"].values()
+        for batch in role["batches"]
+        for handle in batch
+    }
+    for entry in manifest["files"]:
+        found.update(hunk["handle"] for hunk in entry.get("hunks", []))
+        if "handle" in entry:
+            found.add(entry["handle"])
+    return sorted(found)
+
+
+def test_the_leak_check_finds_a_leak() -> None:
+    assert leaked(f"x {NEW_KEY_BODY[3][5:30]} y") == [NEW_KEY_BODY[3]]
+    assert leaked(SETTINGS) and leaked(NEW_KEY) and leaked(f"Rotate {TOKEN_IN_SUBJECT}")
+
+
+def test_no_output_ever_holds_a_secret(secrets_repo: Path) -> None:
+    formats = output_formats()
+    assert {"json", "text"} <= set(formats)
+    results: list[tuple[str, Result]] = []
+    sources = [("--repo", secrets_repo, "v1..v2"), ("--patch", "-")]
+    patch = git_diff(secrets_repo, "v1", "v2")
+    for source in sources:
+        for output_format in formats:
+            for extra in ((), ("--fallback",)):
+                args = (*source, "--format", output_format, *extra)
+                results.append((" ".join(map(str, args)), run_any(*args, stdin=patch)))
+    manifest = manifest_with_findings("--repo", secrets_repo, "v1..v2")
+    handles = handles_of(manifest)
+    assert len(handles) >= 6
+    for handle in handles:
+        for context in ("0", "100"):
+            args = ("show", "--repo", secrets_repo, handle, "--context", context)
+            results.append((" ".join(map(str, args)), run(*args)))
+        args = ("explain", "--repo", secrets_repo, handle, "v1..v2")
+        results.append((" ".join(map(str, args)), run(*args)))
+    for path in ("config/keys.pem", "config/settings.py"):
+        results.append((f"explain {path}", run("explain", "--repo", secrets_repo, path, "v1..v2")))
+    for what, result in results:
+        assert result.status in (0, 1), (what, result.stderr)
+        assert leaked(result.stdout + result.stderr) == [], what
+    # The redaction shows where a secret was.
+    shown = run("show", "--repo", secrets_repo, handles_of(manifest)[0], "--context", "100").stdout
+    assert secrets.REDACTED in shown or "REDACTED" in str(manifest)
+
+
+def test_show_hides_a_key_body_it_shows_without_the_begin_line(secrets_repo: Path) -> None:
+    manifest = manifest_with_findings("--repo", secrets_repo, "v1..v2")
+    [hunk] = next(e for e in manifest["files"] if e["path"] == "config/keys.pem")["hunks"]
+    assert hunk["new"] == [8, 8] and hunk["excerpt"] == secrets.REDACTED
+    assert run("show", "--repo", secrets_repo, hunk["handle"]).stdout == f"8:{secrets.REDACTED}\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("token = AKIA" + "A1B2C3D4E5F6G7H8", "token = [REDACTED]"),
+        ('aws_secret_access_key: "' + "a/B+" * 10 + '"', 'aws_secret_access_key: "[REDACTED]"'),
+        ("-----BEGIN EC PRIVATE KEY-----", "-----BEGIN EC PRIVATE KEY-----"),
+        (
+            '"-----BEGIN PRIVATE KEY-----\\nAbC\\n-----END PRIVATE KEY-----\\n", 1',
+            '"-----BEGIN PRIVATE KEY-----[REDACTED]-----END PRIVATE KEY-----\\n", 1',
+        ),
+        (
+            "-----BEGIN PRIVATE KEY-----\nAbC\ndEf\n-----END PRIVATE KEY-----\nafter",
+            "-----BEGIN PRIVATE KEY-----\n[REDACTED]\n[REDACTED]\n-----END PRIVATE KEY-----\nafter",
+        ),
+        # A fragment of a key without its BEGIN line, as an excerpt or a diff may hold.
+        ("+" + "Q" * 64 + "\n-" + "R" * 64, "[REDACTED]\n[REDACTED]"),
+        ("AbC+/=\n-----END RSA PRIVATE KEY-----", "[REDACTED]\n-----END RSA PRIVATE KEY-----"),
+        ("xoxb-your-token-here", "xoxb-your-token-here"),  # not the format of a token
+        ("plain words and a short_identifier", "plain words and a short_identifier"),
+    ],
+)
+def test_redact(text: str, expected: str) -> None:
+    assert secrets.redact(text) == expected
+
+
+def test_documented_placeholders_are_redacted_but_not_reported() -> None:
+    assert secrets.redact("AKIAIOSFODNN7EXAMPLE") == secrets.REDACTED
+    assert rows(analysis_of("README.md", None, PLACEHOLDERS)) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "glpat-" * 40_000,
+        "AKIA" * 60_000,
+        "-----BEGIN A " * 20_000,
+        "xoxb-1234567890-" * 15_000,
+        "aws_secret_key = " * 15_000,
+        "ghp_" * 60_000,
+        "sk-" + "a" * 240_000,
+        "SG." * 80_000,
+        "+" * 240_000 + "!",
+    ],
+)
+def test_patterns_are_linear_on_long_lines(line: str) -> None:
+    start = time.perf_counter()
+    secrets.redact(line)
+    list(secrets.find_tokens(line))
+    assert time.perf_counter() - start < 2.0

@@ -1,0 +1,286 @@
+"""Code symbols for hunks (issue #5): each hunk names the function or type it is in."""
+
+import pytest
+from findings import analysis_of
+from manifests import files_by_path, manifest_of
+from repos import RepoFactory
+
+from gitreview.analyze.symbols import scopes
+
+# A one-line change in each file of fixtures/repos/symbols.yml, and the symbol it is in.
+EXPECTED = {
+    "py/parser.py": [
+        (10, "class Parser > class State > def reset"),
+        (18, "class Parser > async def feed"),
+    ],
+    "js/cart.js": [(12, "class Cart > total()")],  # braces in a comment and a string
+    "ts/shop.ts": [(9, "namespace Shop > function sum")],
+    "go/server.go": [(15, "func (*Server) Handle")],
+    "rust/stack.rs": [(11, "impl Stack<T> > fn peek"), (20, "mod tests > fn pushes")],
+    "java/Cart.java": [(8, "class Cart > toString()")],
+    "c/add.c": [(9, "add()")],
+    "cpp/shape.cpp": [(6, "namespace geo > class Shape > area()")],
+    "cs/Cart.cs": [(7, "namespace Shop > class Cart > Count()")],
+    "ruby/cart.rb": [(4, "module Shop > class Cart > def total")],
+}
+
+
+def test_every_hunk_names_its_symbol(fixture_repo: RepoFactory) -> None:
+    files = files_by_path(manifest_of("--repo", fixture_repo("symbols"), "v1..v2"))
+    assert sorted(files) == sorted(EXPECTED)
+    found = {
+        path: [(hunk["new"][0], hunk.get("symbol")) for hunk in entry["hunks"]]
+        for path, entry in files.items()
+    }
+    assert found == EXPECTED
+
+
+def names(kind: str, text: str) -> set[tuple[int, int, str]]:
+    return {(scope.first, scope.last, scope.name) for scope in scopes(kind, text)}
+
+
+def test_javascript() -> None:
+    text = (
+        'import React from "react"\n'  # 1: no semicolons
+        "\n"
+        "export default function App({ items }) {\n"  # 3: a destructured parameter
+        "  return (\n"
+        '    <ul className="list">\n'  # 5: JSX, where the lexer gives up
+        "      {items.map((item) => <li key={item.id}>Don't</li>)}\n"
+        "    </ul>\n"
+        "  )\n"
+        "}\n"  # 9
+        "\n"
+        "class Store {\n"  # 11
+        "  handleClick = (e) => {\n"
+        "    this.last = { e }\n"
+        "  }\n"  # 14
+        "  static async *entries() {\n"
+        "    yield 1\n"
+        "  }\n"  # 17
+        "}\n"
+        "\n"
+        'describe("store", () => {\n'  # 20: calls with callbacks are no definitions
+        '  it("works", function () {\n'
+        "    expect(1).toBe(1)\n"
+        "  })\n"
+        "})\n"
+    )
+    assert names("javascript", text) == {
+        (3, 9, "function App"),
+        (11, 18, "class Store"),
+        (12, 14, "class Store > handleClick()"),
+        (15, 17, "class Store > entries()"),
+    }
+
+
+def test_typescript() -> None:
+    text = (
+        "export class Repo<T extends Base> implements IRepo<T> {\n"
+        "  async find<K extends keyof T>(key: K, value: T[K]): Promise<T | undefined> {\n"
+        "    for (const item of this.items) {\n"
+        "      if (item[key] === value) { return item; }\n"
+        "    }\n"
+        "  }\n"
+        "}\n"
+        "export const handler = async (event: Event): Promise<void> => {\n"
+        "  console.log(event);\n"
+        "};\n"
+        "interface Props { a: string; }\n"
+        "type Options = { b: number };\n"
+    )
+    assert names("typescript", text) == {
+        (1, 7, "class Repo"),
+        (2, 6, "class Repo > find()"),
+        (8, 10, "handler()"),
+        (11, 11, "interface Props"),
+    }
+
+
+def test_go() -> None:
+    text = (
+        "package main\n"
+        "\n"
+        'import "fmt"\n'
+        "\n"
+        "type Handler interface {\n"  # 5
+        "\tServe() error\n"
+        "}\n"
+        "\n"
+        "func process(\n"  # 9: a signature over several lines
+        "\ta int,\n"
+        ") (int, error) {\n"
+        "\tgo func() {\n"
+        '\t\tfmt.Println("}")\n'
+        "\t}()\n"
+        "\treturn a, nil\n"
+        "}\n"  # 16
+        "\n"
+        "func (l *List[T]) Push(v T) {\n"
+        "\tl.items = append(l.items, Config{A: 1})\n"
+        "}\n"
+    )
+    assert names("go", text) == {
+        (5, 7, "type Handler"),
+        (9, 16, "func process"),
+        (18, 20, "func (*List[T]) Push"),
+    }
+
+
+def test_rust() -> None:
+    text = (
+        "#[derive(Debug)]\n"
+        "pub enum Shape {\n"
+        "    Circle { r: f64 },\n"
+        "}\n"
+        "\n"
+        "impl fmt::Display for Shape {\n"  # 6
+        "    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n"
+        "        match self {\n"
+        '            Shape::Circle { r } => write!(f, "{}", r),\n'
+        "        }\n"
+        "    }\n"
+        "}\n"  # 12
+        "\n"
+        "pub(crate) async fn run<T>(x: T) -> Result<(), E>\n"
+        "where\n"
+        "    T: Send,\n"
+        "{\n"
+        "    let c = |y: i32| { y + 1 };\n"
+        "    Ok(())\n"
+        "}\n"  # 20
+    )
+    assert names("rust", text) == {
+        (1, 4, "enum Shape"),
+        (6, 12, "impl fmt::Display for Shape"),
+        (7, 11, "impl fmt::Display for Shape > fn fmt"),
+        (14, 20, "fn run"),
+    }
+
+
+def test_c_and_cpp() -> None:
+    c = (
+        "static struct point *make(int x) {\n"
+        "  return NULL;\n"
+        "}\n"
+        "int main(void)\n"
+        "{\n"
+        "  list_for_each_entry(pos, head, member) {\n"  # a macro loop inside a function
+        "    use(pos);\n"
+        "  }\n"
+        "}\n"
+        "static const struct ops table = {\n"
+        "  .open = 1,\n"
+        "};\n"
+    )
+    assert names("c", c) == {(1, 3, "make()"), (4, 9, "main()")}
+    cpp = (
+        "#define BEGIN namespace app {\n"
+        "template <typename T>\n"
+        "class Stack : public Base<T> {\n"
+        " public:\n"
+        "  explicit Stack(int n) : size_(n), data_(new T[n]) {\n"
+        "    init();\n"
+        "  }\n"
+        "};\n"
+        "template <typename T>\n"
+        "T Stack<T>::pop() {\n"
+        "  std::for_each(v.begin(), v.end(), [](int x) {\n"
+        "    use(x);\n"
+        "  });\n"
+        "}\n"
+    )
+    assert names("cpp", cpp) == {
+        (2, 8, "class Stack"),
+        (5, 7, "class Stack > Stack()"),
+        (9, 14, "Stack::pop()"),
+    }
+
+
+def test_java_and_csharp() -> None:
+    java = (
+        "public class OrderService<T> extends Base {\n"
+        '    @SuppressWarnings("unchecked")\n'
+        "    public <R> Map<String, List<R>> group(List<R> items) throws IOException {\n"
+        "        Runnable r = new Runnable() {\n"
+        "            public void run() { work(); }\n"
+        "        };\n"
+        "        items.forEach(item -> {\n"
+        "            process(item);\n"
+        "        });\n"
+        "        return null;\n"
+        "    }\n"
+        "}\n"
+    )
+    assert names("java", java) == {
+        (1, 12, "class OrderService"),
+        (2, 11, "class OrderService > group()"),
+    }
+    csharp = (
+        "namespace App.Services\n"
+        "{\n"
+        "    public class Orders : ControllerBase\n"
+        "    {\n"
+        '        [HttpGet("{id}")]\n'
+        "        public async Task<IActionResult> Get(int id)\n"
+        "        {\n"
+        "            return Ok();\n"
+        "        }\n"
+        "        public string Name { get; set; }\n"
+        "    }\n"
+        "}\n"
+    )
+    assert names("csharp", csharp) == {
+        (1, 12, "namespace App.Services"),
+        (3, 11, "namespace App.Services > class Orders"),
+        (5, 9, "namespace App.Services > class Orders > Get()"),
+    }
+
+
+def test_ruby() -> None:
+    text = (
+        "module Shop\n"
+        "  class Cart < Base\n"
+        "    class << self\n"
+        "      def build\n"
+        "        new\n"
+        "      end\n"
+        "    end\n"
+        "\n"
+        "    def self.create(x) = new(x)\n"
+        "\n"
+        "    def total\n"
+        "      items.each do |item|\n"
+        "        item.price\n"
+        "      end\n"
+        "    end\n"
+        "  end\n"
+        "end\n"
+    )
+    assert names("ruby", text) == {
+        (1, 17, "module Shop"),
+        (2, 16, "module Shop > class Cart"),
+        (4, 6, "module Shop > class Cart > def build"),
+        (9, 9, "module Shop > class Cart > def self.create"),
+        (11, 15, "module Shop > class Cart > def total"),
+    }
+
+
+@pytest.mark.parametrize("kind", ["javascript", "go", "rust", "c"])
+def test_unbalanced_text_gives_what_it_can(kind: str) -> None:
+    assert isinstance(scopes(kind, "}}} {{{ ( ) ; \" ' ` /* // \n"), list)
+
+
+def test_a_hunk_gets_the_innermost_symbol() -> None:
+    text = "class A {\n  run() {\n    go();\n  }\n}\n"
+    found = analysis_of("a.js", None, text).report.scopes
+    assert {(s.first, s.last, s.name) for s in found} == {
+        (1, 5, "class A"),
+        (2, 4, "class A > run()"),
+    }
+
+
+def test_the_registry_and_the_symbol_finder_agree_on_kinds() -> None:
+    from gitreview.analyze import code, symbols
+
+    assert sorted(code.KINDS) == sorted((*symbols.BRACE_KINDS, *symbols.END_KINDS))

@@ -1,0 +1,174 @@
+"""Checks for any text (issue #5): conflict markers, whitespace errors, large and binary
+additions, the executable bit; each next to its near miss."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from findings import analysis_of, findings_of, git_diff, manifest_with_findings, rows
+from manifests import run
+from repos import RepoFactory
+
+CONFLICT = [
+    ("text/conflict-marker", "error", "conflict.txt", 2, "merge conflict marker <<<<<<<"),
+    ("text/conflict-marker", "error", "conflict.txt", 4, "merge conflict marker |||||||"),
+    ("text/conflict-marker", "error", "conflict.txt", 6, "merge conflict marker ======="),
+    ("text/conflict-marker", "error", "conflict.txt", 8, "merge conflict marker >>>>>>>"),
+]
+WHITESPACE = [
+    ("text/trailing-whitespace", "info", "notes.txt", 2, "trailing whitespace on 2 added lines"),
+    ("text/no-final-newline", "info", "notes.txt", 4, "no newline at end of file"),
+]
+
+
+@pytest.fixture(scope="module")
+def findings_manifest(fixture_repo: RepoFactory) -> dict[str, Any]:
+    return manifest_with_findings("--repo", fixture_repo("findings"), "v1..v2")
+
+
+def test_conflict_markers(findings_manifest: dict[str, Any]) -> None:
+    # docs/guide.md has a setext underline of seven `=` and a lone one: not markers.
+    assert findings_of(findings_manifest, "text/conflict-marker") == CONFLICT
+
+
+def test_whitespace_errors(findings_manifest: dict[str, Any]) -> None:
+    # A Markdown hard break (two spaces) in docs/guide.md is not an error.
+    assert findings_of(findings_manifest, "text/trailing-whitespace") == WHITESPACE[:1]
+    assert findings_of(findings_manifest, "text/no-final-newline") == WHITESPACE[1:]
+
+
+def test_the_same_from_a_patch_alone(fixture_repo: RepoFactory) -> None:
+    patch = git_diff(fixture_repo("findings"), "v1", "v2")
+    manifest = run("--patch", "-", stdin=patch).manifest
+    assert findings_of(manifest, "text/conflict-marker") == CONFLICT
+    assert findings_of(manifest, "text/trailing-whitespace") == WHITESPACE[:1]
+    assert findings_of(manifest, "text/no-final-newline") == WHITESPACE[1:]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "lines"),
+    [
+        # Only added markers count; the rest of the group may be context.
+        (
+            "a\n<<<<<<< ours\nb\n>>>>>>> theirs\n",
+            "a\n<<<<<<< ours\nb\n=======\nc\n>>>>>>> theirs\n",
+            [4],
+        ),
+        # A separator after an opening marker, even when the closing one was resolved away.
+        ("", "<<<<<<< HEAD\nx\n=======\n", [1, 3]),
+        # ... or before a closing one.
+        ("", "=======\nx\n>>>>>>> branch\n", [1, 3]),
+        # Not markers: a setext underline, a longer ruler, an indented or unlabelled marker.
+        ("", "Title\n=======\n\n==========\n", []),
+        ("", "  <<<<<<< HEAD\n<<<<<<<\n>>>>>>>\n", []),
+        ("", "<<<<<<<< eight\n", []),
+        # A separator after a closing marker belongs to no group.
+        ("", "<<<<<<< a\n>>>>>>> b\n=======\n", [1, 2]),
+        ("", "<<<<<<< HEAD\r\n=======\r\n>>>>>>> b\r\n", [1, 2, 3]),
+        ("<<<<<<< a\r\nx\r\n>>>>>>> b\r\n", "<<<<<<< a\r\nx\r\n=======\r\n>>>>>>> b\r\n", [3]),
+    ],
+)
+@pytest.mark.parametrize("content_known", [True, False], ids=["repository", "patch"])
+def test_conflict_marker_groups(old: str, new: str, lines: list[int], content_known: bool) -> None:
+    analysis = analysis_of("a.txt", old or None, new, content_known=content_known)
+    found = [row[3] for row in rows(analysis) if row[0] == "text/conflict-marker"]
+    assert found == lines
+
+
+@pytest.mark.parametrize(
+    ("path", "new", "line", "count"),
+    [
+        ("a.txt", "x \n", 1, 1),
+        ("a.txt", "x\t\n \ny\n", 1, 2),  # a line of only whitespace counts too
+        ("a.txt", "x\r\ny\r\n", None, 0),  # CRLF is a line ending, not whitespace
+        ("a.md", "hard  \nbreak\n", None, 0),
+        ("a.md", "tab\t\nspace \n", 1, 2),
+        ("a.md", "   \n", 1, 1),  # no text before: not a hard break
+        ("fix.patch", "@@ -1 +1 @@\n \n", None, 0),  # a diff's empty context line
+    ],
+)
+def test_trailing_whitespace(path: str, new: str, line: int | None, count: int) -> None:
+    found = [
+        row for row in rows(analysis_of(path, None, new)) if row[0] == "text/trailing-whitespace"
+    ]
+    if count == 0:
+        assert found == []
+    else:
+        plural = "s" if count > 1 else ""
+        message = f"trailing whitespace on {count} added line{plural}"
+        assert found == [("text/trailing-whitespace", "info", path, line, message)]
+
+
+def test_a_missing_newline_only_on_an_added_last_line() -> None:
+    assert [r[0] for r in rows(analysis_of("a.txt", "a\nb", "a\nb\nc\n"))] == []
+    assert [r[3] for r in rows(analysis_of("a.txt", "a\n", "a\nb"))] == [2]
+    assert rows(analysis_of("a.txt", "a\nb", "x\nb")) == []  # the last line was not added
+
+
+@pytest.fixture(scope="module")
+def files_manifest(fixture_repo: RepoFactory) -> dict[str, Any]:
+    return manifest_with_findings("--repo", fixture_repo("findings_files"), "v1..v2")
+
+
+def test_large_and_binary_additions(files_manifest: dict[str, Any]) -> None:
+    # large_file_bytes is 64: shrunk.txt is larger but shrank, small.txt is small, and
+    # logo.bin is a binary that already existed.
+    assert findings_of(files_manifest, "text/large-file") + findings_of(
+        files_manifest, "text/binary-added"
+    ) == [
+        (
+            "text/large-file",
+            "warning",
+            "big.txt",
+            None,
+            "file added with 70 bytes (large_file_bytes: 64)",
+        ),
+        (
+            "text/large-file",
+            "warning",
+            "grown.txt",
+            None,
+            "file grew from 15 to 71 bytes (large_file_bytes: 64)",
+        ),
+        ("text/binary-added", "warning", "icon.png", None, "binary file added (10 bytes)"),
+    ]
+
+
+def test_executable_bit(files_manifest: dict[str, Any]) -> None:
+    # tools/plain.sh is added without the bit.
+    assert findings_of(files_manifest, "text/executable") == [
+        ("text/executable", "info", "tools/new.sh", None, "new file is executable"),
+        ("text/executable", "info", "tools/run.sh", None, "executable bit set (100644 -> 100755)"),
+    ]
+
+
+def test_binary_added_from_a_patch_alone(fixture_repo: RepoFactory) -> None:
+    patch = git_diff(fixture_repo("findings_files"), "--binary", "v1", "v2")
+    manifest = run("--patch", "-", stdin=patch).manifest
+    assert findings_of(manifest, "text/binary-added") == [
+        ("text/binary-added", "warning", "icon.png", None, "binary file added")
+    ]
+    assert [row[2] for row in findings_of(manifest, "text/executable")] == [
+        "tools/new.sh",
+        "tools/run.sh",
+    ]
+
+
+def test_a_file_too_large_to_analyze_is_still_checked(
+    fixture_repo: RepoFactory, tmp_path: Path
+) -> None:
+    config = tmp_path / "config.yml"
+    config.write_text("max_file_bytes: 16\nlarge_file_bytes: 16\n")
+    manifest = manifest_with_findings(
+        "--repo", fixture_repo("findings"), "v1..v2", "--config", config
+    )
+    entry = next(e for e in manifest["files"] if e["path"] == "conflict.txt")
+    assert entry["t1_cause"] == "too-large"
+    assert [row[3] for row in findings_of(manifest, "text/conflict-marker")] == [2, 4, 6, 8]
+    assert (
+        "text/large-file",
+        "warning",
+        "conflict.txt",
+        None,
+        "file added with 126 bytes (large_file_bytes: 16)",
+    ) in findings_of(manifest, "text/large-file")
