@@ -1,18 +1,290 @@
-"""Placeholder: prose rules (reflow, typo, metadata), filled in for issue #3."""
+"""Prose rules (issue #3): front matter dates, re-wrapped paragraphs, typo fixes.
+
+Each rule keeps its cheap checks first (most hunks are real changes and leave at the
+first comparison of words) and proves what it claims: Markdown by rendering it
+(prose_markdown), plain text by refusing every line that carries structure
+(prose_text), comments by the lexer (prose_comments), words by narrow rules
+(prose_words).
+"""
 
 from __future__ import annotations
 
-from gitreview.classify.base import FileFacts, Proof
-from gitreview.model import Hunk
+import posixpath
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar, cast
+
+from gitreview.classify import prose_comments, prose_markdown, prose_metadata, prose_text
+from gitreview.classify.base import Proof
+from gitreview.classify.prose_words import COMMENT, MARKDOWN, TEXT, Fix, Flavor, line_fixes
+from gitreview.model import Hunk, Line
+
+if TYPE_CHECKING:
+    from gitreview.analyze import Analysis, Side
+    from gitreview.classify.base import FileFacts
+
+_PROSE_KINDS = ("markdown", "text")
+
+Fixed = tuple[Line, Line, Fix]  # a removed line, the added line it became, a fixed word
+Changed = tuple["Side", str, list[int]]  # a side, its text, the numbers of its changed lines
+T = TypeVar("T")
+
+
+# --- metadata ------------------------------------------------------------------------
 
 
 def metadata_only(facts: FileFacts) -> Proof | None:
-    return None
+    """A Markdown file whose only change is in listed front matter keys."""
+    change = facts.change
+    if facts.kind != "markdown" or change.status not in ("modified", "renamed"):
+        return None
+    if change.old_mode != change.new_mode or _extension_changed(change.old_path, change.path):
+        return None  # a change of its own, that a person decides about
+    old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
+    if old_text is None or new_text is None or old_text == new_text:
+        return None
+    old, new = prose_metadata.front_matter(old_text), prose_metadata.front_matter(new_text)
+    if old is None or new is None:
+        return None
+    changed = prose_metadata.changed_keys(old, new, facts.config.metadata_keys)
+    if changed is None:
+        return None
+    values = "; ".join(f"{key}: {_shown(old)} → {_shown(new)}" for key, old, new in changed)
+    reasons = ("renamed", "metadata") if change.status == "renamed" else ("metadata",)
+    return Proof(
+        reasons,
+        f"only listed front matter keys changed ({values or 'no value, only their lines'}); "
+        "the body, the delimiters and every other entry are byte for byte the same",
+    )
+
+
+def _shown(value: object) -> str:
+    text = "(absent)" if value is prose_metadata.ABSENT else str(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _extension_changed(old_path: str | None, path: str) -> bool:
+    return posixpath.splitext(old_path or path)[1] != posixpath.splitext(path)[1]
+
+
+# --- reflow --------------------------------------------------------------------------
 
 
 def reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
-    return None
+    """Prose re-wrapped: the same words in the same order, only the line breaks and the
+    spaces between words moved."""
+    if facts.kind not in _PROSE_KINDS:
+        return None
+    removed, added = hunk.removed, hunk.added
+    words = _words(removed)
+    if not words or words != _words(added) or _texts(removed) == _texts(added):
+        return None
+    if facts.kind == "markdown":
+        return _markdown_reflow(facts, hunk)
+    return _text_reflow(facts.analysis, hunk)
+
+
+def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
+    old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
+    if old_text is None or new_text is None:
+        return None
+    if max(len(old_text), len(new_text)) > prose_markdown.MAX_RENDERED_CHARS:
+        return None
+    old_html = _memo(facts, "prose:old-html", lambda: prose_markdown.pieces(old_text))
+    if _memo(facts, "prose:same-html", lambda: old_html == prose_markdown.pieces(new_text)):
+        # One render for a whole re-wrapped document: no hunk of it changes its meaning.
+        return Proof(
+            ("reflow",),
+            "the same words in the same order, and the HTML of the old and of the new file "
+            "are the same (text whitespace as a browser shows it)",
+        )
+    patched = _patched(facts, hunk)
+    if patched is None or old_html != prose_markdown.pieces(patched):
+        return None
+    return Proof(
+        ("reflow",),
+        "the same words in the same order, and the HTML of the old file and of the old file "
+        "with only this hunk applied are the same (text whitespace as a browser shows it)",
+    )
+
+
+def _patched(facts: FileFacts, hunk: Hunk) -> str | None:
+    """The old file with only `hunk` applied, when the file is small enough to render
+    once per hunk."""
+    old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
+    if old_text is None or new_text is None:
+        return None
+    if not prose_markdown.affordable(old_text, new_text, len(facts.change.hunks)):
+        return None
+    return prose_markdown.patched(old_text, hunk)
+
+
+def _text_reflow(analysis: Analysis, hunk: Hunk) -> Proof | None:
+    old_side = [line.text for line in hunk.lines if line.origin != "+"]
+    new_side = [line.text for line in hunk.lines if line.origin != "-"]
+    if prose_text.paragraphs(old_side) != prose_text.paragraphs(new_side):
+        return None  # a paragraph break appeared, vanished or moved
+    sides = _changed_lines(analysis, hunk)
+    if sides is None or not _plain(analysis, sides):
+        return None
+    if any(prose_text.reflow_is_structural(text, numbers) for _, text, numbers in sides):
+        return None
+    return Proof(
+        ("reflow",),
+        "the same words in the same order, paragraph by paragraph; no changed line is or "
+        "introduces a list item, title, directive, field, table or literal block",
+    )
+
+
+def _words(lines: tuple[Line, ...]) -> list[str]:
+    return [word for line in lines for word in line.text.split()]
+
+
+def _texts(lines: tuple[Line, ...]) -> list[tuple[str, bool]]:
+    return [(line.text, line.newline) for line in lines]
+
+
+# --- typo ----------------------------------------------------------------------------
 
 
 def typo(facts: FileFacts, hunk: Hunk) -> Proof | None:
-    return None
+    """Every changed word is a typo fix of the old word, in prose or in a comment."""
+    flavor = _flavor(facts.kind)
+    pairs = _line_pairs(hunk)
+    if flavor is None or pairs is None:
+        return None
+    fixes: list[Fixed] = []
+    for old, new in pairs:
+        found = line_fixes(old.text, new.text, flavor)
+        if found is None:
+            return None
+        fixes += [(old, new, fix) for fix in found]
+    if not fixes or not _typo_in_place(facts, hunk, fixes):
+        return None
+    where = {"markdown": "Markdown prose", "text": "prose"}.get(facts.kind, "comments")
+    listed = "; ".join(str(fix) for _, _, fix in fixes)
+    return Proof(("typo",), f"typo fixes in {where}, nothing else changed: {listed}")
+
+
+def _flavor(kind: str) -> Flavor | None:
+    if kind == "markdown":
+        return MARKDOWN
+    if kind == "text":
+        return TEXT
+    return COMMENT if kind in prose_comments.KINDS else None
+
+
+def _line_pairs(hunk: Hunk) -> list[tuple[Line, Line]] | None:
+    """Removed and added lines paired in order within each run of changed lines; None
+    when a run removes and adds different numbers of lines, or a line ending changed."""
+    pairs: list[tuple[Line, Line]] = []
+    removed: list[Line] = []
+    added: list[Line] = []
+    for line in (*hunk.lines, Line(" ", None, None, "")):
+        if line.origin == "-":
+            removed.append(line)
+        elif line.origin == "+":
+            added.append(line)
+        elif removed or added:
+            if len(removed) != len(added):
+                return None
+            pairs += zip(removed, added, strict=True)
+            removed, added = [], []
+    if any(old.newline != new.newline for old, new in pairs):
+        return None
+    return pairs
+
+
+def _typo_in_place(facts: FileFacts, hunk: Hunk, fixes: list[Fixed]) -> bool:
+    """Whether the fixed words are prose where they stand: Markdown text that renders as
+    text, plain-text paragraphs, or comments."""
+    if facts.kind == "markdown":
+        return _markdown_typo(facts, hunk)
+    sides = _changed_lines(facts.analysis, hunk)
+    if sides is None or not _plain(facts.analysis, sides):
+        return False
+    if facts.kind == "text":
+        return _text_typo(hunk, sides)
+    return _comment_typo(facts, sides, fixes)
+
+
+def _text_typo(hunk: Hunk, sides: list[Changed]) -> bool:
+    """No changed line names something (a title, a directive, a field) or reads like code."""
+    if any(prose_text.typo_names_something(text, numbers) for _, text, numbers in sides):
+        return False
+    changed = (*hunk.removed, *hunk.added)
+    return not any(prose_comments.CODE_LIKE.search(line.text) for line in changed)
+
+
+def _comment_typo(facts: FileFacts, sides: list[Changed], fixes: list[Fixed]) -> bool:
+    """Every fixed word is inside a comment on both sides, one that no tool reads."""
+    (_, old_text, _), (_, new_text, _) = sides
+    kind = facts.kind
+    old = _memo(facts, "prose:old-comments", lambda: prose_comments.comments(kind, old_text))
+    new = _memo(facts, "prose:new-comments", lambda: prose_comments.comments(kind, new_text))
+    if old is None or new is None:
+        return False
+    for removed, added, fix in fixes:
+        if removed.old_no is None or added.new_no is None:
+            return False
+        if not prose_comments.in_prose_comment(old, removed.old_no, *fix.old_span):
+            return False
+        if not prose_comments.in_prose_comment(new, added.new_no, *fix.new_span):
+            return False
+    return True
+
+
+def _markdown_typo(facts: FileFacts, hunk: Hunk) -> bool:
+    """The old file and the old file with only this hunk applied render to the same HTML
+    but for typo fixes in text outside code, pre-formatted text and headings (a heading's
+    words are its anchor)."""
+    old_text, patched = facts.analysis.old_text, _patched(facts, hunk)
+    if old_text is None or patched is None:
+        return False
+    before = _memo(facts, "prose:old-html", lambda: prose_markdown.pieces(old_text))
+    after = prose_markdown.pieces(patched)
+    return len(before) == len(after) and all(
+        old == new
+        or (
+            not old.tag
+            and not new.tag
+            and old.where == new.where == "text"
+            and line_fixes(old.value, new.value, MARKDOWN) is not None
+        )
+        for old, new in zip(before, after, strict=True)
+    )
+
+
+# --- shared --------------------------------------------------------------------------
+
+
+def _changed_lines(analysis: Analysis, hunk: Hunk) -> list[Changed] | None:
+    """Each side with its full text and the numbers of its changed lines; None when a
+    side's text or a line number is unknown."""
+    candidates: tuple[tuple[Side, str | None, list[int | None]], ...] = (
+        ("old", analysis.old_text, [line.old_no for line in hunk.removed]),
+        ("new", analysis.new_text, [line.new_no for line in hunk.added]),
+    )
+    sides: list[Changed] = []
+    for side, text, lines in candidates:
+        numbers = [number for number in lines if number is not None]
+        if text is None or len(numbers) != len(lines):
+            return None
+        sides.append((side, text, numbers))
+    return sides
+
+
+def _plain(analysis: Analysis, sides: list[Changed]) -> bool:
+    """No changed line is literal (a code block, a table, a multi-line string...) or in
+    a file the lexical rules could not read."""
+    for side, _, numbers in sides:
+        literal = analysis.literal_lines(side)
+        if literal is None or not literal.isdisjoint(numbers):
+            return False
+    return True
+
+
+def _memo(facts: FileFacts, key: str, compute: Callable[[], T]) -> T:
+    """Work done once per file and shared by its hunks (a render, a lexer pass)."""
+    if key not in facts.memo:
+        facts.memo[key] = compute()
+    return cast(T, facts.memo[key])

@@ -1,0 +1,217 @@
+"""When one word replacing another is a typo fix: the word-level half of the `typo` rule.
+
+A typo fix is a small edit of a plain word whose meaning cannot have changed. The
+edit distance alone cannot tell a fix (recieve→receive) from a real-word swap that
+changes meaning with one letter (must→most, enable→unable, internal→external), so
+the checks here are deliberately narrow (issue #3): plain lower-case or Capitalized
+ASCII words of four letters or more, the same first letter (prefixes carry negation
+and direction: un-, in-/ex-, en-/de-), no word from a list of meaning-bearing words,
+and a restricted Damerau-Levenshtein distance of 1 (2 from eight letters). When in
+doubt, the pair is not a typo.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+# Words whose replacement changes meaning even when it looks like a one-letter slip:
+# modals, quantifiers, negations, truth values, order and direction, opposite actions,
+# numbers and units. Checked with their common inflections, and on each part of a
+# hyphenated or contracted word.
+_MEANING_BEARING = """
+    must may might should shall can could will would need needs dare ought
+    all any some none most many much few more less least lest each every either neither
+    both several enough only also just even ever always never often seldom rarely usually
+    sometimes already still yet again once twice
+    not no nor cannot without unless except nothing nobody nowhere non
+    true false yes on off null nil empty zero
+    before after above below under over first last next previous prev min max
+    high low early earlier earliest late latter later latest old new older newer
+    upper inner outer left right front back top bottom begin end start stop finish
+    same different equal unequal similar exact exactly approximately
+    than then this that these those thus here there where when while whether
+    allow deny disallow permit forbid grant revoke accept reject refuse
+    add remove delete insert include exclude inclusive exclusive internal external
+    implicit explicit implicitly explicitly import export input output
+    enable disable increase decrease increment decrement raise lower maximize minimize
+    maximum minimum maximal minimal open close lock unlock load unload mount unmount
+    install uninstall read write encode decode encrypt decrypt ascend ascending descend
+    descending encourage discourage show hide get set push pull send fetch keep drop
+    public private protected safe unsafe secure insecure valid invalid sync async
+    required optional mandatory deprecated supported success failure fail pass
+    forbidden prohibit recommend prefer avoid require strict lenient obsolete
+    stable unstable experimental greater smaller larger bigger
+    everything anything something everyone anyone someone
+    lose loose affect effect accept except quite quiet
+    one two three four five six seven eight nine ten eleven twelve hundred thousand
+    million billion trillion half double single triple dozen second third fourth fifth
+    byte bit kilobyte megabyte gigabyte terabyte kibibyte mebibyte gibibyte
+    millisecond microsecond nanosecond minute hour day week month year
+    hourly daily weekly monthly yearly annual
+"""
+
+_APOSTROPHES = "'\u2019"  # typewriter and typographic
+_NEGATION_ENDINGS = tuple(f"n{mark}t" for mark in _APOSTROPHES)
+_WORD = re.compile(f"[A-Za-z]+(?:[{_APOSTROPHES}-][A-Za-z]+)*")
+_PARTS = re.compile(f"[{_APOSTROPHES}-]")
+_SPACES = re.compile(r"(\s+)")
+_TICKS = re.compile(r"`+")
+
+
+def _inflections(word: str) -> Iterable[str]:
+    """A superset of a word's inflections: over-guarding only costs a missed typo."""
+    yield from (word, word + "s", word + "es", word + "d", word + "ed", word + "ing")
+    yield from (word + "r", word + "er", word + "st", word + "est", word + "ly")
+    if word.endswith("e"):
+        yield word[:-1] + "ing"
+    if word.endswith("y"):
+        yield from (word[:-1] + "ies", word[:-1] + "ied", word[:-1] + "ier", word[:-1] + "iest")
+    yield from (word + word[-1] + "ed", word + word[-1] + "ing", word + word[-1] + "er")
+
+
+@functools.cache
+def guarded_words() -> frozenset[str]:
+    """The meaning-bearing words with their inflections (built on first use: start-up)."""
+    return frozenset(form for word in _MEANING_BEARING.split() for form in _inflections(word))
+
+
+@dataclass(frozen=True)
+class Flavor:
+    """How words are delimited in one kind of prose."""
+
+    lead: str  # punctuation that may open a word
+    trail: str  # punctuation that may close it
+    capitalized: bool = True  # whether a Capitalized word can be prose
+
+
+MARKDOWN = Flavor(lead="(*_~", trail=".,;:!?)*_~")
+TEXT = Flavor(lead="(*", trail=".,;:!?)*")
+# In code, a Capitalized word is as likely a type, a class or an exported name (Go doc
+# comments start with one) as the start of a sentence.
+COMMENT = Flavor(lead="(", trail=".,;:!?)", capitalized=False)
+
+
+@dataclass(frozen=True)
+class Fix:
+    old: str
+    new: str
+    edits: int
+    old_span: tuple[int, int] = (0, 0)  # the whole token, in the old line
+    new_span: tuple[int, int] = (0, 0)  # the whole token, in the new line
+
+    def __str__(self) -> str:
+        return f"{self.old}→{self.new} ({self.edits} edit{'s' if self.edits > 1 else ''})"
+
+
+def line_fixes(old: str, new: str, flavor: Flavor) -> list[Fix] | None:
+    """The typo fixes that turn line `old` into line `new`, or None when anything else
+    changed: spacing, punctuation, a number, a word added or removed, a word inside a
+    code span, or a word swap that is not a typo."""
+    old_parts, new_parts = _SPACES.split(old), _SPACES.split(new)
+    if len(old_parts) != len(new_parts):
+        return None  # a word was added or removed
+    code = _code_spans(old)
+    if code is None:
+        return None
+    fixes: list[Fix] = []
+    old_at = new_at = 0
+    for index, (before, after) in enumerate(zip(old_parts, new_parts, strict=True)):
+        if before != after:
+            if index % 2 or code[0] < old_at < code[1]:  # whitespace, or maybe code
+                return None
+            fix = token_fix(before, after, flavor)
+            if fix is None:
+                return None
+            spans = (old_at, old_at + len(before)), (new_at, new_at + len(after))
+            fixes.append(Fix(fix.old, fix.new, fix.edits, *spans))
+        old_at, new_at = old_at + len(before), new_at + len(after)
+    return fixes
+
+
+def _code_spans(line: str) -> tuple[int, int] | None:
+    """Where inline code may be on a line: from its first backtick to its last (code spans
+    open and close with runs of one or more backticks, which may nest shorter runs, so
+    anything between them is doubtful); None when a span may run on to another line."""
+    runs = _TICKS.findall(line)
+    if len(runs) % 2:
+        return None
+    return (line.find("`"), line.rfind("`")) if runs else (-1, -1)
+
+
+def token_fix(before: str, after: str, flavor: Flavor) -> Fix | None:
+    """`before`→`after` as a typo fix of one word, with the same punctuation around it."""
+    old, new = _split(before, flavor), _split(after, flavor)
+    if old is None or new is None or (old[0], old[2]) != (new[0], new[2]):
+        return None
+    if not flavor.capitalized and not old[1].islower():
+        return None
+    edits = typo_edits(old[1], new[1])
+    return None if edits is None else Fix(old[1], new[1], edits)
+
+
+def _split(token: str, flavor: Flavor) -> tuple[str, str, str] | None:
+    """Punctuation before, the word, punctuation after; None if `token` holds no plain
+    word (digits, underscores, dots, slashes, quotes, brackets: numbers, identifiers,
+    paths, URLs, code)."""
+    start = len(token) - len(token.lstrip(flavor.lead))
+    end = len(token.rstrip(flavor.trail))
+    if start >= end or not _WORD.fullmatch(token, start, end):
+        return None
+    return token[:start], token[start:end], token[end:]
+
+
+def typo_edits(old: str, new: str) -> int | None:
+    """How many edits turn plain word `old` into `new`, when that is a typo fix."""
+    shape = _shape(old)
+    if shape is None or shape != _shape(new):
+        return None  # ALL-CAPS, camelCase and case changes: names, acronyms, constants
+    old_low, new_low = old.lower(), new.lower()
+    if old_low[0] != new_low[0]:
+        return None  # un-, in-/ex-, en-/de-, local/global: the start of a word is meaning
+    letters = min(_letters(old_low), _letters(new_low))
+    if letters < 4 or _guarded(old_low) or _guarded(new_low):
+        return None
+    if old_low.endswith("est") != new_low.endswith("est"):
+        return None  # stronger→strongest: a comparative is not a typo
+    edits = osa_distance(old_low, new_low)
+    return edits if 0 < edits <= (1 if letters < 8 else 2) else None
+
+
+def _shape(word: str) -> str | None:
+    letters = _PARTS.sub("", word)
+    if letters.islower():
+        return "lower"
+    if letters[0].isupper() and (len(letters) == 1 or letters[1:].islower()):
+        return "capitalized"
+    return None
+
+
+def _letters(word: str) -> int:
+    return len(_PARTS.sub("", word))
+
+
+def _guarded(word: str) -> bool:
+    guarded = guarded_words()
+    if word in guarded or word.endswith(_NEGATION_ENDINGS):
+        return True
+    return any(part in guarded for part in _PARTS.split(word))
+
+
+def osa_distance(a: str, b: str) -> int:
+    """Restricted Damerau-Levenshtein (optimal string alignment) distance: insertions,
+    deletions, substitutions and swaps of two adjacent letters. Never less than the
+    unrestricted distance, so it errs on the side of "not a typo"."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[len(b)]
