@@ -82,7 +82,10 @@ def _manifest(args: list[str]) -> int:
         choices=tuple(FORMATS),
         default="json",
         help="json: the manifest (default); text: a short summary for people; full: every "
-        "changed file in full plus its diff, for consumers that cannot use handles",
+        "changed file in full plus its diff, for consumers that cannot use handles; markdown: "
+        "a report for a pull-request comment or a step summary; github: one workflow "
+        "annotation per finding (::error file=...,line=...::); sarif: the findings as "
+        "SARIF 2.1.0, for code scanning",
     )
     parser.add_argument(
         "--fallback",

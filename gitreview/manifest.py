@@ -193,7 +193,7 @@ def assemble(
         "spec": rng.spec,
         "base": rng.base,
         "head": rng.head,
-        "commits": [{"sha": c.sha, "subject": c.subject} for c in rng.commits],
+        "commits": [{"sha": c.sha, "subject": redact(c.subject)} for c in rng.commits],
     }
     if source != "git":
         range_entry["source"] = source

@@ -1,7 +1,344 @@
-"""Placeholder: the GitHub Actions step (issue #7)."""
+"""`git review-manifest ci`: the command behind the GitHub Actions step (action.yml).
+
+Everything comes from the environment GitHub Actions sets, so the command runs
+the same anywhere those variables are set (the tests set them):
+
+- GITHUB_EVENT_NAME and GITHUB_EVENT_PATH: the range. A pull request is
+  BASE...HEAD (from the merge base, as GitHub shows it); a push is
+  BEFORE..AFTER; a new branch starts at the first parent of its oldest new
+  commit. Other events review GITHUB_SHA against its first parent.
+- INPUT_BASE, INPUT_HEAD, INPUT_FAIL-ON, INPUT_FALLBACK, INPUT_CONFIG,
+  INPUT_ROLE: the action's inputs, named as GitHub names them (upper case,
+  dashes kept); a composite action passes them explicitly. Empty means unset.
+- RUNNER_TEMP: the manifest goes to $RUNNER_TEMP/gitreview/manifest.json.
+- GITHUB_OUTPUT and GITHUB_STEP_SUMMARY: appended to, when set.
+
+The findings go to stdout as workflow annotations; the exit status is 1 when
+one is at or above fail-on.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from gitreview.errors import Exit, UserError
+
+ZERO_SHA = "0" * 40
+FAIL_ON = ("error", "warning", "info", "never")
+PULL_REQUEST_EVENTS = (
+    "pull_request",
+    "pull_request_target",
+    "pull_request_review",
+    "pull_request_review_comment",
+)
+SHORT_SHA = 12
+FETCH_DEPTH_HINT = "set fetch-depth: 0 on actions/checkout to fetch the whole history"
+
+
+@dataclass(frozen=True)
+class Inputs:
+    base: str | None = None
+    head: str | None = None
+    fail_on: str | None = None
+    fallback: bool = False
+    config: str | None = None
+    role: str | None = None
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """The range an event or the inputs ask for, before the repository is asked."""
+
+    base: str | None = None  # None: the first parent of head
+    head: str | None = None
+    merge_base: bool = False  # BASE...HEAD rather than BASE..HEAD
+    oldest_new: str | None = None  # a new branch: base is this commit's first parent
+    deleted: bool = False  # a push that deleted its ref: nothing to review
+
 
 def run_ci(*, repo: str | None) -> int:
-    raise NotImplementedError("the GitHub Actions step is being written")
+    env = os.environ
+    inputs = read_inputs(env)
+    wanted = wanted_range(env, inputs)
+    if wanted.deleted:
+        print("gitreview: the push deleted its ref: nothing to review", file=sys.stderr)
+        _append(env.get("GITHUB_OUTPUT"), format_outputs(_nothing()))
+        return int(Exit.OK)
+
+    from gitreview.commands.manifest import _fails
+    from gitreview.manifest import serialize
+    from gitreview.pipeline import build
+    from gitreview.render.github import render_github
+    from gitreview.render.markdown import render_markdown
+
+    spec = range_spec(repo, wanted)
+    manifest, settings = build(
+        repo, spec, config=inputs.config, contents="missing" if inputs.fallback else "none"
+    )
+    shown = for_role(manifest, inputs.role)
+    path = Path(env.get("RUNNER_TEMP") or tempfile.gettempdir()) / "gitreview" / "manifest.json"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(serialize(manifest), encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"cannot write {path}: {error.strerror}", status=Exit.USAGE) from None
+    _append(env.get("GITHUB_OUTPUT"), format_outputs(outputs(shown, path)))
+    _append(env.get("GITHUB_STEP_SUMMARY"), render_markdown(shown))
+    sys.stdout.write(render_github(manifest))
+    threshold = inputs.fail_on or settings.fail_on
+    failed = _fails(manifest, threshold)
+    print(f"gitreview: {_summary(manifest, path)}", file=sys.stderr)
+    if failed:
+        print(
+            f"gitreview: findings at or above fail-on ({threshold}): failing the step",
+            file=sys.stderr,
+        )
+    return int(Exit.FINDINGS) if failed else int(Exit.OK)
+
+
+# -- the inputs and the event ----------------------------------------------------
+
+
+def read_inputs(env: Mapping[str, str]) -> Inputs:
+    def get(name: str) -> str | None:
+        return env.get(f"INPUT_{name}", "").strip() or None
+
+    fail_on = get("FAIL-ON")
+    if fail_on is not None and fail_on not in FAIL_ON:
+        raise UserError(
+            f"the fail-on input must be error, warning, info or never, not '{fail_on}'",
+            status=Exit.USAGE,
+        )
+    fallback = get("FALLBACK") or "false"
+    if fallback.lower() not in ("true", "false"):
+        raise UserError(
+            f"the fallback input must be true or false, not '{fallback}'", status=Exit.USAGE
+        )
+    return Inputs(
+        base=get("BASE"),
+        head=get("HEAD"),
+        fail_on=fail_on,
+        fallback=fallback.lower() == "true",
+        config=get("CONFIG"),
+        role=get("ROLE"),
+    )
+
+
+def wanted_range(env: Mapping[str, str], inputs: Inputs) -> Wanted:
+    """The event's range with the inputs over it; GITHUB_SHA when nothing names a head."""
+    wanted = Wanted()
+    if inputs.base is None or inputs.head is None:
+        wanted = event_range(env.get("GITHUB_EVENT_NAME", ""), _payload(env))
+    if inputs.base is not None:
+        wanted = Wanted(base=inputs.base, head=wanted.head, merge_base=True)
+    if inputs.head is not None:
+        wanted = replace(wanted, head=inputs.head, oldest_new=None, deleted=False)
+    if wanted.head is None:
+        wanted = replace(wanted, head=env.get("GITHUB_SHA") or None)
+    if wanted.head is None and not wanted.deleted:
+        raise UserError(
+            "no range to review: neither the event nor the inputs name a head commit",
+            status=Exit.RANGE,
+            hint="run it from GitHub Actions, or set INPUT_BASE and INPUT_HEAD",
+        )
+    return wanted
+
+
+def event_range(name: str, payload: Mapping[str, Any]) -> Wanted:
+    """What a GitHub event asks to review (pure: the payload only)."""
+    if name in PULL_REQUEST_EVENTS:
+        base = _sha(payload, "pull_request", "base", "sha")
+        head = _sha(payload, "pull_request", "head", "sha")
+        if base is None or head is None:
+            raise _bad_payload(name, "pull_request.base.sha and pull_request.head.sha")
+        return Wanted(base=base, head=head, merge_base=True)
+    if name == "merge_group":
+        base = _sha(payload, "merge_group", "base_sha")
+        head = _sha(payload, "merge_group", "head_sha")
+        if base is None or head is None:
+            raise _bad_payload(name, "merge_group.base_sha and merge_group.head_sha")
+        return Wanted(base=base, head=head)
+    if name == "push":
+        before, after = _sha(payload, "before"), _sha(payload, "after")
+        if before is None or after is None:
+            raise _bad_payload(name, "before and after")
+        if after == ZERO_SHA:
+            return Wanted(deleted=True)
+        if before == ZERO_SHA:
+            # A new branch or tag: GitHub lists the pushed commits oldest first.
+            commits = payload.get("commits")
+            oldest = _sha(commits[0], "id") if isinstance(commits, list) and commits else None
+            return Wanted(head=after, oldest_new=oldest)
+        return Wanted(base=before, head=after)
+    return Wanted()
+
+
+def _payload(env: Mapping[str, str]) -> Mapping[str, Any]:
+    name = env.get("GITHUB_EVENT_PATH")
+    if not name:
+        return {}
+    try:
+        data = json.loads(Path(name).read_bytes())
+    except OSError as error:
+        raise UserError(
+            f"cannot read the event payload {name}: {error.strerror}", status=Exit.RANGE
+        ) from None
+    except ValueError as error:
+        raise UserError(
+            f"the event payload {name} is not JSON: {error}", status=Exit.RANGE
+        ) from None
+    if not isinstance(data, dict):
+        raise UserError(f"the event payload {name} is not a JSON object", status=Exit.RANGE)
+    return data
+
+
+def _sha(data: object, *keys: str) -> str | None:
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data if isinstance(data, str) and data else None
+
+
+def _bad_payload(event: str, fields: str) -> UserError:
+    return UserError(
+        f"the {event} event payload has no {fields}",
+        status=Exit.RANGE,
+        hint="give the base and head inputs",
+    )
+
+
+# -- the range in the repository -------------------------------------------------
+
+
+def range_spec(repo: str | None, wanted: Wanted) -> str:
+    """The range as `git review-manifest` takes it, after checking that the
+    commits it needs are here: a shallow checkout (actions/checkout fetches one
+    commit by default) gets one line saying how to fetch them."""
+    from gitreview.git import open_repository
+
+    repository = open_repository(repo)
+    head = wanted.head
+    assert head is not None  # wanted_range makes sure
+
+    def require(rev: str, what: str) -> str | None:
+        sha = repository.resolve_commit(rev)
+        if sha is None and repository.is_shallow:
+            raise _shallow(f"{what} {_short(rev)}")
+        return sha
+
+    head_sha = require(head, "the head commit")
+    if wanted.base is not None:
+        base_sha = require(wanted.base, "the base commit")
+        if wanted.merge_base:
+            orphaned = base_sha and head_sha and repository.merge_base(base_sha, head_sha) is None
+            if orphaned and repository.is_shallow:
+                assert base_sha is not None and head_sha is not None
+                raise _shallow(f"the merge base of {_short(base_sha)} and {_short(head_sha)}")
+            return f"{wanted.base}...{head}"
+        return f"{wanted.base}..{head}"
+    if head_sha is None:
+        return head  # resolve_range says the revision is unknown
+    if wanted.oldest_new is not None:
+        oldest = repository.resolve_commit(wanted.oldest_new)
+        parent = repository.first_parent(oldest) if oldest else None
+        if parent is not None:
+            return f"{parent}..{head}"
+        if repository.is_shallow:  # not the tip alone: the branch's other commits count too
+            raise _shallow(f"the parent of {_short(wanted.oldest_new)}")
+    if repository.first_parent(head_sha) is None and repository.is_shallow:
+        raise _shallow(f"the parent of {_short(head_sha)}")
+    return head
+
+
+def _short(rev: str) -> str:
+    """A full commit id abbreviated as handles abbreviate; any other revision as given."""
+    is_sha = len(rev) in (40, 64) and all(char in "0123456789abcdef" for char in rev)
+    return rev[:SHORT_SHA] if is_sha else rev
+
+
+def _shallow(what: str) -> UserError:
+    return UserError(
+        f"{what} is not in this shallow clone", status=Exit.RANGE, hint=FETCH_DEPTH_HINT
+    )
+
+
+# -- what the step reports -------------------------------------------------------
+
+
+def for_role(manifest: dict[str, Any], role: str | None) -> dict[str, Any]:
+    """The manifest with only `role`'s handles, for the outputs and the summary."""
+    if role is None:
+        return manifest
+    from gitreview.manifest import DEFAULT_ROLE
+
+    known = sorted({DEFAULT_ROLE, *manifest["review"]})
+    if role not in known:
+        raise UserError(
+            f"unknown role '{role}': the roles are {', '.join(known)}", status=Exit.USAGE
+        )
+    review = manifest["review"]
+    return {**manifest, "review": {role: review[role]} if role in review else {}}
+
+
+def outputs(manifest: dict[str, Any], path: Path) -> list[tuple[str, str]]:
+    hunks, findings = manifest["summary"]["hunks"], manifest["summary"]["findings"]
+    handles = sum(entry["handles"] for entry in manifest["review"].values())
+    skip = handles == 0 and not manifest["findings"]
+    return [
+        ("manifest", str(path)),
+        ("significant", str(hunks["significant"])),
+        ("trivial", str(hunks["trivial"])),
+        ("handles", str(handles)),
+        ("errors", str(findings["error"])),
+        ("warnings", str(findings["warning"])),
+        ("notices", str(findings["info"])),
+        ("reduction", str(manifest["tokens"]["reduction"])),
+        ("skip", "true" if skip else "false"),
+    ]
+
+
+def _nothing() -> list[tuple[str, str]]:
+    counts = [(name, "0") for name in ("significant", "trivial", "handles")]
+    counts += [(name, "0") for name in ("errors", "warnings", "notices")]
+    return [("manifest", ""), *counts, ("reduction", "0.0"), ("skip", "true")]
+
+
+def format_outputs(pairs: list[tuple[str, str]]) -> str:
+    """$GITHUB_OUTPUT lines: NAME=VALUE, or a heredoc for a value on several lines."""
+    text = ""
+    for name, value in pairs:
+        if "\n" in value or "\r" in value:
+            delimiter = "GITREVIEW_EOF"
+            while delimiter in value:
+                delimiter += "_"
+            text += f"{name}<<{delimiter}\n{value}\n{delimiter}\n"
+        else:
+            text += f"{name}={value}\n"
+    return text
+
+
+def _append(name: str | None, text: str) -> None:
+    if not name:
+        return
+    try:
+        with open(name, "a", encoding="utf-8") as file:
+            file.write(text)
+    except OSError as error:
+        raise UserError(f"cannot write {name}: {error.strerror}", status=Exit.USAGE) from None
+
+
+def _summary(manifest: dict[str, Any], path: Path) -> str:
+    hunks, findings = manifest["summary"]["hunks"], manifest["summary"]["findings"]
+    return (
+        f"{hunks['significant']} significant and {hunks['trivial']} trivial hunks; "
+        f"findings: {findings['error']} error, {findings['warning']} warning, "
+        f"{findings['info']} info; manifest: {path}"
+    )

@@ -16,6 +16,9 @@ FORMATS: dict[str, tuple[str, str]] = {
     "json": ("gitreview.manifest", "render_json"),
     "text": ("gitreview.render.text", "render_text"),
     "full": ("gitreview.render.full", "render_full"),
+    "markdown": ("gitreview.render.markdown", "render_markdown"),
+    "github": ("gitreview.render.github", "render_github"),
+    "sarif": ("gitreview.render.sarif", "render_sarif"),
 }
 
 

@@ -1,0 +1,210 @@
+"""A Markdown report of a manifest: for a pull-request comment or a step summary.
+
+GitHub-flavoured Markdown. Paths, handles and rule ids are code spans; other
+text is escaped, so a `|` in a path cannot break a table, a `<` cannot open
+HTML and a `*` cannot turn into emphasis. Long lists are cut (a PR comment
+holds 65536 characters); the manifest has everything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+MAX_ITEMS = 50  # files, commits or handles listed in one place
+MAX_FINDINGS = 100
+SHORT_SHA = 12
+
+# Characters with an inline meaning in GitHub Markdown; line-start markers (#, -,
+# +, 1.) never begin a line here, so they need no escape.
+_INLINE = re.compile(r"([\\`*_\[\]<>|~&$])")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_BACKTICKS = re.compile(r"`+")
+_FULL_SHA = re.compile(r"\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b")
+
+
+def render_markdown(manifest: dict[str, Any], *, color: bool = False) -> str:
+    sections = [
+        _heading(manifest),
+        _figures(manifest),
+        _findings(manifest["findings"], manifest["summary"]["findings"]),
+        _review(manifest["review"]),
+        _skipped(manifest),
+    ]
+    return "\n\n".join(section for section in sections if section) + "\n"
+
+
+# -- sections --------------------------------------------------------------------
+
+
+def _heading(manifest: dict[str, Any]) -> str:
+    rng = manifest["range"]
+    # The Actions step's range names commits in full: 12 digits are enough to read.
+    spec = _FULL_SHA.sub(lambda match: match.group()[:SHORT_SHA], rng["spec"])
+    lines = [f"### gitreview: {code(spec)}", ""]
+    if rng["head"] is None:
+        lines.append("A patch, without its repository.")
+        return "\n".join(lines)
+    base = code(rng["base"][:SHORT_SHA]) if rng["base"] else "the empty tree"
+    commits = rng["commits"]
+    lines.append(
+        f"{base}..{code(rng['head'][:SHORT_SHA])}, {_count(len(commits), 'commit')}"
+        + (":" if commits else ".")
+    )
+    if commits:
+        lines.append("")
+        items = [f"- {code(c['sha'][:SHORT_SHA])} {text(c['subject'])}" for c in commits]
+        lines += _capped(items, len(items), "commits")
+    return "\n".join(lines)
+
+
+def _figures(manifest: dict[str, Any]) -> str:
+    summary, tokens, ledger = manifest["summary"], manifest["tokens"], manifest["ledger"]
+    lines = ["| | total | significant | trivial |", "| --- | ---: | ---: | ---: |"]
+    for name in ("files", "hunks"):
+        counts = summary[name]
+        lines.append(
+            f"| {name} | {counts['total']} | {counts['significant']} | {counts['trivial']} |"
+        )
+    lines += [
+        "",
+        f"**Tokens**: {tokens['full']} to read everything in full; the manifest "
+        f"{tokens['manifest']} and the significant hunks {tokens['significant']}: "
+        f"**{tokens['reduction']:.0%} reduction**.",
+        "",
+    ]
+    trivial = ledger["trivial"]
+    by_reason = ", ".join(f"{reason} {lines_}" for reason, lines_ in trivial.items())
+    lines.append(
+        f"**Lines**: {_count(ledger['lines'], 'changed line')}: "
+        f"{ledger['significant']} to review, {sum(trivial.values())} trivial"
+        + (f" ({by_reason})." if by_reason else ".")
+    )
+    return "\n".join(lines)
+
+
+def _findings(findings: list[dict[str, Any]], counts: dict[str, int]) -> str:
+    if not findings:
+        return "#### Findings: none"
+    tally = ", ".join(f"{counts[severity]} {severity}" for severity in ("error", "warning", "info"))
+    lines = [
+        f"#### Findings: {tally}",
+        "",
+        "| severity | rule | where | message |",
+        "| --- | --- | --- | --- |",
+    ]
+    for finding in findings[:MAX_FINDINGS]:
+        where = "the range"
+        if finding["path"] is not None:
+            line = f":{finding['line']}" if finding["line"] is not None else ""
+            where = code(finding["path"] + line, cell=True)
+        lines.append(
+            f"| {finding['severity']} | {code(finding['rule'], cell=True)} | {where} "
+            f"| {text(finding['message'])} |"
+        )
+    if len(findings) > MAX_FINDINGS:
+        lines.append(f"\n{len(findings) - MAX_FINDINGS} more in the manifest.")
+    return "\n".join(lines)
+
+
+def _review(review: dict[str, Any]) -> str:
+    if not review:
+        return "#### For reviewers: nothing to review"
+    lines = ["#### For reviewers"]
+    for role, entry in review.items():
+        batches = entry["batches"]
+        lines += [
+            "",
+            f"**{text(role)}**: {_count(entry['handles'], 'handle')} in "
+            f"{_count(entry['files'], 'file')}, {entry['tokens']} tokens, "
+            f"{_count(len(batches), 'batch', 'batches')}",
+            "",
+            "<details><summary>Handles</summary>",
+            "",
+        ]
+        items: list[str] = []
+        for number, batch in enumerate(batches, 1):
+            if len(batches) > 1:
+                items.append(f"- batch {number}:")
+            indent = "  " if len(batches) > 1 else ""
+            items += [f"{indent}- {code(handle)}" for handle in batch]
+        lines += _capped(items, entry["handles"], "handles")
+        lines += ["", "</details>"]
+    return "\n".join(lines)
+
+
+def _skipped(manifest: dict[str, Any]) -> str:
+    files = manifest["files"]
+    items: list[str] = []
+    trivial = [entry for entry in files if entry["classification"] == "trivial"]
+    if trivial:
+        items.append(f"- **Trivial** ({_count(len(trivial), 'file')}), no reviewer reads them:")
+        listed = [f"  - {_path(entry)}: {', '.join(entry['reasons'])}" for entry in trivial]
+        items += _capped(listed, len(listed), "files", indent="  ")
+    for cause, paths in manifest["ledger"].get("unreviewable", {}).items():
+        items.append(
+            f"- **Unreviewable** ({text(cause)}, {_count(len(paths), 'file')}), "
+            "no content to read: " + _joined(code(path) for path in paths[:MAX_ITEMS])
+        )
+        if len(paths) > MAX_ITEMS:
+            items[-1] += f", and {len(paths) - MAX_ITEMS} more"
+    missing = [entry for entry in files if entry["t1"] == "missing"]
+    if missing:
+        fallback = manifest.get("fallback")
+        then = (
+            f"--fallback put their full content in the manifest ({fallback['tokens']} tokens)"
+            if fallback
+            else "--fallback would put their full content in the manifest"
+        )
+        items.append(
+            f"- **Not analyzed** ({_count(len(missing), 'file')}), no tier-1 analysis of "
+            f"their content; {then}:"
+        )
+        listed = [f"  - {_path(entry)}: {entry['t1_cause']}" for entry in missing]
+        items += _capped(listed, len(listed), "files", indent="  ")
+    if not items:
+        return ""
+    return "\n".join(["#### Skipped, and why", "", *items])
+
+
+# -- pieces ----------------------------------------------------------------------
+
+
+def text(value: str) -> str:
+    """Plain text on one line, every inline Markdown character escaped."""
+    return _INLINE.sub(r"\\\1", " ".join(_CONTROL.sub(" ", value).split()))
+
+
+def code(value: str, *, cell: bool = False) -> str:
+    """A code span holding exactly `value` (control characters shown as \\xNN):
+    a fence longer than any run of backticks inside, padded where CommonMark
+    would strip a space or merge a backtick; `|` escaped inside a table cell."""
+    value = _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", value)
+    longest = max((len(run) for run in _BACKTICKS.findall(value)), default=0)
+    fence = "`" * (longest + 1)
+    if value[:1] == "`" or value[-1:] == "`" or (value[:1] == value[-1:] == " " and value.strip()):
+        value = f" {value} "
+    if cell:
+        value = value.replace("|", "\\|")
+    return f"{fence}{value}{fence}"
+
+
+def _path(entry: dict[str, Any]) -> str:
+    if "old_path" in entry:
+        return f"{code(entry['old_path'])} → {code(entry['path'])}"
+    return code(entry["path"])
+
+
+def _capped(items: list[str], total: int, noun: str, *, indent: str = "") -> list[str]:
+    if len(items) <= MAX_ITEMS:
+        return items
+    return [*items[:MAX_ITEMS], f"{indent}- … and more: {total} {noun} in all, in the manifest"]
+
+
+def _joined(parts: Iterable[str]) -> str:
+    return ", ".join(parts)
+
+
+def _count(number: int, noun: str, plural: str | None = None) -> str:
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
