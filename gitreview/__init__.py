@@ -31,9 +31,11 @@ def build_manifest(
     analysis carries its full content and diff. Raises gitreview.errors.UserError
     for every mistake a user can make; its `status` is the documented exit status.
     """
-    from gitreview.pipeline import Contents, build  # nothing heavy is imported until asked
+    # Nothing heavy is imported until asked: start-up matters for small pushes.
+    from gitreview.pipeline import Contents, classify_range, manifest_of
 
     contents: Contents = "missing" if fallback else "none"
-    return build(repo, spec, config=config, patch=patch, patch_name=patch_name, contents=contents)[
-        0
-    ]
+    outcome = classify_range(
+        repo, spec, config=config, patch=patch, patch_name=patch_name, contents=contents
+    )
+    return manifest_of(outcome)

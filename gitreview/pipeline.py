@@ -1,7 +1,8 @@
 """The flow, stage by stage: range -> changes -> classify + analyze -> manifest.
 
-`build` is what gitreview.build_manifest, the one public function, calls; the
-command line, the hook and the Actions step are thin shells over it.
+`classify_range` then `manifest_of` is what gitreview.build_manifest, the one
+public function, does; the command line, the hook and the Actions step are thin
+shells over them.
 """
 
 from __future__ import annotations
@@ -50,41 +51,15 @@ class Outcome:
     source: str
 
 
-def build(
-    repo: str | Path | None = None,
-    spec: str | None = None,
-    *,
-    config: str | Path | None = None,
-    patch: bytes | None = None,
-    patch_name: str = "-",
-    contents: Contents = "none",
-    base_head: tuple[str | None, str] | None = None,
-    progress: Progress | None = None,
-) -> tuple[dict[str, Any], Config]:
-    """gitreview.build_manifest, also returning the configuration that was in force.
-
-    `contents`: which files carry their whole content and diff in the manifest:
-    "missing" for those without T1 analysis (--fallback), "all" for the
-    full-content bundle, "none" by default.
-    """
-    outcome = classify_range(
-        repo,
-        spec,
-        config=config,
-        patch=patch,
-        patch_name=patch_name,
-        contents=contents,
-        base_head=base_head,
-        progress=progress,
-    )
+def manifest_of(outcome: Outcome) -> dict[str, Any]:
+    """The review manifest of a classified range."""
     files = [
         file_report(
             c.change, c.kind, c.analysis, c.verdict, c.head_tokens, full=c.full, content=c.content
         )
         for c in outcome.files
     ]
-    manifest = assemble(outcome.rng, files, outcome.findings, source=outcome.source)
-    return manifest, outcome.settings
+    return assemble(outcome.rng, files, outcome.findings, source=outcome.source)
 
 
 def classify_range(
@@ -100,8 +75,10 @@ def classify_range(
 ) -> Outcome:
     """Every file of the range analyzed and classified, moves included, and the findings.
 
-    `base_head` gives the range as commit ids (base None: the empty tree) instead
-    of `spec`, which then only names it.
+    `contents`: which files carry their whole content and diff in the manifest:
+    "missing" for those without T1 analysis (--fallback), "all" for the
+    full-content bundle, "none" by default. `base_head` gives the range as commit
+    ids (base None: the empty tree) instead of `spec`, which then only names it.
     """
     if patch is not None:
         from gitreview.patch import read_patch

@@ -105,7 +105,7 @@ def test_a_bug_is_one_line_without_a_traceback(
         raise RuntimeError("boom")
 
     monkeypatch.delenv("GITREVIEW_DEBUG", raising=False)
-    monkeypatch.setattr("gitreview.pipeline.build", broken)
+    monkeypatch.setattr("gitreview.pipeline.classify_range", broken)
     result = run("--repo", fixture_repo("kinds"), "v1..v2")
     assert result.status == 70
     assert result.stderr == (
@@ -127,11 +127,14 @@ def test_a_branch_named_like_a_subcommand_goes_after_a_double_dash(
 def test_progress_bar_only_on_a_terminal(fixture_repo: RepoFactory) -> None:
     import io
 
-    from gitreview.pipeline import build
+    from gitreview.pipeline import classify_range, manifest_of
     from gitreview.render.progress import progress_bar
 
     assert progress_bar(io.StringIO()) is None  # not a terminal: nothing extra
     shown = io.StringIO()
-    manifest, _ = build(fixture_repo("kinds"), "v1..v2", progress=progress_bar(shown, force=True))
+    outcome = classify_range(
+        fixture_repo("kinds"), "v1..v2", progress=progress_bar(shown, force=True)
+    )
+    manifest = manifest_of(outcome)
     assert "files" in shown.getvalue()
     assert manifest == run("--repo", fixture_repo("kinds"), "v1..v2").manifest

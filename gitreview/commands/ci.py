@@ -74,14 +74,15 @@ def run_ci(*, repo: str | None) -> int:
 
     from gitreview.commands.manifest import _fails
     from gitreview.manifest import serialize
-    from gitreview.pipeline import build
+    from gitreview.pipeline import classify_range, manifest_of
     from gitreview.render.github import render_github
     from gitreview.render.markdown import render_markdown
 
     spec = range_spec(repo, wanted)
-    manifest, settings = build(
+    outcome = classify_range(
         repo, spec, config=inputs.config, contents="missing" if inputs.fallback else "none"
     )
+    manifest, settings = manifest_of(outcome), outcome.settings
     shown = for_role(manifest, inputs.role)
     path = Path(env.get("RUNNER_TEMP") or tempfile.gettempdir()) / "gitreview" / "manifest.json"
     try:

@@ -122,10 +122,11 @@ def push_ranges(
 
 def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list[str]:
     from gitreview.manifest import serialize
-    from gitreview.pipeline import build
+    from gitreview.pipeline import classify_range, manifest_of
 
     spec = f"{(push.base or 'empty tree')[:12]}..{push.head[:12]}"
-    manifest, settings = build(repo, spec, base_head=(push.base, push.head))
+    outcome = classify_range(repo, spec, base_head=(push.base, push.head))
+    manifest, settings = manifest_of(outcome), outcome.settings
     target = Path(git_dir, "gitreview", "pre-push", remote or "remote", *push.name.split("/"))
     target = target.with_name(target.name + ".json")
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -21,14 +21,14 @@ def run_manifest(
     fail_on: str | None,
     fallback: bool = False,
 ) -> int:
-    from gitreview.pipeline import Contents, build
+    from gitreview.pipeline import Contents, classify_range, manifest_of
     from gitreview.render import render
 
     patch_data = None if patch is None else _read_patch(patch)
     contents: Contents = "all" if output_format == "full" else "missing" if fallback else "none"
     from gitreview.render.progress import progress_bar
 
-    manifest, settings = build(
+    outcome = classify_range(
         repo,
         spec,
         config=config,
@@ -37,6 +37,7 @@ def run_manifest(
         contents=contents,
         progress=progress_bar(sys.stderr),
     )
+    manifest, settings = manifest_of(outcome), outcome.settings
     text = render(manifest, output_format, color=output is None and sys.stdout.isatty())
     if output is None:
         sys.stdout.write(text)
