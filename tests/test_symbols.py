@@ -1,5 +1,7 @@
 """Code symbols for hunks (issue #5): each hunk names the function or type it is in."""
 
+import time
+
 import pytest
 from findings import analysis_of
 from manifests import files_by_path, manifest_of
@@ -268,7 +270,8 @@ def test_ruby() -> None:
 
 @pytest.mark.parametrize("kind", ["javascript", "go", "rust", "c"])
 def test_unbalanced_text_gives_what_it_can(kind: str) -> None:
-    assert isinstance(scopes(kind, "}}} {{{ ( ) ; \" ' ` /* // \n"), list)
+    text = "}}} fn f() {\n int g() {\n ( ) ; \" ' ` /* // \n"
+    assert all(scope.first <= scope.last for scope in scopes(kind, text))
 
 
 def test_a_hunk_gets_the_innermost_symbol() -> None:
@@ -284,3 +287,21 @@ def test_the_registry_and_the_symbol_finder_agree_on_kinds() -> None:
     from gitreview.analyze import code, symbols
 
     assert sorted(code.KINDS) == sorted((*symbols.BRACE_KINDS, *symbols.END_KINDS))
+
+
+@pytest.mark.parametrize(
+    ("kind", "text"),
+    [
+        ("javascript", "{" * 50_000 + "}" * 50_000),
+        ("javascript", "class A {" * 20_000 + "}" * 20_000),
+        ("javascript", "foo([" + "{a: 1}, " * 20_000 + "]);"),
+        ("cpp", "template <" * 20_000 + "{}"),
+        ("java", "@A " * 50_000 + "void f() {}"),
+        ("ruby", "  def a\n" * 20_000),
+    ],
+    ids=["nested", "nested-named", "objects-in-a-call", "angles", "annotations", "ruby"],
+)
+def test_symbols_take_linear_time(kind: str, text: str) -> None:
+    start = time.perf_counter()
+    scopes(kind, text)
+    assert time.perf_counter() - start < 5.0

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gitreview.analyze import lexers
 from gitreview.analyze.base import Scope
@@ -60,11 +60,12 @@ _JS_ARROW = re.compile(
 _ANNOTATION = re.compile(r"@[\w.]+(?: ?\([^()]*\))?|\[\[?[^\[\]]*\]?\]")
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Block:
-    name: str | None
+    path: str | None  # its full name when it has one, else the enclosing named block's
+    named: bool
     first: int
-    function: bool
+    in_function: bool  # it or a block around it is a function
     # A block opened inside parentheses (`App({ items })`, `f(opts: { a: string })`):
     # where the head around it started, so the head goes on after it closes.
     inline_head: int | None = None
@@ -86,6 +87,7 @@ _HEAD_LINES = 12
 _HEAD_CHARS = 4000
 _DECORATIONS = ("@", "#[", "[", "template")  # annotations, attributes, C++ templates
 _MAX_RESTARTS = 1000
+_MAX_DEPTH = 100  # blocks nested deeper are not named: no real code goes there
 _DIRECTIVE = re.compile(r"^[ \t]*#.*$", re.MULTILINE)
 
 
@@ -101,24 +103,28 @@ def _brace_scopes(kind: str, text: str) -> Iterator[Scope]:
     for match in re.finditer(r"[{};]", code):
         char, position = match.group(), match.start()
         next_boundary = position + 1
+        outer = stack[-1] if stack else _Block(None, False, 0, False)
         if char == "{":
             head_start = max(boundary, position - _HEAD_CHARS)
             head = code[head_start:position]
             if head.count("(") > head.count(")"):
-                stack.append(_Block(None, 0, False, inline_head=boundary))
-            else:
-                inside_function = any(block.function for block in stack)
-                name, function, start = _name_head(kind, head, inside_function)
+                block = replace(outer, named=False, inline_head=boundary)
+            elif len(stack) < _MAX_DEPTH:
+                name, function, start = _name_head(kind, head, outer.in_function)
                 first = bisect_right(newlines, head_start + start - 1) + 1
-                stack.append(_Block(name, first, function))
+                path = name if outer.path is None or name is None else f"{outer.path} > {name}"
+                in_function = outer.in_function or function
+                block = _Block(path or outer.path, name is not None, first, in_function)
+            else:
+                block = replace(outer, named=False, inline_head=None)
+            stack.append(block)
         elif char == "}" and stack:
             block = stack.pop()
             if block.inline_head is not None:
                 next_boundary = block.inline_head
-            elif block.name is not None:
-                names = [outer.name for outer in stack if outer.name is not None]
+            elif block.named and block.path is not None:
                 last = bisect_right(newlines, position - 1) + 1
-                yield Scope(block.first, last, " > ".join([*names, block.name]), "symbol")
+                yield Scope(block.first, last, block.path, "symbol")
         boundary = next_boundary
 
 
