@@ -24,11 +24,17 @@ REDACTED = "[REDACTED]"
 class SecretKind:
     id: str  # stable, for tests and docs
     label: str  # what the finding message calls it
-    pattern: re.Pattern[str]  # the secret is group "value" when there is one, else the match
+    source: str  # the pattern; the secret is group "value" when there is one, else the match
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        # Compiled on first use (re keeps it): the bounded repetitions make these
+        # slow to compile, and most runs never get past the _ANY_TOKEN prefilter.
+        return re.compile(self.source)
 
 
 def _kind(id: str, label: str, pattern: str) -> SecretKind:
-    return SecretKind(id, label, re.compile(pattern))
+    return SecretKind(id, label, pattern)
 
 
 # Single-line tokens. A lookahead instead of a trailing \b keeps a token followed by
