@@ -19,6 +19,7 @@ from gitreview.classify.base import (
     Proof,
     Verdict,
 )
+from gitreview.classify.position import position_matters
 from gitreview.model import FileChange, Hunk
 
 __all__ = ["FileFacts", "FileVerdict", "Proof", "Verdict", "aggregate", "classify"]
@@ -54,6 +55,8 @@ _WHY = {
     "binary": "binary content: no rule can look inside it",
     "submodule": "a submodule now points at another commit",
     "mode": "the mode changed",
+    "position": "it touches lines whose position is syntax (a shebang, a coding cookie, "
+    "a Go build constraint)",
     "extension": "renamed with another extension (ci.yml to ci.yml.disabled turns CI off)",
     "metadata": "the entry changed in a way no rule covers",
 }
@@ -120,6 +123,8 @@ def _classify_hunk(facts: FileFacts, hunk: Hunk) -> Verdict:
         # The file's existence is the change: an added __init__.py holding one blank
         # line makes a package, whatever its whitespace.
         return Verdict("significant", (facts.change.status,), _WHY[facts.change.status])
+    if position_matters(facts, hunk):
+        return Verdict("significant", ("content",), _WHY["position"])
     for rule in HUNK_RULES:
         proof = rule(facts, hunk)
         if proof is not None:

@@ -10,43 +10,61 @@ on its own, applied alone to the old file.
 
 from __future__ import annotations
 
+import datetime
 import inspect
 import json
-import math
 import re
 from collections.abc import Callable
 from typing import Any
 
 from gitreview.analyze import lexers
 from gitreview.classify.base import FileFacts, Proof, apply_hunk
-from gitreview.model import Hunk
+from gitreview.model import Hunk, Line
 
 # A parse per hunk is the price of the per-hunk check: bound it.
 MAX_HUNK_CHECKS = 40
 MAX_BYTES = 512_000
+PARSE_BUDGET = 2_000_000  # characters parsed for the per-hunk checks of one file
 
 _YAML_COMMENT = re.compile(r"(?:^|[ \t])(#.*)$")
 
 
 def formatting(facts: FileFacts, hunk: Hunk) -> Proof | None:
     meaning = _MEANINGS.get(facts.kind)
+    if facts.change.path.rpartition("/")[2] in _ORDERED_JSON:
+        meaning = _ordered_json_meaning
     old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
     if meaning is None or old_text is None or new_text is None:
         return None
     if len(old_text) > MAX_BYTES or len(new_text) > MAX_BYTES:
         return None
+    python = facts.kind == "python"
+    # The parses are the cost of this rule: a cheap necessary condition first (what
+    # a formatter changes, whitespace, quotes, brackets, commas, aside).
+    same_file = _memo(
+        facts, "formatting:skeleton", lambda: _skeleton(old_text) == _skeleton(new_text)
+    )
+    if python and not same_file and _skeleton_of(hunk.removed) != _skeleton_of(hunk.added):
+        return None
     old = _memo(facts, "formatting:old", lambda: meaning(old_text))
     if old is None:
         return None
-    what = "AST and comments" if facts.kind == "python" else "data"
-    if _memo(facts, "formatting:new", lambda: meaning(new_text)) == old:
+    what = "AST and comments" if python else "data"
+    if (same_file or not python) and _memo(
+        facts, "formatting:new", lambda: meaning(new_text)
+    ) == old:
         return Proof(
             ("formatting",),
             f"the old and new file have the same {what} ({_IGNORED[facts.kind]})",
         )
+    if not python:
+        # Data is proved for the whole file only: with duplicate keys, two hunks that
+        # each leave the data as it was can change it together.
+        return None
     checks = _memo(facts, "formatting:checks", lambda: [0])
     assert isinstance(checks, list)
-    if checks[0] >= MAX_HUNK_CHECKS:
+    budget = min(MAX_HUNK_CHECKS, PARSE_BUDGET // max(len(old_text), 1))
+    if checks[0] >= budget:
         return None
     checks[0] += 1
     if meaning(apply_hunk(old_text, hunk)) == old:
@@ -56,6 +74,19 @@ def formatting(facts: FileFacts, hunk: Hunk) -> Proof | None:
             f"({_IGNORED[facts.kind]})",
         )
     return None
+
+
+_FORMATTER_CHARACTERS = re.compile(r"[\s'\"(),;\\]|\b[uU](?=['\"])")
+
+
+def _skeleton(text: str) -> str:
+    """What no formatter changes in Python: the text without whitespace, quotes,
+    brackets, commas, semicolons, backslashes and `u` prefixes, in lower case."""
+    return _FORMATTER_CHARACTERS.sub("", text).lower()
+
+
+def _skeleton_of(lines: tuple[Line, ...]) -> str:
+    return _skeleton("".join(line.text for line in lines))
 
 
 def _memo(facts: FileFacts, key: str, compute: Callable[[], object]) -> object:
@@ -92,8 +123,12 @@ def python_meaning(text: str) -> tuple[str, tuple[str, ...]] | None:
 
 def _clean_docstring(text: str) -> str:
     """What formatters change in a docstring: its indentation, the whitespace at
-    the ends of lines and of the whole. The words and line breaks stay."""
-    return "\n".join(line.rstrip() for line in inspect.cleandoc(text).split("\n")).strip()
+    the ends of lines and of the whole. The words and line breaks stay; so do
+    trailing spaces in a docstring with doctests, whose expected output they are."""
+    cleaned = inspect.cleandoc(text)
+    if ">>>" in cleaned:
+        return cleaned
+    return "\n".join(line.rstrip() for line in cleaned.split("\n")).strip()
 
 
 def _python_comments(text: str) -> tuple[str, ...]:
@@ -112,15 +147,32 @@ def _json_meaning(text: str) -> tuple[Any, ...] | None:
         return None
 
 
+def _ordered_json_meaning(text: str) -> tuple[Any, ...] | None:
+    """For JSON whose reader gives key order a meaning: Node tries package.json's
+    conditional "exports" in order."""
+    meaning = _json_meaning(text)
+    if meaning is None:
+        return None
+    order = json.loads(text, object_pairs_hook=list)  # every object as its ordered pairs
+    return (*meaning, _Strict(order))
+
+
 def _yaml_meaning(text: str) -> tuple[Any, ...] | None:
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         documents = list(yaml.load_all(text, Loader=loader))
+        # YAML 1.1 and 1.2 read `no`, `on`, `010`, `1:30` differently: the same data
+        # under PyYAML's 1.1 rules is not enough, the scalars must be written alike.
+        scalars = sorted(
+            token.value
+            for token in yaml.scan(text, Loader=loader)
+            if isinstance(token, yaml.ScalarToken)
+        )
     except yaml.YAMLError:
         return None
-    return (_Strict(documents), _hash_comments(text))
+    return (_Strict(documents), _hash_comments(text), tuple(scalars))
 
 
 def _toml_meaning(text: str) -> tuple[Any, ...] | None:
@@ -156,17 +208,31 @@ class _Strict:
 
 
 def same_data(one: Any, two: Any) -> bool:
+    """Equal and of the same types all the way down: Python says True == 1 == 1.0,
+    -0.0 == 0.0, and equal instants in two time zones are equal."""
     if type(one) is not type(two):
         return False
     if isinstance(one, dict):
-        return one.keys() == two.keys() and all(same_data(one[k], two[k]) for k in one)
+        keys_one = {(type(key), _exact(key)): key for key in one}
+        keys_two = {(type(key), _exact(key)): key for key in two}
+        if keys_one.keys() != keys_two.keys():
+            return False
+        return all(same_data(one[keys_one[k]], two[keys_two[k]]) for k in keys_one)
     if isinstance(one, list | tuple):
         return len(one) == len(two) and all(map(same_data, one, two))
-    if isinstance(one, float) and math.isnan(one):
-        return math.isnan(two)
-    return bool(one == two)
+    return _exact(one) == _exact(two)
 
 
+def _exact(value: Any) -> object:
+    """A value as a key that tells apart what == does not."""
+    if isinstance(value, float):
+        return ("float", repr(value))  # -0.0, nan, inf
+    if isinstance(value, datetime.datetime | datetime.time):
+        return (type(value).__name__, value.isoformat())  # the zone counts
+    return value
+
+
+_ORDERED_JSON = frozenset({"package.json"})
 _MEANINGS: dict[str, Callable[[str], object]] = {
     "python": python_meaning,
     "json": _json_meaning,

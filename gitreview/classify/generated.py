@@ -41,7 +41,8 @@ LOCK_FILES = frozenset(
 _HEADER_LINES = 5
 _GENERATED = re.compile(r"\bgenerated\b", re.IGNORECASE)
 _DO_NOT_EDIT = re.compile(r"\b(?:do not|don't|must not|never) (?:edit|modify)\b", re.IGNORECASE)
-_MARKER = re.compile(r"@generated\b")
+# Comment openers of common languages: a header is made of such lines.
+_COMMENT_START = re.compile(r"(?:#!?|//+|/\*+|\*|<!--|--|;+|%)")
 
 
 def ignored(facts: FileFacts) -> Proof | None:
@@ -93,7 +94,20 @@ def _has_generated_header(facts: FileFacts) -> bool:
 
 
 def is_generated_header(text: str) -> bool:
-    head = "\n".join(text.split("\n", _HEADER_LINES)[:_HEADER_LINES])
-    if _MARKER.search(head):
-        return True
-    return bool(_GENERATED.search(head) and _DO_NOT_EDIT.search(head))
+    """A comment at the very top saying the file is generated: "generated" and "do
+    not edit" in one comment line, or a comment line starting with @generated.
+    Prose that mentions generated files (a CONTRIBUTING line, a docstring, a string
+    constant) is no header."""
+    for line in text.split("\n", _HEADER_LINES)[:_HEADER_LINES]:
+        stripped = line.strip()
+        if not stripped:
+            continue
+        comment = _COMMENT_START.match(stripped)
+        if comment is None:
+            return False  # the header ends at the first line of content
+        words = stripped[comment.end() :].strip()
+        if words.startswith("@generated"):
+            return True
+        if _GENERATED.search(words) and _DO_NOT_EDIT.search(words):
+            return True
+    return False

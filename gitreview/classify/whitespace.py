@@ -10,6 +10,7 @@ meaning in Go and JavaScript.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -50,6 +51,8 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
         else:
             spacing = True
     if spacing:
+        if _stringizes(facts):
+            return None  # `#x` and stringify! turn the spacing of their argument into text
         reasons.append("whitespace")
     if endings:
         reasons.append("line-endings")
@@ -61,6 +64,17 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
         f"{facts.kind} ({policy.describe()}); lines where whitespace is content "
         "(strings, code blocks) were compared exactly",
     )
+
+
+# C and C++ macros that stringize their argument (`#x`), Rust's stringify!.
+_STRINGIZE = re.compile(r"#[ \t]*define[^\n]*[^#\n]#[ \t]*[A-Za-z_(]|\bstringify!")
+
+
+def _stringizes(facts: FileFacts) -> bool:
+    if facts.kind not in ("c", "cpp", "rust"):
+        return False
+    texts = (facts.analysis.old_text or "", facts.analysis.new_text or "")
+    return any(_STRINGIZE.search(text) for text in texts)
 
 
 def _visible(lines: tuple[Line, ...]) -> str:

@@ -1,0 +1,41 @@
+"""Lines whose position is syntax: no rule may call a change there trivial.
+
+A script's shebang must be line 1, without a carriage return; a Python coding
+cookie must be on line 1 or 2; a Go build constraint must be followed by a
+blank line. Blank lines, line endings, formatting and comment edits that move
+or touch them change what the file does, so every hunk rule is skipped there.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gitreview.classify.base import FileFacts
+from gitreview.model import Hunk
+
+_BUILD_CONSTRAINT = ("//go:build", "// +build")
+_CODING = re.compile(r"^[ \t\f]*#.*?coding[:=]")  # PEP 263
+
+
+def position_matters(facts: FileFacts, hunk: Hunk) -> bool:
+    """Where blank lines and line ends are syntax: a script's shebang (line 1,
+    without a carriage return), a Python coding cookie (line 1 or 2), and Go
+    build constraints (a blank line must follow them)."""
+    texts = (facts.analysis.old_text or "", facts.analysis.new_text or "")
+    changed = [line for line in hunk.lines if line.origin != " "]
+
+    def touches(last: int) -> bool:
+        return any(
+            (line.old_no or last + 1) <= last or (line.new_no or last + 1) <= last
+            for line in changed
+        )
+
+    if any(text.startswith("#!") for text in texts) and touches(1):
+        return True
+    if facts.kind == "python" and touches(2):
+        head = [line for text in texts for line in text.split("\n", 3)[:3]]
+        if any(_CODING.search(line) for line in head):
+            return True
+    if facts.kind == "go":
+        return any(line.text.startswith(_BUILD_CONSTRAINT) for line in hunk.lines)
+    return False

