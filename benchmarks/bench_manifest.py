@@ -50,7 +50,16 @@ def main() -> int:
 
     def run_command() -> object:
         return subprocess.run(
-            [sys.executable, "-m", "gitreview", "--repo", options.repo, options.range],
+            [
+                sys.executable,
+                "-m",
+                "gitreview",
+                "--repo",
+                options.repo,
+                "--fail-on",
+                "never",
+                options.range,
+            ],
             capture_output=True,
             check=True,
         )

@@ -18,12 +18,27 @@ from gitreview.analyze import lexers
 
 KINDS = lexers.SCANNED
 
-# Comments that tools read: pragmas, linters' and type checkers' switches, build
-# constraints, encodings, shebangs, doc tags (`@param name` names a parameter).
+# Comments that tools read: pragmas, linters', coverage tools' and type checkers'
+# switches, compilers' fall-through markers, editors' modelines, encodings, build
+# constraints, shebangs, doc tags (`@param name` names a parameter), owners of a
+# `TODO(name)`, and any comment that opens with a `keyword:` (`fmt:`, `isort:`,
+# `deploy-hook:`...). Deliberately broad: such comments are short, and a typo missed
+# there costs little, while a "typo fix" that breaks a directive is a real change.
 _DIRECTIVE = re.compile(
     r"noqa|nolint|nosec|pragma|type:|pylint|pyright|mypy|ruff|isort|fmt:|coverage|"
-    r"eslint|jshint|jslint|tslint|prettier|istanbul|clang-|cppcheck|sourcemappingurl|"
-    r"__pure__|-\*-|@|\+build|^\W*(?:go:|line |export |extern |global )|^#!",
+    r"lint|eslint|jshint|jslint|tslint|prettier|istanbul|\bc8\b|ignor|noinspection|"
+    r"suppress|clang-|cppcheck|sourcemappingurl|__pure__|-\*-|@|\+build|"
+    r"fall(?:s|ing)?[\s_-]*(?:thr|tho)|\b(?:vim?|ex):|coding|"
+    r"\b(?:todo|fixme|xxx|hack|note|bug)\s*\(|"
+    r"^\W*[A-Za-z][\w.]*(?:-[\w.]+)*:|^\W*(?:go:|line |export |extern |global )|^#!",
+    re.IGNORECASE,
+)
+# Tools' names and markers that make a whole comment read by a tool, whichever of its
+# lines they stand on (`/* eslint-disable` and the rule names on the lines after it).
+_TOOL_COMMENT = re.compile(
+    r"noqa|nolint|nosec|pragma|pylint|pyright|mypy|eslint|jshint|jslint|tslint|prettier|"
+    r"istanbul|\bc8\b|noinspection|clang-|cppcheck|-\*-|fall(?:s|ing)?[\s_-]*thr|"
+    r"\b(?:vim?|ex):|coding[:=]|type:\s*ignore",
     re.IGNORECASE,
 )
 # Characters prose hardly uses and code does: commented-out code, doctests, examples.
@@ -64,4 +79,5 @@ def in_prose_comment(comments: Comments, line: int, start: int, end: int) -> boo
     eol = text.find("\n", base)
     eol = len(text) if eol < 0 else eol
     piece = text[max(base, comments.starts[index]) : min(eol, comments.ends[index])]
-    return not (_DIRECTIVE.search(piece) or CODE_LIKE.search(piece))
+    whole = text[comments.starts[index] : comments.ends[index]]
+    return not (_DIRECTIVE.search(piece) or CODE_LIKE.search(piece) or _TOOL_COMMENT.search(whole))

@@ -3,7 +3,8 @@
 The `reflow` and `typo` rules prove a Markdown hunk harmless the way mdformat proves
 its own output (`_util.py::is_md_equal`): render the old file, and the old file with
 only that hunk applied, and compare. The renderer is markdown-it-py with CommonMark
-plus GitHub's tables and strikethrough, the same on both sides; YAML front matter is
+plus GitHub's extensions (tables, strikethrough, autolinks, task lists, alerts,
+footnotes), the same on both sides; YAML front matter is
 set apart and compared byte for byte. Text nodes are compared with runs of whitespace
 as one space, as a browser lays them out, except where whitespace is shown (<pre>,
 <code>, <textarea>...); tags and attributes are compared exactly.
@@ -12,6 +13,7 @@ as one space, as a browser lays them out, except where whitespace is shown (<pre
 from __future__ import annotations
 
 import functools
+import importlib.util
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -119,13 +121,35 @@ def _text(out: list[Piece], text: str, where: Where) -> None:
 
 @functools.cache
 def _renderer() -> MarkdownIt:
+    """One parser for both sides, as close to GitHub's as the installed plugins allow."""
     from markdown_it import MarkdownIt  # imported when a hunk gets this far: start-up
     from mdit_py_plugins.front_matter import front_matter_plugin
 
-    parser = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    parser = MarkdownIt("commonmark")
+    try:
+        from mdit_py_plugins.gfm import gfm_plugin
+
+        # Tables, strikethrough, autolinks, task lists, alerts, footnotes.
+        parser.use(gfm_plugin)
+    except (ImportError, RuntimeError):  # older markdown-it-py or mdit-py-plugins
+        parser = _gfm_by_parts()
     parser.use(front_matter_plugin)
     parser.add_render_rule("front_matter", _front_matter)
     return parser
+
+
+def _gfm_by_parts() -> MarkdownIt:
+    """GitHub's extensions one by one, where the composite plugin is not installed."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.footnote import footnote_plugin
+    from mdit_py_plugins.tasklists import tasklists_plugin
+
+    if importlib.util.find_spec("linkify_it") is not None:  # bare URLs as links, as on GitHub
+        parser = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+    else:
+        parser = MarkdownIt("commonmark")
+    parser.enable(["table", "strikethrough"])
+    return parser.use(tasklists_plugin).use(footnote_plugin)
 
 
 def _front_matter(

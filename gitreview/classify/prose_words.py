@@ -5,9 +5,12 @@ edit distance alone cannot tell a fix (recieve→receive) from a real-word swap 
 changes meaning with one letter (must→most, enable→unable, internal→external), so
 the checks here are deliberately narrow (issue #3): plain lower-case or Capitalized
 ASCII words of four letters or more, the same first letter (prefixes carry negation
-and direction: un-, in-/ex-, en-/de-), no word from a list of meaning-bearing words,
-and a restricted Damerau-Levenshtein distance of 1 (2 from eight letters). When in
-doubt, the pair is not a typo.
+and direction: un-, in-/ex-, en-/de-), no word from a list of meaning-bearing words
+(numbers and units among them), and a restricted Damerau-Levenshtein distance of 1 (2
+from eight letters). Each part of a hyphenated word is checked as a word of its own, and
+no edit may add or drop a plural ending, a negating prefix or suffix (in-, un-, non-,
+-less...) or touch a number or unit prefix (deci-/deca-, bi-). When in doubt, the pair
+is not a typo.
 """
 
 from __future__ import annotations
@@ -46,12 +49,32 @@ _MEANING_BEARING = """
     stable unstable experimental greater smaller larger bigger
     everything anything something everyone anyone someone
     lose loose affect effect accept except quite quiet
-    one two three four five six seven eight nine ten eleven twelve hundred thousand
-    million billion trillion half double single triple dozen second third fourth fifth
+    zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fourty fifty sixty
+    seventy eighty ninety hundred thousand million billion trillion quadrillion
+    zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh
+    twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth
+    twentieth thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth
+    hundredth thousandth millionth billionth trillionth
+    half halves quarter double single triple quadruple quintuple dozen thrice
+    unit units percent permille
     byte bit kilobyte megabyte gigabyte terabyte kibibyte mebibyte gibibyte
     millisecond microsecond nanosecond minute hour day week month year
     hourly daily weekly monthly yearly annual
 """
+
+# Prefixes of number and unit words (deci-/deca-, milli-/micro-, bi-/tri-): an edit in
+# one, or where it meets the stem (biannual/biennial), changes the quantity.
+_NUMBER_PREFIX_WORDS = """
+    deci deca deka hecto centi milli micro nano pico femto atto kilo mega giga tera peta
+    kibi mebi gibi tebi pebi hemi demi semi sesqui bi tri tetra quadr quad quart quint
+    penta hexa hepta sept octa octo nona ennea dodeca uni mono poly multi
+"""
+_NUMBER_PREFIXES = tuple(_NUMBER_PREFIX_WORDS.split())
+# Affixes that negate or take away: with one of them added or removed, the word says
+# the opposite (sensitive/insensitive, imitable/inimitable, harmful/harmless).
+_NEGATING_PREFIXES = ("in", "im", "il", "ir", "un", "non", "dis", "mis", "anti", "an", "a")
+_NEGATING_SUFFIXES = ("less", "free")
 
 _APOSTROPHES = "'\u2019"  # typewriter and typographic
 _NEGATION_ENDINGS = tuple(f"n{mark}t" for mark in _APOSTROPHES)
@@ -169,15 +192,71 @@ def typo_edits(old: str, new: str) -> int | None:
     if shape is None or shape != _shape(new):
         return None  # ALL-CAPS, camelCase and case changes: names, acronyms, constants
     old_low, new_low = old.lower(), new.lower()
-    if old_low[0] != new_low[0]:
-        return None  # un-, in-/ex-, en-/de-, local/global: the start of a word is meaning
+    if _PARTS.findall(old_low) != _PARTS.findall(new_low):
+        return None  # a hyphen or an apostrophe added, removed or changed
     letters = min(_letters(old_low), _letters(new_low))
     if letters < 4 or _guarded(old_low) or _guarded(new_low):
         return None
-    if old_low.endswith("est") != new_low.endswith("est"):
-        return None  # stronger→strongest: a comparative is not a typo
+    # Each part of a compound word is a word of its own: case-sensitive/case-insensitive
+    # hides its negation in the second part.
+    parts = zip(_PARTS.split(old_low), _PARTS.split(new_low), strict=True)
+    if not all(_part_may_be_typo(a, b) for a, b in parts if a != b):
+        return None
     edits = osa_distance(old_low, new_low)
     return edits if 0 < edits <= (1 if letters < 8 else 2) else None
+
+
+def _part_may_be_typo(old: str, new: str) -> bool:
+    """Whether one changed part of a word (the whole of a plain word) may be a misspelling
+    of the other: nothing in the edit can carry meaning."""
+    if min(len(old), len(new)) < 4 or old[0] != new[0]:
+        return False  # un-, in-/ex-, en-/de-, local/global: the start of a word is meaning
+    if old.endswith("est") != new.endswith("est"):
+        return False  # stronger→strongest: a comparative is not a typo
+    if _plural_pair(old, new) or _plural_pair(new, old):
+        return False  # owner→owners: a number, not a spelling
+    if _affixed(old, new) or _affixed(new, old):
+        return False
+    return not _number_prefix_touched(old, new)
+
+
+def _plural_pair(short: str, long: str) -> bool:
+    """Whether `long` is `short` with a plural (or third-person) ending added."""
+    if long.endswith("ss"):
+        return False  # proces→process, acces→access: a doubled s is a spelling slip
+    return long in (short + "s", short + "es") or (
+        short.endswith("y") and long == short[:-1] + "ies"
+    )
+
+
+def _affixed(plain: str, other: str) -> bool:
+    """Whether `other` is (nearly) `plain` with a negating prefix or suffix added."""
+    for prefix in _NEGATING_PREFIXES:
+        stem = other[len(prefix) :]
+        if other.startswith(prefix) and not plain.startswith(prefix) and _near(stem, plain):
+            return True
+    for suffix in _NEGATING_SUFFIXES:
+        stem = other[: -len(suffix)]
+        if other.endswith(suffix) and not plain.endswith(suffix) and _near(stem, plain):
+            return True
+    return False
+
+
+def _near(a: str, b: str) -> bool:
+    return osa_distance(a, b) <= 1
+
+
+def _number_prefix_touched(old: str, new: str) -> bool:
+    """Whether the edit reaches into a number or unit prefix of either word, or the
+    stem right after it (decimeter/decameter, biannual/biennial)."""
+    common = 0
+    while common < min(len(old), len(new)) and old[common] == new[common]:
+        common += 1
+    return any(
+        word.startswith(prefix) and common <= len(prefix)
+        for word in (old, new)
+        for prefix in _NUMBER_PREFIXES
+    )
 
 
 def _shape(word: str) -> str | None:

@@ -1,0 +1,187 @@
+"""Prose traps found by review: edits the `typo` and `reflow` rules once called trivial
+although they change what a tool reads or what a reader understands. Each case is a
+tiny real repository, one commit before and one after; the file must be significant."""
+
+from pathlib import Path
+
+import pytest
+from manifests import files_by_path, manifest_of
+from repos import git
+
+from gitreview.classify.prose_words import typo_edits
+
+# (file name, old text, new text)
+TRAPS: dict[str, tuple[str, str, str]] = {
+    # 1. Comments that tools read.
+    "c-fallthrough": (
+        "a.c",
+        "void s(int x) {\n  switch (x) {\n  case 1:\n    f();\n    /* fallthrough */\n"
+        "  case 2:\n    g();\n  }\n}\n",
+        "void s(int x) {\n  switch (x) {\n  case 1:\n    f();\n    /* fallthough */\n"
+        "  case 2:\n    g();\n  }\n}\n",
+    ),
+    "c-falls-through": (
+        "b.c",
+        "void s(int x) {\n  switch (x) {\n  case 1:\n    f();\n    // falls through\n"
+        "  case 2:\n    g();\n  }\n}\n",
+        "void s(int x) {\n  switch (x) {\n  case 1:\n    f();\n    // falls thorugh\n"
+        "  case 2:\n    g();\n  }\n}\n",
+    ),
+    "js-c8": (
+        "a.js",
+        "/* c8 ignore start */\nexport function f() {\n  return 1\n}\n/* c8 ignore stop */\n",
+        "/* c8 ignored start */\nexport function f() {\n  return 1\n}\n/* c8 ignore stop */\n",
+    ),
+    "java-noinspection": (
+        "A.java",
+        "class A {\n  //noinspection unchecked\n  void f() {}\n}\n",
+        "class A {\n  //noinspection unchecke\n  void f() {}\n}\n",
+    ),
+    "py-vim": (
+        "a.py",
+        "x = 1\n# vim: set expandtab:\n",
+        "x = 1\n# vim: set expandtabs:\n",
+    ),
+    "py-coding": (
+        "b.py",
+        "# coding: latin-1\nx = 1\n",
+        "# codings: latin-1\nx = 1\n",
+    ),
+    "py-emacs": (
+        "c.py",
+        "# -*- mode: python -*-\nx = 1\n",
+        "# -*- mode: pythn -*-\nx = 1\n",
+    ),
+    "py-keyword-prefix": (
+        "d.py",
+        "x = 1\n# isort: skip_file\n# deploy-hook: restart servcie\n",
+        "x = 1\n# isort: skip_file\n# deploy-hook: restart service\n",
+    ),
+    "py-todo-owner": (
+        "e.py",
+        "x = 1  # TODO(alice) remove after the migratoin\n",
+        "x = 1  # TODO(alice) remove after the migration\n",
+    ),
+    "c-nolint": (
+        "c.c",
+        "int x;  // NOLINT(readability-magic-numbers)\nint y;  // lint ignore this\n",
+        "int x;  // NOLINT(readability-magic-numbers)\nint y;  // lint ignores this\n",
+    ),
+    # 2. Negation in a later part of a compound word.
+    "case-insensitive": (
+        "a.md",
+        "Lookups are case-sensitive.\n",
+        "Lookups are case-insensitive.\n",
+    ),
+    "backward-incompatible": (
+        "b.md",
+        "This release is backward-compatible.\n",
+        "This release is backward-incompatible.\n",
+    ),
+    "user-invisible": (
+        "c.md",
+        "The change is user-visible.\n",
+        "The change is user-invisible.\n",
+    ),
+    "well-undefined": (
+        "d.txt",
+        "The order is well-defined.\n",
+        "The order is well-undefined.\n",
+    ),
+    "inimitable": (
+        "e.md",
+        "Its style is inimitable.\n",
+        "Its style is imitable.\n",
+    ),
+    # 3. Numbers, units and plurals.
+    "sixty": ("n1.md", "Wait sixty seconds.\n", "Wait sixth seconds.\n"),
+    "seventy": ("n2.md", "Keep seventy copies.\n", "Keep seventh copies.\n"),
+    "fourteen": ("n3.md", "Keep fourteen copies.\n", "Keep fourteenth copies.\n"),
+    "forty": ("n4.md", "Keep forty copies.\n", "Keep fort copies.\n"),
+    "tenths": ("n5.md", "Round to a tenth here.\n", "Round to a tenths here.\n"),
+    "decimeter": ("n6.md", "The step is one decimeter.\n", "The step is one decameter.\n"),
+    "biennial": ("n7.md", "The review is biannual.\n", "The review is biennial.\n"),
+    "owners": ("n8.md", "Ask the owner first.\n", "Ask the owners first.\n"),
+    "replicas": ("n9.md", "Start a replica there.\n", "Start a replicas there.\n"),
+    "errors-comment": (
+        "n10.py",
+        "x = 1  # report the error here\n",
+        "x = 1  # report the errors here\n",
+    ),
+    # 4. GitHub-flavoured Markdown.
+    "task-list": ("t.md", "- [ ] todo\n", "- [  ] todo\n"),
+    "footnote": (
+        "fn.md",
+        "See this. [^1]:\nfoo bar\n\nx[^1]\n",
+        "See this.\n[^1]: foo bar\n\nx[^1]\n",
+    ),
+}
+
+
+def _commit(repo: Path, name: str, text: str, message: str) -> None:
+    path = repo / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, "utf-8")
+    git(repo, "add", "--", name)
+    git(repo, "commit", "--quiet", "-m", message)
+
+
+@pytest.mark.parametrize("case", sorted(TRAPS))
+def test_trap_is_significant(tmp_path: Path, case: str) -> None:
+    name, old, new = TRAPS[case]
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    _commit(repo, name, old, "old")
+    _commit(repo, name, new, "new")
+    entry = files_by_path(manifest_of("--repo", repo, "HEAD"))[name]
+    assert entry["classification"] == "significant", entry
+
+
+# Genuine typos next to the traps stay typos.
+@pytest.mark.parametrize(
+    ("name", "old", "new"),
+    [
+        ("ok.py", "x = 1  # we recieve it here\n", "x = 1  # we receive it here\n"),
+        ("ok.md", "We recieve it here.\n", "We receive it here.\n"),
+        ("ok2.md", "It is case-sensitve.\n", "It is case-sensitive.\n"),
+        ("ok.c", "int x;  /* the memroy is ours */\n", "int x;  /* the memory is ours */\n"),
+    ],
+)
+def test_genuine_typo_stays_trivial(tmp_path: Path, name: str, old: str, new: str) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    _commit(repo, name, old, "old")
+    _commit(repo, name, new, "new")
+    entry = files_by_path(manifest_of("--repo", repo, "HEAD"))[name]
+    assert (entry["classification"], entry["reasons"]) == ("trivial", ["typo"]), entry
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("case-sensitive", "case-insensitive"),
+        ("backward-compatible", "backward-incompatible"),
+        ("user-visible", "user-invisible"),
+        ("well-defined", "well-undefined"),
+        ("inimitable", "imitable"),
+        ("sixty", "sixth"),
+        ("seventy", "seventh"),
+        ("fourteen", "fourteenth"),
+        ("forty", "fort"),
+        ("tenth", "tenths"),
+        ("decimeter", "decameter"),
+        ("biannual", "biennial"),
+        ("owner", "owners"),
+        ("replica", "replicas"),
+        ("error", "errors"),
+        ("boxes", "boxe"),
+        ("policy", "policies"),
+        ("kilometer", "kilometers"),
+        ("eightieth", "eighteenth"),
+    ],
+)
+def test_trap_words_are_no_typo(old: str, new: str) -> None:
+    assert typo_edits(old, new) is None
+    assert typo_edits(new, old) is None
