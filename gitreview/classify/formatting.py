@@ -24,7 +24,7 @@ from gitreview.model import Hunk, Line
 # A parse per hunk is the price of the per-hunk check: bound it.
 MAX_HUNK_CHECKS = 40
 MAX_BYTES = 512_000
-PARSE_BUDGET = 2_000_000  # characters parsed for the per-hunk checks of one file
+PARSE_BUDGET = 500_000  # characters parsed for the per-hunk checks of one file
 
 _YAML_COMMENT = re.compile(r"(?:^|[ \t])(#.*)$")
 
