@@ -398,3 +398,16 @@ def record_commit(repo: Path, message: str, date: str) -> None:
         input=message.encode("utf-8"),
         env=dates,
     )
+
+
+def before_and_after(dest: Path, path: str, old: str, new: str) -> Path:
+    """A repository of two commits: `path` holding `old`, then `new` (byte-exact)."""
+    dest.mkdir(parents=True)
+    git(dest, "init", "--quiet", "--initial-branch=main")
+    for text, message in ((old, "Before"), (new, "After")):
+        target = dest / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(text.encode("utf-8"))
+        git(dest, "add", "--", path)
+        git(dest, "commit", "--quiet", "-m", message)
+    return dest

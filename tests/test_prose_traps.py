@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from manifests import files_by_path, manifest_of
-from repos import git
+from repos import before_and_after
 
 from gitreview.classify.prose_words import typo_edits
 
@@ -118,22 +118,10 @@ TRAPS: dict[str, tuple[str, str, str]] = {
 }
 
 
-def _commit(repo: Path, name: str, text: str, message: str) -> None:
-    path = repo / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, "utf-8")
-    git(repo, "add", "--", name)
-    git(repo, "commit", "--quiet", "-m", message)
-
-
 @pytest.mark.parametrize("case", sorted(TRAPS))
 def test_trap_is_significant(tmp_path: Path, case: str) -> None:
     name, old, new = TRAPS[case]
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "--quiet", "--initial-branch=main")
-    _commit(repo, name, old, "old")
-    _commit(repo, name, new, "new")
+    repo = before_and_after(tmp_path / "repo", name, old, new)
     entry = files_by_path(manifest_of("--repo", repo, "HEAD"))[name]
     assert entry["classification"] == "significant", entry
 
@@ -149,11 +137,7 @@ def test_trap_is_significant(tmp_path: Path, case: str) -> None:
     ],
 )
 def test_genuine_typo_stays_trivial(tmp_path: Path, name: str, old: str, new: str) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "--quiet", "--initial-branch=main")
-    _commit(repo, name, old, "old")
-    _commit(repo, name, new, "new")
+    repo = before_and_after(tmp_path / "repo", name, old, new)
     entry = files_by_path(manifest_of("--repo", repo, "HEAD"))[name]
     assert (entry["classification"], entry["reasons"]) == ("trivial", ["typo"]), entry
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from manifests import files_by_path, manifest_of
-from repos import git
+from repos import before_and_after
 
 KEYS = "".join(f'  "k{i}": {i},\n' for i in range(12))
 YAML_KEYS = "".join(f"k{i}: {i}\n" for i in range(12))
@@ -137,14 +137,7 @@ TRAPS: list[tuple[str, str, str, str]] = [
 
 @pytest.mark.parametrize(("what", "path", "old", "new"), TRAPS, ids=[t[0] for t in TRAPS])
 def test_stays_significant(tmp_path: Path, what: str, path: str, old: str, new: str) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "--quiet")
-    (repo / path).write_bytes(old.encode())
-    git(repo, "add", path)
-    git(repo, "commit", "--quiet", "-m", "Before")
-    (repo / path).write_bytes(new.encode())
-    git(repo, "commit", "--quiet", "-am", "After")
+    repo = before_and_after(tmp_path / "repo", path, old, new)
     entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))[path]
     assert entry["classification"] == "significant", (what, entry)
     assert all(hunk["classification"] == "significant" for hunk in entry.get("hunks", [])), what
