@@ -74,7 +74,9 @@ def _manifest(args: list[str]) -> int:
         "--patch", metavar="FILE", help="read a unified diff from FILE ('-' for stdin)"
     )
     parser.add_argument(
-        "--config", metavar="PATH", help="configuration file (default: .gitreview.yml at head)"
+        "--config",
+        metavar="PATH",
+        help="configuration file (default: .gitreview.yml of the base commit, the trusted side)",
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
     parser.add_argument(

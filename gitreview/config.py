@@ -1,7 +1,9 @@
 """Loading and validating .gitreview.yml.
 
-The file is read from the head commit (never the working tree), or from the
-path given with --config. It is checked against schemas/config.schema.json; a
+The file is read from the base commit of the range, the trusted side (issue
+11: a pull request must not loosen its own review); from the head commit when
+there is no base; never from the working tree; or from the path given with
+--config. It is checked against schemas/config.schema.json; a
 bad key is an error naming the key and the file.
 """
 
@@ -26,6 +28,10 @@ DEFAULT_METADATA_KEYS = ("updated", "last_updated", "last_modified", "lastmod", 
 class FrontmatterSchema:
     paths: tuple[str, ...]
     schema: str | Mapping[str, Any]  # a path in the repository, or the schema itself
+    # A path's text, read by the pipeline from the trusted tree (issue 11), and which
+    # commit that was ("base" or "head"); None when not read (a patch has no tree).
+    text: str | None = None
+    read_from: str | None = None
 
 
 @dataclass(frozen=True)

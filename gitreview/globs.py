@@ -266,6 +266,17 @@ class Gitattributes:
             d.strip("/"): parse_gitattributes(text, macros_allowed=not d.strip("/"))
             for d, text in files.items()
         }
+        self._set_macros()
+
+    @classmethod
+    def from_rules(cls, rules: Mapping[str, tuple[AttrRule, ...]]) -> Gitattributes:
+        """The same from files already parsed (directory -> ``parse_gitattributes``)."""
+        made = cls({})
+        made._rules = {d.strip("/"): parsed for d, parsed in rules.items()}
+        made._set_macros()
+        return made
+
+    def _set_macros(self) -> None:
         # The last definition in the root file wins, including over the built-in "binary".
         self._macros = {"binary": _BINARY}
         self._macros.update((r.pattern, r.attrs) for r in self._rules.get("", ()) if r.macro)

@@ -11,17 +11,21 @@ import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from gitreview import tokens
 from gitreview.analyze import Analysis, analyze
 from gitreview.analyze.base import HeadTree
-from gitreview.classify import FileFacts, FileVerdict, classify
+from gitreview.analyze.trust import Origin
+from gitreview.classify import FileFacts, FileVerdict, Verdict, classify
 from gitreview.config import CONFIG_FILE, Config, check_rule_ids, parse_config
 from gitreview.errors import Exit, UserError
 from gitreview.kinds import kind_of
 from gitreview.manifest import assemble, file_report
 from gitreview.model import FileChange, Finding, Range, Severity
+
+if TYPE_CHECKING:
+    from gitreview.globs import AttrRule, Gitattributes
 
 Attributes = Mapping[str, "bool | str | None"]
 Contents = Literal["none", "missing", "all"]
@@ -84,6 +88,7 @@ def classify_range(
         from gitreview.patch import read_patch
 
         settings = _config_from_path(config)
+        origin = Origin("default" if config is None else "file", None, _name(config))
         rng = Range(spec=f"patch:{patch_name}", base=None, head=None, commits=())
         patched = read_patch(patch, patch_name)
         return _classify(
@@ -92,6 +97,7 @@ def classify_range(
             settings,
             lambda _change: ({}, None),
             head=None,
+            origin=origin,
             source="patch",
             contents=contents,
         )
@@ -107,25 +113,43 @@ def classify_range(
         rng = resolve_range(repository, spec)
     assert rng.head is not None  # only a patch has no head
     head = TreeReader(repository, rng.head)
+    # Issue 11: the range is untrusted input. What decides its review (configuration,
+    # attributes, frontmatter schema files) comes from the base commit; from the head
+    # only when there is no base (a root commit, which has nothing older to trust).
+    tree: Literal["base", "head"] = "base" if rng.base else "head"
+    trusted = TreeReader(repository, rng.base) if rng.base else head
     if config is not None:
         settings = _config_from_path(config)
+        origin = Origin("file", tree, _name(config))
     else:
-        text = head.read(CONFIG_FILE)
+        text = trusted.read(CONFIG_FILE)
         settings = Config() if text is None else parse_config(text, CONFIG_FILE)
         _check_rules(settings, CONFIG_FILE)
-    head_attributes = _TreeAttributes(head.read)
-    base_tree = TreeReader(repository, rng.base) if rng.base else None
-    base_attributes = _TreeAttributes(base_tree.read if base_tree else lambda _path: None)
+        origin = Origin(tree, tree)
+    settings = _with_schema_texts(settings, trusted.read, tree)
+    attributes_of = _TreeAttributes(trusted.read)
 
     def attributes(change: FileChange) -> tuple[Attributes, Attributes]:
-        path = change.path
-        return head_attributes.for_path(path), base_attributes.for_path(change.old_path or path)
+        # Both ends from the trusted tree; with no base the old end has none, so an
+        # attribute a root commit sets proves nothing (classify/generated.py).
+        at_head = attributes_of.for_path(change.path)
+        at_base = attributes_of.for_path(change.old_path or change.path) if rng.base else {}
+        return at_head, at_base
 
     sized = iter_changes(repository, rng, copies=settings.detect_copies)
     changes: Iterable[FileChange] = sized
     if progress is not None:
         changes = progress(sized, len(sized))
-    return _classify(rng, changes, settings, attributes, head=head, source="git", contents=contents)
+    return _classify(
+        rng,
+        changes,
+        settings,
+        attributes,
+        head=head,
+        origin=origin,
+        source="git",
+        contents=contents,
+    )
 
 
 def _classify(
@@ -135,10 +159,11 @@ def _classify(
     attributes: Callable[[FileChange], tuple[Attributes, Attributes | None]],
     *,
     head: HeadTree | None,
+    origin: Origin,
     source: str,
     contents: Contents,
 ) -> Outcome:
-    from gitreview.analyze import RANGE_ANALYZERS
+    from gitreview.analyze import RANGE_ANALYZERS, trust
     from gitreview.classify.moves import find_moves
 
     files: list[Classified] = []
@@ -151,7 +176,8 @@ def _classify(
             submodule=change.is_submodule,
         )
         analysis = analyze(change, kind, config=settings, head=head)
-        file_findings = apply_rule_settings(analysis.report.findings, settings)
+        own = trust.findings(change, settings, origin, _config_problem(change, origin))
+        file_findings = apply_rule_settings((*analysis.report.findings, *own), settings)
         at_head, at_base = attributes(change)
         facts = FileFacts(change, kind, analysis, settings, at_head, at_base, file_findings)
         verdict = classify(facts)
@@ -174,13 +200,60 @@ def _classify(
         )
         findings += file_findings
     moved = find_moves([(c.change, c.kind, c.analysis.t1, c.verdict) for c in files])
-    files = [replace(c, verdict=verdict) for c, verdict in zip(files, moved, strict=True)]
+    files = [
+        replace(c, verdict=_never_trivial(v) if trust.rule_of(c.change, settings) else v)
+        for c, v in zip(files, moved, strict=True)
+    ]
     touched = {c.change.path for c in files}
     elsewhere = (f for c in files for f in c.analysis.report.elsewhere if f.path not in touched)
     findings += apply_rule_settings(elsewhere, settings)
     for range_analyzer in RANGE_ANALYZERS:
         findings += apply_rule_settings(tuple(range_analyzer(rng, settings)), settings)
     return Outcome(rng, files, findings, settings, source)
+
+
+def _never_trivial(verdict: FileVerdict) -> FileVerdict:
+    """A change to what decides the review is for a person to judge (issue 11): no
+    rule, configured glob or move makes it trivial."""
+    from gitreview.analyze.trust import REASON, WHY
+
+    significant = Verdict("significant", (REASON,), WHY)
+    hunks = tuple(
+        significant if hunk.classification == "trivial" else hunk for hunk in verdict.hunks
+    )
+    if verdict.classification == "trivial":
+        return FileVerdict("significant", (REASON,), hunks, WHY)
+    return replace(verdict, hunks=hunks)
+
+
+def _config_problem(change: FileChange, origin: Origin) -> str | None:
+    """Why the configuration the range brings is invalid, when this run does not read
+    it: once merged it would stop every later review."""
+    if origin.config == "head" or change.path != CONFIG_FILE or change.new_data is None:
+        return None
+    try:
+        _check_rules(parse_config(change.new_data, CONFIG_FILE), CONFIG_FILE)
+    except UserError as error:
+        return error.message if error.hint is None else f"{error.message} (hint: {error.hint})"
+    return None
+
+
+def _with_schema_texts(settings: Config, read: Callable[[str], bytes | None], side: str) -> Config:
+    """The configuration with its frontmatter schema files read from the trusted tree."""
+    if not any(isinstance(entry.schema, str) for entry in settings.frontmatter_schemas):
+        return settings
+    schemas = []
+    for entry in settings.frontmatter_schemas:
+        if isinstance(entry.schema, str):
+            data = read(entry.schema.lstrip("/"))
+            text = None if data is None else data.decode("utf-8", "replace")
+            entry = replace(entry, text=text, read_from=side)
+        schemas.append(entry)
+    return replace(settings, frontmatter_schemas=tuple(schemas))
+
+
+def _name(config: str | Path | None) -> str | None:
+    return None if config is None else str(config)
 
 
 def apply_rule_settings(findings: Iterable[Finding], settings: Config) -> tuple[Finding, ...]:
@@ -218,32 +291,36 @@ def _config_from_path(path: str | Path | None) -> Config:
 
 
 class _TreeAttributes:
-    """gitattributes of paths in one commit's tree, reading each folder's
-    .gitattributes once; the working tree and $GIT_DIR/info are never read."""
+    """gitattributes of paths in one commit's tree. Each folder's .gitattributes is
+    read and parsed once, and the rules that apply in a folder are gathered once
+    for all its files; the working tree and $GIT_DIR/info are never read."""
 
     def __init__(self, read: Callable[[str], bytes | None]) -> None:
         self._read = read
-        self._files: dict[str, str | None] = {}
+        self._rules: dict[str, tuple[AttrRule, ...] | None] = {}  # folder -> its file's
+        self._folders: dict[str, Gitattributes | None] = {}  # folder -> all that apply
 
     def for_path(self, path: str) -> Attributes:
-        from gitreview import globs
+        matcher = self._matcher(posixpath.dirname(path))
+        return {} if matcher is None else matcher.for_path(path)
 
-        files: dict[str, str] = {}
-        folder = posixpath.dirname(path)
-        folders = [""]
-        parts = folder.split("/") if folder else []
-        folders += ["/".join(parts[: i + 1]) for i in range(len(parts))]
-        for directory in folders:
-            text = self._file(directory)
-            if text is not None:
-                files[directory] = text
-        if not files:
-            return {}
-        return globs.attributes_for(path, files)
+    def _matcher(self, folder: str) -> Gitattributes | None:
+        if folder not in self._folders:
+            from gitreview.globs import Gitattributes
 
-    def _file(self, directory: str) -> str | None:
-        if directory not in self._files:
-            name = f"{directory}/.gitattributes" if directory else ".gitattributes"
-            data = self._read(name)
-            self._files[directory] = None if data is None else data.decode("utf-8", "replace")
-        return self._files[directory]
+            parts = folder.split("/") if folder else []
+            chain = ["", *("/".join(parts[: i + 1]) for i in range(len(parts)))]
+            rules = {d: r for d in chain if (r := self._file_rules(d)) is not None}
+            self._folders[folder] = Gitattributes.from_rules(rules) if rules else None
+        return self._folders[folder]
+
+    def _file_rules(self, folder: str) -> tuple[AttrRule, ...] | None:
+        if folder not in self._rules:
+            from gitreview.globs import parse_gitattributes
+
+            data = self._read(f"{folder}/.gitattributes" if folder else ".gitattributes")
+            text = None if data is None else data.decode("utf-8", "replace")
+            self._rules[folder] = (
+                None if text is None else parse_gitattributes(text, macros_allowed=not folder)
+            )
+        return self._rules[folder]

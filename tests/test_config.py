@@ -1,4 +1,7 @@
-"""Configuration: read from the head commit, validated, errors that name the key and file."""
+"""Configuration: read from the base commit, validated, errors that name the key and file.
+
+Why the base and not the head: tests/test_trust.py (issue 11).
+"""
 
 from pathlib import Path
 
@@ -45,28 +48,39 @@ def commit_config(repo: Path, text: str) -> None:
         ),
     ],
 )
-def test_bad_configuration_at_head(writable_repo: RepoFactory, text: str, message: str) -> None:
+def test_bad_configuration_at_base(writable_repo: RepoFactory, text: str, message: str) -> None:
     repo = writable_repo("branches")
     commit_config(repo, text)
+    (repo / "README.md").write_text("# Greeter\n")
+    git(repo, "commit", "--quiet", "--all", "-m", "Shorten the README")
     result = run("--repo", repo, "HEAD")
     assert (result.status, result.stdout) == (4, "")
     assert result.stderr == f"git review-manifest: error: {message}\n"
 
 
-def test_configuration_is_read_from_head_not_the_working_tree(writable_repo: RepoFactory) -> None:
+def test_configuration_is_read_from_base_not_the_working_tree(writable_repo: RepoFactory) -> None:
     repo = writable_repo("branches")
     commit_config(repo, "ignore: ['README.md']\n")
+    (repo / "README.md").write_text("# Greeter\n")
+    git(repo, "commit", "--quiet", "--all", "-m", "Shorten the README")
     (repo / ".gitreview.yml").write_text("not: [valid\n")  # uncommitted: must not be read
-    result = run("--repo", repo, "fork..HEAD")
+    result = run("--repo", repo, "HEAD")
     assert result.status == 0, result.stderr
+    assert result.manifest["files"][0]["reasons"] == ["ignored"]
 
 
-def test_configuration_of_the_head_commit_applies(writable_repo: RepoFactory) -> None:
+def test_configuration_of_the_base_commit_applies(writable_repo: RepoFactory) -> None:
     repo = writable_repo("branches")
     commit_config(repo, "ignore: ['*.md']\n")
-    files = run("--repo", repo, "root..HEAD").manifest["files"]
+    (repo / "README.md").write_text("# Greeter\n")
+    git(repo, "commit", "--quiet", "--all", "-m", "Shorten the README")
+    files = run("--repo", repo, "HEAD~1..HEAD").manifest["files"]
     reasons = {entry["path"]: entry["reasons"] for entry in files}
     assert reasons["README.md"] == ["ignored"]
+    # The configuration of the head commit does not apply to its own range.
+    files = run("--repo", repo, "HEAD~2..HEAD").manifest["files"]
+    reasons = {entry["path"]: entry["reasons"] for entry in files}
+    assert reasons["README.md"] == ["content"]
 
 
 def test_missing_config_file(fixture_repo: RepoFactory, tmp_path: Path) -> None:

@@ -127,10 +127,22 @@ def test_a_push_that_is_already_there_checks_nothing(pushing: Path) -> None:
 
 def test_fail_on_from_the_configuration(pushing: Path) -> None:
     commit(pushing, ".gitreview.yml", "fail_on: never\n", "Never refuse a push")
+    status, stderr = push(pushing, "main")
+    assert status == 0, stderr
     commit(pushing, "README.md", "# Greeting\n", "fixup! Never refuse a push")
     status, stderr = push(pushing, "main")
     assert status == 0, stderr
     assert "findings: 1 error" in stderr
+
+
+def test_a_push_cannot_loosen_its_own_check(pushing: Path) -> None:
+    # Issue 11: the configuration is the remote's (the base), not the one being pushed.
+    commit(pushing, ".gitreview.yml", "fail_on: never\nrules: {range/fixup-commit: 'off'}\n", "x")
+    commit(pushing, "README.md", "# Greeting\n", "fixup! Never refuse a push")
+    status, stderr = push(pushing, "main")
+    assert status != 0
+    assert "  error range/fixup-commit (range): commit " in stderr
+    assert "findings: 1 error, 1 warning, 0 info" in stderr  # the warning: trust/config-changed
 
 
 def test_install_respects_hooks_path_and_someone_else_s_hook(writable_repo: RepoFactory) -> None:

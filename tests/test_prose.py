@@ -122,7 +122,8 @@ def test_evidence_names_what_changed(
 
 
 def test_metadata_keys_come_from_the_configuration(fixture_repo: RepoFactory) -> None:
-    files = files_by_path(manifest_of("--repo", fixture_repo("prose"), "v2..v3"))
+    # Read from the base: the configuration is committed before the range (issue 11).
+    files = files_by_path(manifest_of("--repo", fixture_repo("prose"), "configured..v3"))
     assert (files["docs/reviewed.md"]["classification"], files["docs/reviewed.md"]["reasons"]) == (
         "trivial",
         ["metadata"],

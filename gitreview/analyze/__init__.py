@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from gitreview.analyze import code, commits, data, lexical, markdown, python, text
+from gitreview.analyze import code, commits, data, lexical, markdown, python, text, trust
 from gitreview.analyze.base import Analyzer, HeadTree, RangeAnalyzer, Report, Rule, Scope, Subject
 from gitreview.config import Config
 from gitreview.model import FileChange, Finding
@@ -38,7 +38,7 @@ PATCH_ANALYZERS: dict[str, tuple[Analyzer, ...]] = {
 RANGE_ANALYZERS: tuple[RangeAnalyzer, ...] = (commits.analyze_range,)
 RULES: dict[str, Rule] = {
     rule.id: rule
-    for module in (markdown, python, data, code, text, commits)
+    for module in (markdown, python, data, code, text, commits, trust)
     for rule in module.RULES
 }
 

@@ -2,8 +2,9 @@
 
 `frontmatter_schemas` in .gitreview.yml maps path globs to JSON Schemas
 (Draft 2020-12, `format` checked), each given inline or as a JSON or YAML file
-read from the head commit. YAML dates are checked as ISO 8601 strings, which is
-what they are in the file: JSON has no date type.
+read from the base commit (the trusted side, issue 11; the head without a base).
+YAML dates are checked as ISO 8601 strings, which is what they are in the file:
+JSON has no date type.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def check_schemas(
     for entry in schemas:
         if not match_any(entry.paths, path):
             continue
-        schema = _load(entry.schema, index)
+        schema = _load(entry, index)
         if schema is None:
             continue  # a patch: no tree to read the schema from
         if isinstance(schema, str):
@@ -110,19 +111,21 @@ def check_schemas(
             yield Finding(FRONTMATTER_SCHEMA.id, FRONTMATTER_SCHEMA.severity, path, line, message)
 
 
-def _load(
-    source: str | Mapping[str, Any], index: HeadIndex | None
-) -> Mapping[str, Any] | str | None:
+def _load(entry: FrontmatterSchema, index: HeadIndex | None) -> Mapping[str, Any] | str | None:
     """The schema, why it cannot be used, or None when there is no tree to read it from."""
     import jsonschema
 
+    source = entry.schema
     if isinstance(source, str):
         name = f"frontmatter schema '{source}'"
-        if index is None:
+        if entry.read_from is not None:  # read from the trusted tree (issue 11)
+            text, side = entry.text, entry.read_from
+        elif index is None:
             return None
-        text = index.text(source.lstrip("/"))
+        else:
+            text, side = index.text(source.lstrip("/")), "head"
         if text is None:
-            return f"{name} does not exist at head"
+            return f"{name} does not exist at {side}"
         schema = _parse_schema(text, source)
         if schema is None:
             return f"{name} is not a JSON or YAML mapping"

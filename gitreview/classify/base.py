@@ -18,8 +18,10 @@ class FileFacts:
     kind: str
     analysis: Analysis
     config: Config
-    attributes: Mapping[str, bool | str | None]  # gitattributes of the path at head
-    base_attributes: Mapping[str, bool | str | None] | None = None  # at base; None: no base
+    # gitattributes of the path and of its old path, both from the trusted (base) tree's
+    # .gitattributes (issue 11); base_attributes None: no base.
+    attributes: Mapping[str, bool | str | None]
+    base_attributes: Mapping[str, bool | str | None] | None = None
     findings: tuple[Finding, ...] = ()  # with the configured severities
     # Work a rule does once per file (a parse of the old side), shared by its hunks.
     memo: dict[str, object] = field(default_factory=dict, compare=False, repr=False)

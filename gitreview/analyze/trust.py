@@ -1,0 +1,114 @@
+"""The files that decide a review, changed by the range under review (issue 11).
+
+A pull request may come from anyone, so it must not loosen its own review: the
+configuration, the .gitattributes files and the frontmatter schemas the
+configuration names are read from the base commit (the trusted side), and a
+change the range makes to one of them is reported here and never trivial.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+from typing import Literal
+
+from gitreview.analyze.base import Rule
+from gitreview.config import CONFIG_FILE, Config
+from gitreview.model import FileChange, Finding
+
+CONFIG_CHANGED = Rule(
+    "trust/config-changed",
+    "warning",
+    "the range changes .gitreview.yml (the range is reviewed with the base commit's)",
+)
+CONFIG_INVALID = Rule(
+    "trust/config-invalid",
+    "error",
+    "the .gitreview.yml the range brings is not a valid configuration",
+)
+ATTRIBUTES_CHANGED = Rule(
+    "trust/attributes-changed",
+    "warning",
+    "the range changes a .gitattributes file (the base commit's attributes apply)",
+)
+SCHEMA_CHANGED = Rule(
+    "trust/schema-changed",
+    "warning",
+    "the range changes a frontmatter schema file the configuration names",
+)
+RULES: tuple[Rule, ...] = (CONFIG_CHANGED, CONFIG_INVALID, ATTRIBUTES_CHANGED, SCHEMA_CHANGED)
+
+# The significant reason of a hunk in one of these files.
+REASON = "review-config"
+WHY = "it changes what decides this review (configuration, attributes or a schema)"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where this run's configuration, attributes and schema files come from."""
+
+    config: Literal["base", "head", "file", "default"]
+    tree: Literal["base", "head"] | None  # attributes and schema files; None: a patch
+    file: str | None = None  # the configuration file given with --config
+
+
+def schema_paths(config: Config) -> frozenset[str]:
+    """The repository paths of the frontmatter schema files the configuration names."""
+    return frozenset(
+        entry.schema.lstrip("/")
+        for entry in config.frontmatter_schemas
+        if isinstance(entry.schema, str)
+    )
+
+
+def rule_of(change: FileChange, config: Config) -> Rule | None:
+    """The trust rule a change falls under, or None for an ordinary file."""
+    paths = {change.path, change.old_path or change.path}
+    if CONFIG_FILE in paths:
+        return CONFIG_CHANGED
+    if any(posixpath.basename(path) == ".gitattributes" for path in paths):
+        return ATTRIBUTES_CHANGED
+    if paths & schema_paths(config):
+        return SCHEMA_CHANGED
+    return None
+
+
+def findings(
+    change: FileChange, config: Config, origin: Origin, problem: str | None = None
+) -> list[Finding]:
+    """The findings of a change to a file that decides the review; `problem`: why the
+    configuration the range brings is invalid."""
+    rule = rule_of(change, config)
+    if rule is None:
+        return []
+    span = next((hunk.new_span for hunk in change.hunks if hunk.new_span), None)
+    line = span[0] if span else None
+    found = [Finding(rule.id, rule.severity, change.path, line, _message(rule, change, origin))]
+    if problem is not None:
+        rule = CONFIG_INVALID
+        found.append(Finding(rule.id, rule.severity, change.path, None, problem))
+    return found
+
+
+def _message(rule: Rule, change: FileChange, origin: Origin) -> str:
+    what = f"{change.path} {'deleted' if change.status == 'deleted' else 'changed'}"
+    if rule is CONFIG_CHANGED:
+        how = {
+            "base": "this range is reviewed with the base commit's configuration, not its own",
+            "head": "with no base commit, the configuration it brings applies to this range",
+            "file": f"this run's configuration comes from {origin.file}",
+            "default": "this run uses the default configuration",
+        }[origin.config]
+    elif rule is ATTRIBUTES_CHANGED:
+        how = (
+            "this range is classified with the base commit's attributes, not its own"
+            if origin.tree == "base"
+            else "without a base commit no attribute marks a file generated"
+        )
+    else:
+        how = {
+            "base": "this range is checked with the base commit's version",
+            "head": "with no base commit, the version it brings checks this range",
+            None: "a patch has no tree to read schemas from",
+        }[origin.tree]
+    return f"{what}: {how}"

@@ -1,0 +1,362 @@
+"""A pull request cannot loosen its own review (issue 11).
+
+Configuration, .gitattributes and the frontmatter schema files a configuration
+names are read from the base commit. Each range below changes one of them to
+loosen its own review, together with a change the loosening would hide; the
+loosening must not apply, through the command line and through the `ci` step,
+and the change itself is a finding and significant.
+"""
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from manifests import run
+from repos import PROJECT_ROOT, build_commit, commit_date, git, parse_repo
+from test_ci import Runner
+
+CONFIG = """\
+large_file_bytes: 400
+frontmatter_schemas:
+  - paths: ["docs/*.md"]
+    schema: schemas/doc.schema.json
+"""
+SCHEMA = '{"type": "object", "required": ["title"]}\n'
+GUIDE = "---\ntitle: Guide\nupdated: 2026-01-01\n---\n\n# Guide\n\nRead it.\n"
+APP = "def pay(account, amount):\n    account.debit(amount)\n    return amount\n"
+CHANGED_APP = "def pay(account, amount):\n    account.credit(amount)\n    return amount\n"
+CONFLICT = (
+    "def pay(account, amount):\n<<<<<<< HEAD\n    return amount\n=======\n    return 0\n>>>>>>> x\n"
+)
+BASE_FILES: dict[str, Any] = {
+    ".gitreview.yml": CONFIG,
+    ".gitattributes": "yarn.lock -linguist-generated\n",
+    "schemas/doc.schema.json": SCHEMA,
+    "docs/guide.md": GUIDE,
+    "src/app.py": APP,
+    "yarn.lock": "# yarn lockfile v1\n\nleft-pad@1.0.0:\n  version 1.0.0\n",
+}
+
+
+@dataclass(frozen=True)
+class Loosening:
+    files: dict[str, Any]  # what the range changes, on top of the base
+    check: Callable[[dict[str, Any], int], None]  # the loosening did not apply
+    trust: tuple[str, ...]  # the trust findings' rules, by path
+
+
+def classification(manifest: dict[str, Any], path: str) -> tuple[str, list[str]]:
+    entry = next(entry for entry in manifest["files"] if entry["path"] == path)
+    return entry["classification"], entry["reasons"]
+
+
+def rules(manifest: dict[str, Any]) -> set[str]:
+    return {finding["rule"] for finding in manifest["findings"]}
+
+
+def app_is_reviewed(manifest: dict[str, Any], status: int) -> None:
+    assert classification(manifest, "src/app.py") == ("significant", ["content"])
+
+
+def conflict_is_reported(manifest: dict[str, Any], status: int) -> None:
+    assert "text/conflict-marker" in rules(manifest)
+    assert status == 1
+
+
+def syntax_is_reported(manifest: dict[str, Any], status: int) -> None:
+    assert "python/syntax" in rules(manifest)
+
+
+def title_is_reviewed(manifest: dict[str, Any], status: int) -> None:
+    assert classification(manifest, "docs/guide.md") == ("significant", ["content"])
+
+
+def lock_is_reviewed(manifest: dict[str, Any], status: int) -> None:
+    assert classification(manifest, "yarn.lock")[0] == "significant"
+    app_is_reviewed(manifest, status)
+
+
+def schema_is_applied(manifest: dict[str, Any], status: int) -> None:
+    found = [f for f in manifest["findings"] if f["rule"] == "markdown/frontmatter-schema"]
+    assert [(f["path"], f["message"]) for f in found] == [
+        ("docs/guide.md", "frontmatter key 'title' is required")
+    ]
+
+
+def large_file_is_reported(manifest: dict[str, Any], status: int) -> None:
+    assert "text/large-file" in rules(manifest)
+
+
+LOOSENINGS = {
+    "ignore": Loosening(
+        {".gitreview.yml": CONFIG + "ignore: ['*.py']\n", "src/app.py": CHANGED_APP},
+        app_is_reviewed,
+        ("trust/config-changed",),
+    ),
+    "generated": Loosening(
+        {".gitreview.yml": CONFIG + "generated: ['src/**']\n", "src/app.py": CHANGED_APP},
+        app_is_reviewed,
+        ("trust/config-changed",),
+    ),
+    "rules-off": Loosening(
+        {
+            ".gitreview.yml": CONFIG + "rules: {text/conflict-marker: 'off'}\n",
+            "src/app.py": CONFLICT,
+        },
+        conflict_is_reported,
+        ("trust/config-changed",),
+    ),
+    "fail-on": Loosening(
+        {".gitreview.yml": CONFIG + "fail_on: never\n", "src/app.py": CONFLICT},
+        conflict_is_reported,
+        ("trust/config-changed",),
+    ),
+    "metadata-keys": Loosening(
+        {
+            ".gitreview.yml": CONFIG + "metadata_keys: [title, updated]\n",
+            "docs/guide.md": GUIDE.replace("title: Guide", "title: Unsafe guide"),
+        },
+        title_is_reviewed,
+        ("trust/config-changed",),
+    ),
+    "max-file-bytes": Loosening(
+        {".gitreview.yml": CONFIG + "max_file_bytes: 8\n", "src/app.py": "def pay(:\n"},
+        syntax_is_reported,
+        ("trust/config-changed",),
+    ),
+    "large-file-bytes": Loosening(
+        {
+            ".gitreview.yml": CONFIG.replace("400", "1000000"),
+            "notes.txt": "a line of notes\n" * 40,
+        },
+        large_file_is_reported,
+        ("trust/config-changed",),
+    ),
+    "attributes": Loosening(
+        {
+            ".gitattributes": "src/*.py linguist-generated\n",
+            "src/app.py": CHANGED_APP,
+            "yarn.lock": BASE_FILES["yarn.lock"] + "\nright-pad@2.0.0:\n  version 2.0.0\n",
+        },
+        lock_is_reviewed,
+        ("trust/attributes-changed",),
+    ),
+    "schema": Loosening(
+        {
+            "schemas/doc.schema.json": '{"type": "object"}\n',
+            "docs/guide.md": GUIDE.replace("title: Guide\n", ""),
+        },
+        schema_is_applied,
+        ("trust/schema-changed",),
+    ),
+}
+TRUST_PATHS = {
+    "trust/config-changed": ".gitreview.yml",
+    "trust/attributes-changed": ".gitattributes",
+    "trust/schema-changed": "schemas/doc.schema.json",
+}
+
+
+@pytest.fixture(scope="module")
+def trust_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`base`, and one branch off it per loosening, its tip tagged with its name."""
+    commits: list[dict[str, Any]] = [{"message": "Base", "tag": "base", "files": BASE_FILES}]
+    for name, loosening in LOOSENINGS.items():
+        commits.append(
+            {
+                "message": f"Loosen {name}",
+                "checkout": "base",
+                "branch": f"loosen-{name}",
+                "tag": name,
+                "files": loosening.files,
+            }
+        )
+    spec = parse_repo({"description": "loosenings", "commits": commits}, where="trust")
+    repo = tmp_path_factory.mktemp("trust")
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    for index, commit in enumerate(spec.commits):
+        build_commit(repo, commit, commit_date(index))
+    return repo
+
+
+def check_trust(manifest: dict[str, Any], loosening: Loosening) -> None:
+    """The range's change to what decides its review is a finding and significant."""
+    for rule in loosening.trust:
+        path = TRUST_PATHS[rule]
+        [finding] = [f for f in manifest["findings"] if f["rule"] == rule]
+        entry = next(entry for entry in manifest["files"] if entry["path"] == path)
+        first = entry["hunks"][0]["new"][0]  # the first line the range changed
+        assert (finding["severity"], finding["path"], finding["line"]) == ("warning", path, first)
+        assert entry["classification"] == "significant"
+        assert {hunk["classification"] for hunk in entry["hunks"]} == {"significant"}
+        handles = manifest["review"]["default"]["batches"][0]
+        assert any(handle.startswith(f"{path}:") for handle in handles)
+
+
+@pytest.mark.parametrize("name", LOOSENINGS)
+def test_a_range_cannot_loosen_its_own_review(trust_repo: Path, name: str) -> None:
+    result = run("--repo", trust_repo, f"base..{name}")
+    assert result.status in (0, 1), result.stderr
+    loosening = LOOSENINGS[name]
+    loosening.check(result.manifest, result.status)
+    check_trust(result.manifest, loosening)
+
+
+@pytest.mark.parametrize("name", LOOSENINGS)
+def test_nor_in_the_actions_step(
+    trust_repo: Path, name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    step = Runner(monkeypatch, tmp_path)(trust_repo, None, base="base", head=name)
+    assert step.status in (0, 1), step.stderr
+    assert step.manifest is not None
+    loosening = LOOSENINGS[name]
+    loosening.check(step.manifest, step.status)
+    check_trust(step.manifest, loosening)
+    for rule in loosening.trust:
+        assert f"::warning file={TRUST_PATHS[rule]},line=" in step.stdout
+        assert f",title={rule}::" in step.stdout
+
+
+def test_the_messages_say_what_applies(trust_repo: Path) -> None:
+    findings = {
+        name: [
+            (f["rule"], f["message"])
+            for f in run("--repo", trust_repo, f"base..{name}").manifest["findings"]
+            if f["rule"].startswith("trust/")
+        ]
+        for name in ("ignore", "attributes", "schema")
+    }
+    assert findings == {
+        "ignore": [
+            (
+                "trust/config-changed",
+                ".gitreview.yml changed: this range is reviewed with the base commit's "
+                "configuration, not its own",
+            )
+        ],
+        "attributes": [
+            (
+                "trust/attributes-changed",
+                ".gitattributes changed: this range is classified with the base commit's "
+                "attributes, not its own",
+            )
+        ],
+        "schema": [
+            (
+                "trust/schema-changed",
+                "schemas/doc.schema.json changed: this range is checked with the base "
+                "commit's version",
+            )
+        ],
+    }
+
+
+def test_the_configuration_a_range_brings_is_checked(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    commit(repo, "README.md", "# Readme\n", "Base")
+    commit(repo, ".gitreview.yml", "ignore: ['*.py']\nroles: {}\n", "Configure")
+    result = run("--repo", repo, "HEAD")
+    assert result.status == 1
+    [invalid] = [f for f in result.manifest["findings"] if f["rule"] == "trust/config-invalid"]
+    assert invalid == {
+        "rule": "trust/config-invalid",
+        "severity": "error",
+        "path": ".gitreview.yml",
+        "line": None,
+        "message": ".gitreview.yml: unknown key 'roles' (hint: known keys: detect_copies, "
+        "fail_on, frontmatter_schemas, generated, ignore, large_file_bytes, max_file_bytes, "
+        "metadata_keys, rules)",
+    }
+
+
+def test_the_base_configuration_cannot_make_its_own_change_trivial(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    (repo / ".gitattributes").write_text("*.md text\n")
+    commit(repo, ".gitreview.yml", "ignore: ['*.yml', '.gitattributes']\n", "Base")
+    (repo / ".gitattributes").write_text("*.md text\n*.py linguist-generated\n")
+    commit(repo, ".gitreview.yml", "ignore: ['*.yml', '.gitattributes', '*.py']\n", "Widen")
+    manifest = run("--repo", repo, "HEAD").manifest
+    for path in (".gitreview.yml", ".gitattributes"):
+        assert classification(manifest, path) == ("significant", ["review-config"])
+
+
+def test_a_root_commit_is_reviewed_with_its_own_configuration(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    (repo / "README.md").write_text("# Readme\n")
+    commit(repo, ".gitreview.yml", "ignore: ['*.md']\n", "Start")
+    manifest = run("--repo", repo, "HEAD").manifest
+    assert classification(manifest, "README.md") == ("trivial", ["ignored"])
+    assert [(f["rule"], f["message"]) for f in manifest["findings"]] == [
+        (
+            "trust/config-changed",
+            ".gitreview.yml changed: with no base commit, the configuration it brings "
+            "applies to this range",
+        )
+    ]
+
+
+def test_a_given_configuration_applies(trust_repo: Path, tmp_path: Path) -> None:
+    config = tmp_path / "review.yml"
+    config.write_text("ignore: ['src/**']\n")
+    result = run("--repo", trust_repo, "base..ignore", "--config", config)
+    manifest = result.manifest
+    assert classification(manifest, "src/app.py") == ("trivial", ["ignored"])
+    [finding] = [f for f in manifest["findings"] if f["rule"] == "trust/config-changed"]
+    assert finding["message"] == (
+        f".gitreview.yml changed: this run's configuration comes from {config}"
+    )
+
+
+def test_a_broken_base_configuration_is_an_error(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    commit(repo, ".gitreview.yml", "generated: '*.js'\n", "Break it")
+    commit(repo, ".gitreview.yml", "generated: ['*.js']\n", "Mend it")
+    result = run("--repo", repo, "HEAD")
+    assert (result.status, result.stdout) == (4, "")
+    assert result.stderr == (
+        "git review-manifest: error: .gitreview.yml: key 'generated': '*.js' is not of type "
+        "'array'\n"
+    )
+
+
+def commit(repo: Path, path: str, text: str, message: str) -> None:
+    (repo / path).parent.mkdir(parents=True, exist_ok=True)
+    (repo / path).write_text(text)
+    git(repo, "add", "--all")
+    git(repo, "commit", "--quiet", "-m", message)
+
+
+def test_attributes_of_a_folder_are_parsed_once(trust_repo: Path) -> None:
+    from gitreview.pipeline import _TreeAttributes
+
+    reads: list[str] = []
+    files = {".gitattributes": b"*.py linguist-generated\n", "a/.gitattributes": b"*.md -diff\n"}
+
+    def read(path: str) -> bytes | None:
+        reads.append(path)
+        return files.get(path)
+
+    tree = _TreeAttributes(read)
+    assert tree.for_path("a/b/x.py") == {"linguist-generated": True}
+    assert tree.for_path("a/b/y.md") == {"diff": False}
+    assert tree.for_path("a/z.py") == {"linguist-generated": True}
+    assert sorted(reads) == [".gitattributes", "a/.gitattributes", "a/b/.gitattributes"]
+    assert json.dumps(tree.for_path("top.md")) == "{}"
+
+
+def test_every_rule_is_documented() -> None:
+    from gitreview.analyze import RULES
+
+    readme = (PROJECT_ROOT / "README.md").read_text("utf-8")
+    assert [rule for rule in RULES if f"| `{rule}` |" not in readme] == []
