@@ -27,8 +27,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _subcommand(args[0], args[1:])
         return _manifest(args)
     except UserError as error:
+        from gitreview.secrets import redact_name
+
         message = error.message if error.hint is None else f"{error.message} (hint: {error.hint})"
-        print(f"{PROG}: error: {message}", file=sys.stderr)
+        # An error may quote what the user typed: a branch named like a token (issue 11).
+        print(f"{PROG}: error: {redact_name(message)}", file=sys.stderr)
         return int(error.status)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

@@ -209,7 +209,59 @@ def _classify(
     findings += apply_rule_settings(elsewhere, settings)
     for range_analyzer in RANGE_ANALYZERS:
         findings += apply_rule_settings(tuple(range_analyzer(rng, settings)), settings)
-    return Outcome(rng, files, findings, settings, source)
+    return _redacted(Outcome(rng, files, findings, settings, source))
+
+
+def _redacted(outcome: Outcome) -> Outcome:
+    """The outcome with every credential in a name redacted (issue 11): a path, the
+    range spec the user typed (a branch may be named like a token), a commit subject,
+    a finding, a section or symbol, a moved block's pointer and the evidence. Done
+    once classification is over, so every output (the manifest and each format,
+    explain, the hook, the ci step) starts from names with nothing to hide. A handle
+    still resolves: its blob id, not its path, is what `show` reads."""
+    from gitreview.secrets import redact, redact_name
+
+    rng = outcome.rng
+    commits = tuple(replace(c, subject=redact(c.subject)) for c in rng.commits)
+    rng = replace(rng, spec=redact_name(rng.spec), commits=commits)
+    findings = [
+        replace(f, path=f.path and redact_name(f.path), message=redact_name(f.message))
+        for f in outcome.findings
+    ]
+    files = [_redacted_file(item, redact_name) for item in outcome.files]
+    return replace(outcome, rng=rng, files=files, findings=findings)
+
+
+def _redacted_file(item: Classified, name: Callable[[str], str]) -> Classified:
+    change, verdict, report = item.change, item.verdict, item.analysis.report
+    hunks = tuple(
+        replace(
+            hunk,
+            evidence=name(hunk.evidence),
+            pointers=tuple((kind, name(handle)) for kind, handle in hunk.pointers),
+        )
+        for hunk in verdict.hunks
+    )
+    scopes = tuple(replace(scope, name=name(scope.name)) for scope in report.scopes)
+    structure = _redact_strings(report.structure, name) if report.structure else None
+    return replace(
+        item,
+        change=replace(
+            change, path=name(change.path), old_path=change.old_path and name(change.old_path)
+        ),
+        verdict=replace(verdict, evidence=name(verdict.evidence), hunks=hunks),
+        analysis=replace(item.analysis, report=replace(report, scopes=scopes, structure=structure)),
+    )
+
+
+def _redact_strings(value: Any, name: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return name(value)
+    if isinstance(value, Mapping):
+        return {key: _redact_strings(item, name) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_redact_strings(item, name) for item in value]
+    return value
 
 
 def _never_trivial(verdict: FileVerdict) -> FileVerdict:

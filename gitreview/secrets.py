@@ -186,6 +186,14 @@ def redact(text: str) -> str:
     return "\n".join(lines)
 
 
+def redact_name(text: str) -> str:
+    """A name (a path, a branch or range spec, a handle, a symbol) with every credential
+    replaced by REDACTED (issue 11). Unlike `redact`, a name made of nothing but base64
+    characters stays as it is: `docs/architecture/overview/introduction` is a path,
+    not key material."""
+    return "\n".join(redact_lines(text.split("\n")))
+
+
 def redact_lines(lines: Sequence[str], start: int = 0, stop: int | None = None) -> list[str]:
     """`lines[start:stop]`, each redacted. Lines of a private key block keep only the
     armour: the blocks are found in all of `lines`, so a key's body stays hidden when

@@ -91,6 +91,14 @@ INLINE_KEY, INLINE_KEY_BODY = private_key("", lines=2)
 CHANGED_BODY = made_up(BASE64, 64)
 CHANGED_KEY = OLD_KEY.replace(OLD_KEY_BODY[6], CHANGED_BODY)
 TOKEN_IN_SUBJECT = "ghp_" + made_up(ALNUM, 36)
+# Issue 11: names. A file named like a token, one renamed away from such a name, a
+# heading, a branch, and a fixup! subject (quoted in its finding's message).
+TOKEN_IN_PATH = "glpat-" + made_up(ALNUM, 20)
+TOKEN_IN_OLD_PATH = "npm_" + made_up(ALNUM, 36)
+TOKEN_IN_HEADING = "ghp_" + made_up(ALNUM, 36)
+TOKEN_IN_BRANCH = "ghp_" + made_up(ALNUM, 36)
+TOKEN_IN_FIXUP = "ghp_" + made_up(ALNUM, 36)
+NOTES = "".join(f"Note number {n} about the rotation of keys.\n" for n in range(12))
 SETTINGS = (
     "".join(
         f'{kind.upper().replace("-", "_")} = "{value}"\n' for kind, (_, value) in TOKENS.items()
@@ -112,6 +120,11 @@ VALUES = [
     *(value for _, value in TOKENS.values()),
     AWS_SECRET,
     TOKEN_IN_SUBJECT,
+    TOKEN_IN_PATH,
+    TOKEN_IN_OLD_PATH,
+    TOKEN_IN_HEADING,
+    TOKEN_IN_BRANCH,
+    TOKEN_IN_FIXUP,
     CHANGED_BODY,
     *NEW_KEY_BODY,
     *OLD_KEY_BODY,
@@ -131,14 +144,19 @@ def leaked(text: str) -> list[str]:
 @pytest.fixture(scope="module")
 def secrets_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """v1: a key and a key file to delete; v2: every kind of secret added, one key's body
-    changed, the other deleted, and a token in a commit subject."""
+    changed, the other deleted, and a token in a commit subject; v3, also the branch
+    named like a token: tokens in names (a path, an old path, a heading, a subject)."""
     document = {
         "description": "secrets of every kind",
         "commits": [
             {
                 "message": "Base tree",
                 "tag": "v1",
-                "files": {"config/keys.pem": OLD_KEY, "config/old.pem": GONE_KEY},
+                "files": {
+                    "config/keys.pem": OLD_KEY,
+                    "config/old.pem": GONE_KEY,
+                    f"notes/{TOKEN_IN_OLD_PATH}.md": NOTES,
+                },
             },
             {
                 "message": f"Rotate the token {TOKEN_IN_SUBJECT}",
@@ -152,6 +170,16 @@ def secrets_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
                     "docs/aws.md": PLACEHOLDERS,
                 },
             },
+            {
+                "message": f"fixup! Rotate {TOKEN_IN_FIXUP}",
+                "tag": "v3",
+                "rename": {f"notes/{TOKEN_IN_OLD_PATH}.md": "notes/rotation.md"},
+                "files": {
+                    f"keys/{TOKEN_IN_PATH}.txt": "A file named like a token.\n",
+                    "notes/rotation.md": NOTES + "One more note.\n",
+                    "docs/rotate.md": f"# Rotate {TOKEN_IN_HEADING}\n\nAnd then wait.\n",
+                },
+            },
         ],
     }
     spec = parse_repo(document, where="secrets")
@@ -159,6 +187,7 @@ def secrets_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     git(repo, "init", "--quiet", "--initial-branch=main")
     for index, commit in enumerate(spec.commits):
         build_commit(repo, commit, commit_date(index))
+    git(repo, "branch", TOKEN_IN_BRANCH, "v3")
     return repo
 
 
@@ -235,30 +264,83 @@ def test_no_output_ever_holds_a_secret(secrets_repo: Path) -> None:
     formats = output_formats()
     assert {"json", "text"} <= set(formats)
     results: list[tuple[str, Result]] = []
-    sources = [("--repo", secrets_repo, "v1..v2"), ("--patch", "-")]
-    patch = git_diff(secrets_repo, "v1", "v2")
-    for source in sources:
-        for output_format in formats:
-            for extra in ((), ("--fallback",)):
-                args = (*source, "--format", output_format, *extra)
-                results.append((" ".join(map(str, args)), run_any(*args, stdin=patch)))
-    manifest = manifest_with_findings("--repo", secrets_repo, "v1..v2")
-    handles = handles_of(manifest)
-    assert len(handles) >= 6
-    for handle in handles:
-        for context in ("0", "100"):
-            args = ("show", "--repo", secrets_repo, handle, "--context", context)
+    # v1..BRANCH (v1..v3) has tokens in names too: the spec, paths, a heading, subjects.
+    for spec, end in (("v1..v2", "v2"), (f"v1..{TOKEN_IN_BRANCH}", "v3")):
+        patch = git_diff(secrets_repo, "v1", end)
+        for source in (("--repo", secrets_repo, spec), ("--patch", "-")):
+            for output_format in formats:
+                for extra in ((), ("--fallback",)):
+                    args = (*source, "--format", output_format, *extra)
+                    results.append((" ".join(map(str, args)), run_any(*args, stdin=patch)))
+        manifest = manifest_with_findings("--repo", secrets_repo, spec)
+        handles = handles_of(manifest)
+        assert len(handles) >= 6
+        for handle in handles:
+            for context in ("0", "100"):
+                args = ("show", "--repo", secrets_repo, handle, "--context", context)
+                results.append((" ".join(map(str, args)), run(*args)))
+            args = ("explain", "--repo", secrets_repo, handle, spec)
             results.append((" ".join(map(str, args)), run(*args)))
-        args = ("explain", "--repo", secrets_repo, handle, "v1..v2")
-        results.append((" ".join(map(str, args)), run(*args)))
-    for path in ("config/keys.pem", "config/settings.py"):
-        results.append((f"explain {path}", run("explain", "--repo", secrets_repo, path, "v1..v2")))
+    paths = ["config/keys.pem", "config/settings.py", f"keys/{TOKEN_IN_PATH}.txt"]
+    paths += [f"keys/{secrets.REDACTED}.txt", f"notes/{TOKEN_IN_OLD_PATH}.md"]
+    for path in paths:
+        results.append((f"explain {path}", run("explain", "--repo", secrets_repo, path, "v1..v3")))
+    results.append(("unknown", run("--repo", secrets_repo, f"v1..{TOKEN_IN_BRANCH}x")))
     for what, result in results:
-        assert result.status in (0, 1), (what, result.stderr)
+        assert result.status in (0, 1, 3), (what, result.stderr)
         assert leaked(result.stdout + result.stderr) == [], what
     # The redaction shows where a secret was.
+    manifest = manifest_with_findings("--repo", secrets_repo, "v1..v2")
     shown = run("show", "--repo", secrets_repo, handles_of(manifest)[0], "--context", "100").stdout
     assert secrets.REDACTED in shown or "REDACTED" in str(manifest)
+
+
+def test_names_are_redacted_and_their_handles_resolve(secrets_repo: Path) -> None:
+    manifest = manifest_with_findings("--repo", secrets_repo, f"v1..{TOKEN_IN_BRANCH}")
+    hidden = secrets.REDACTED
+    assert manifest["range"]["spec"] == f"v1..{hidden}"
+    assert manifest["range"]["commits"][-1]["subject"] == f"fixup! Rotate {hidden}"
+    [fixup] = findings_of(manifest, "range/fixup-commit")
+    assert hidden in fixup[4]
+    entries = {entry["path"]: entry for entry in manifest["files"]}
+    assert entries["notes/rotation.md"]["old_path"] == f"notes/{hidden}.md"
+    [hunk] = entries[f"keys/{hidden}.txt"]["hunks"]
+    assert hunk["handle"].startswith(f"keys/{hidden}.txt:1-1@")
+    shown = run("show", "--repo", secrets_repo, hunk["handle"])
+    assert (shown.status, shown.stdout) == (0, "1:A file named like a token.\n")
+    [heading] = entries["docs/rotate.md"]["hunks"]
+    assert heading["section"] == f"Rotate {hidden}"
+    explained = run("explain", "--repo", secrets_repo, f"keys/{TOKEN_IN_PATH}.txt", "v1..v3")
+    assert explained.stdout.splitlines()[0] == f"keys/{hidden}.txt (file)"
+
+
+def test_the_hook_hides_names(secrets_repo: Path, tmp_path: Path) -> None:
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "--quiet", str(secrets_repo), str(clone))
+    v1, v3 = (git(clone, "rev-parse", tag) for tag in ("v1", "v3"))
+    ref = f"refs/heads/{TOKEN_IN_BRANCH}"
+    line = f"{ref} {v3} {ref} {v1}\n"
+    result = run("pre-push", "--repo", clone, "origin", stdin=line.encode())
+    assert result.status == 1  # the secrets and the fixup! commit
+    assert leaked(result.stdout + result.stderr) == []
+    saved = sorted((clone / ".git" / "gitreview").rglob("*.json"))
+    assert [path.name for path in saved] == [f"{secrets.REDACTED}.json"]
+    assert leaked(saved[0].read_text("utf-8")) == []
+    assert "fixup! Rotate" in saved[0].read_text("utf-8")
+
+
+def test_the_actions_step_hides_names(
+    secrets_repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from test_ci import Runner
+
+    step = Runner(monkeypatch, tmp_path)(secrets_repo, None, base="v1", head=TOKEN_IN_BRANCH)
+    assert step.status == 1, step.stderr
+    assert step.manifest is not None
+    assert step.manifest["range"]["spec"] == f"v1...{secrets.REDACTED}"
+    outputs = step.stdout + step.stderr + step.outputs + step.summary + json.dumps(step.manifest)
+    assert leaked(outputs) == []
+    assert f"keys/{secrets.REDACTED}.txt" in step.summary + step.stdout + json.dumps(step.manifest)
 
 
 def test_show_hides_a_key_body_it_shows_without_the_begin_line(secrets_repo: Path) -> None:
@@ -317,3 +399,13 @@ def test_patterns_are_linear_on_long_lines(line: str) -> None:
     secrets.redact(line)
     list(secrets.find_tokens(line))
     assert time.perf_counter() - start < 2.0
+
+
+def test_a_name_is_redacted_only_where_a_credential_is() -> None:
+    # Made of base64 characters only, yet a path: `redact` would hide it as key material.
+    path = "docs/architecture/overview/introduction/Guide"
+    assert secrets.redact(path) == secrets.REDACTED
+    assert secrets.redact_name(path) == path
+    assert secrets.redact_name(f"keys/{TOKEN_IN_PATH}.txt:1-3@1a2b3c4d5e6f") == (
+        f"keys/{secrets.REDACTED}.txt:1-3@1a2b3c4d5e6f"
+    )

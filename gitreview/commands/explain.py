@@ -17,7 +17,11 @@ def run_explain(*, target: str, spec: str | None, repo: str | None, config: str 
     from gitreview.handles import Handle
     from gitreview.manifest import hunk_handle
     from gitreview.pipeline import classify_range
+    from gitreview.secrets import redact_name
 
+    # The outcome's names are redacted (issue 11): so is the target, which then
+    # matches a handle or path of the manifest, or the path it was made from.
+    target = redact_name(target)
     outcome = classify_range(repo, spec, config=config)
     out: list[str] = []
     for item in outcome.files:

@@ -123,18 +123,21 @@ def push_ranges(
 def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list[str]:
     from gitreview.manifest import serialize
     from gitreview.pipeline import classify_range, manifest_of
+    from gitreview.secrets import redact_name
 
     spec = f"{(push.base or 'empty tree')[:12]}..{push.head[:12]}"
     outcome = classify_range(repo, spec, base_head=(push.base, push.head))
     manifest, settings = manifest_of(outcome), outcome.settings
-    target = Path(git_dir, "gitreview", "pre-push", remote or "remote", *push.name.split("/"))
+    # A branch (or a remote) may be named like a token: the file name is printed too.
+    name, remote = redact_name(push.name), redact_name(remote)
+    target = Path(git_dir, "gitreview", "pre-push", remote or "remote", *name.split("/"))
     target = target.with_name(target.name + ".json")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(serialize(manifest), encoding="utf-8")
     summary = manifest["summary"]
     files, findings = summary["files"], summary["findings"]
     print(
-        f"gitreview: {push.name}: {files['total']} files ({files['significant']} significant), "
+        f"gitreview: {name}: {files['total']} files ({files['significant']} significant), "
         f"findings: {findings['error']} error, {findings['warning']} warning, "
         f"{findings['info']} info; manifest: {target}",
         file=sys.stderr,
