@@ -255,9 +255,7 @@ def test_the_messages_say_what_applies(trust_repo: Path) -> None:
 
 
 def test_the_configuration_a_range_brings_is_checked(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "--quiet", "--initial-branch=main")
+    repo = new_repo(tmp_path)
     commit(repo, "README.md", "# Readme\n", "Base")
     commit(repo, ".gitreview.yml", "ignore: ['*.py']\nroles: {}\n", "Configure")
     result = run("--repo", repo, "HEAD")
@@ -275,9 +273,7 @@ def test_the_configuration_a_range_brings_is_checked(tmp_path: Path) -> None:
 
 
 def test_the_base_configuration_cannot_make_its_own_change_trivial(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "--quiet", "--initial-branch=main")
+    repo = new_repo(tmp_path)
     (repo / ".gitattributes").write_text("*.md text\n")
     commit(repo, ".gitreview.yml", "ignore: ['*.yml', '.gitattributes']\n", "Base")
     (repo / ".gitattributes").write_text("*.md text\n*.py linguist-generated\n")
@@ -288,9 +284,7 @@ def test_the_base_configuration_cannot_make_its_own_change_trivial(tmp_path: Pat
 
 
 def test_a_root_commit_is_reviewed_with_its_own_configuration(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "--quiet", "--initial-branch=main")
+    repo = new_repo(tmp_path)
     (repo / "README.md").write_text("# Readme\n")
     commit(repo, ".gitreview.yml", "ignore: ['*.md']\n", "Start")
     manifest = run("--repo", repo, "HEAD").manifest
@@ -317,9 +311,7 @@ def test_a_given_configuration_applies(trust_repo: Path, tmp_path: Path) -> None
 
 
 def test_a_broken_base_configuration_is_an_error(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "--quiet", "--initial-branch=main")
+    repo = new_repo(tmp_path)
     commit(repo, ".gitreview.yml", "generated: '*.js'\n", "Break it")
     commit(repo, ".gitreview.yml", "generated: ['*.js']\n", "Mend it")
     result = run("--repo", repo, "HEAD")
@@ -328,6 +320,13 @@ def test_a_broken_base_configuration_is_an_error(tmp_path: Path) -> None:
         "git review-manifest: error: .gitreview.yml: key 'generated': '*.js' is not of type "
         "'array'\n"
     )
+
+
+def new_repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    return repo
 
 
 def commit(repo: Path, path: str, text: str, message: str) -> None:

@@ -64,7 +64,7 @@ def generated(facts: FileFacts) -> Proof | None:
             and globs.linguist_flag(base, "linguist-generated") is not True
         ):
             return None
-        evidence = "linguist-generated is set for it in .gitattributes, at base and head"
+        evidence = "linguist-generated is set for it in the base commit's .gitattributes"
         return Proof(("generated",), evidence) if flag else None
     for path in _paths(facts):
         if globs.match_any(facts.config.generated, path):
