@@ -111,7 +111,7 @@ def file_report(
         scope = innermost_scope(analysis.report.scopes, hunk)
         if hunk_verdict.classification == "significant":
             rows = changed_rows(hunk, keys)
-            hunk_entry["excerpt"] = excerpt(row.text for row in rows)
+            hunk_entry["excerpt"] = excerpt(row.text for row in rows if row.origin != " ")
         if scope is not None:
             hunk_entry[scope.label] = scope.name
         for name, pointer in hunk_verdict.pointers:
@@ -147,7 +147,7 @@ def file_report(
         handle = str(Handle(change.path, change.new_oid or change.old_oid))
         entry["handle"] = handle
         what = ", ".join(verdict.reasons)
-        diff = f"{hunk_header(handle, None)}\n({change.status} {kind} file: {what})\n"
+        diff = f"{hunk_header(handle, None)}\n({change.status} {kind} file, not shown: {what})\n"
         cost = max(head_tokens, tokens.estimate(diff))
         report.significant_tokens += cost
         rules = tuple(sorted({f.rule for f in findings if f.path == change.path}))

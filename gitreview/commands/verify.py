@@ -59,7 +59,10 @@ def handles_read(answer: str) -> set[str] | None:
     text = first[first.lower().index(HANDLES_READ.lower()) + len(HANDLES_READ) :]
     text += " " + " ".join(lines[starts[-1] + 1 :])
     words = re.split(r"[\s,;]+", text)
-    return {word.strip(_WRAPPING).rstrip(".") for word in words if word.strip(_WRAPPING)}
+    # A handle never ends with "." (it ends with a blob id or a line number), but a
+    # path may start with one.
+    found = {word.lstrip(_WRAPPING).rstrip(_WRAPPING + ".") for word in words}
+    return found - {""}
 
 
 def _load_manifest(path: str) -> dict[str, Any]:

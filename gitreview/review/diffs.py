@@ -32,15 +32,22 @@ class KeyBlocks(NamedTuple):
 NO_KEYS = KeyBlocks()
 
 
+GAP = "⋯"  # stands for unchanged lines left out between two changes of a hunk
+
+
 def changed_rows(hunk: Hunk, keys: KeyBlocks = NO_KEYS, *, interior: bool = False) -> list[Row]:
     """The hunk's removed and added lines, redacted. With `interior`, also the
-    unchanged lines between its first and last change (git's context lines
-    before and after are never included)."""
+    unchanged lines between its first and last change; without, one GAP row
+    where they were (git's context lines before and after are never included)."""
     changed = [i for i, line in enumerate(hunk.lines) if line.origin != " "]
     if not changed:
         return []
-    lines = hunk.lines[changed[0] : changed[-1] + 1]
-    rows = [_row(line, keys) for line in lines if interior or line.origin != " "]
+    rows: list[Row] = []
+    for line in hunk.lines[changed[0] : changed[-1] + 1]:
+        if line.origin != " " or interior:
+            rows.append(_row(line, keys))
+        elif rows[-1].origin != " ":
+            rows.append(Row(" ", 0, GAP))
     # Without the whole file in view (a patch), key-shaped base64 is hidden as in
     # any fragment: a key's body lines may come without their BEGIN line.
     texts = redact("\n".join(row.text for row in rows)).split("\n")
@@ -67,8 +74,9 @@ def render_rows(header: str, rows: Sequence[Row]) -> str:
 
 
 def render_compact(header: str, rows: Sequence[Row]) -> str:
-    """`header`, then the rows as a unified diff writes them (`-text`, `+text`):
-    the brief's compact diff. The header's handle gives the lines' place."""
+    """`header`, then the rows as a unified diff writes them (`-text`, `+text`,
+    ` ⋯` for unchanged lines left out): the brief's compact diff. The header's
+    handle gives the lines' place."""
     return header + "\n" + "".join(f"{row.origin}{row.text}\n" for row in rows)
 
 
