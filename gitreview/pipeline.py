@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -21,8 +21,10 @@ from gitreview.classify import FileFacts, FileVerdict, Verdict, classify
 from gitreview.config import CONFIG_FILE, Config, check_rule_ids, parse_config
 from gitreview.errors import Exit, UserError
 from gitreview.kinds import kind_of
-from gitreview.manifest import assemble, file_report
+from gitreview.manifest import Assembled, assemble, file_report
 from gitreview.model import FileChange, Finding, Range, Severity
+from gitreview.review.diffs import NO_KEYS, KeyBlocks
+from gitreview.secrets import KeyBlock, key_blocks
 
 if TYPE_CHECKING:
     from gitreview.globs import AttrRule, Gitattributes
@@ -44,6 +46,7 @@ class Classified:
     head_tokens: int  # the head side in full, for the token figures
     full: bool = False  # its whole content and diff go in the manifest
     content: str | None = None  # its text at head, kept only when `full`
+    keys: KeyBlocks = NO_KEYS  # private key blocks of both sides, to redact its changes
 
 
 @dataclass(frozen=True)
@@ -53,17 +56,40 @@ class Outcome:
     findings: list[Finding]
     settings: Config
     source: str
+    instructions: Mapping[str, str] = field(default_factory=dict)  # role -> its brief's text
 
 
-def manifest_of(outcome: Outcome) -> dict[str, Any]:
+def manifest_of(outcome: Outcome, *, budget: int | None = None) -> dict[str, Any]:
     """The review manifest of a classified range."""
+    return review_of(outcome, budget=budget).manifest
+
+
+def review_of(outcome: Outcome, *, budget: int | None = None) -> Assembled:
+    """The review manifest of a classified range and each role's brief; `budget`
+    overrides every role's."""
     files = [
         file_report(
-            c.change, c.kind, c.analysis, c.verdict, c.head_tokens, full=c.full, content=c.content
+            c.change,
+            c.kind,
+            c.analysis,
+            c.verdict,
+            c.head_tokens,
+            keys=c.keys,
+            findings=outcome.findings,
+            full=c.full,
+            content=c.content,
         )
         for c in outcome.files
     ]
-    return assemble(outcome.rng, files, outcome.findings, source=outcome.source)
+    return assemble(
+        outcome.rng,
+        files,
+        outcome.findings,
+        source=outcome.source,
+        roles=outcome.settings.roles,
+        budget=budget,
+        instructions=outcome.instructions,
+    )
 
 
 def classify_range(
@@ -140,7 +166,7 @@ def classify_range(
     changes: Iterable[FileChange] = sized
     if progress is not None:
         changes = progress(sized, len(sized))
-    return _classify(
+    outcome = _classify(
         rng,
         changes,
         settings,
@@ -150,6 +176,7 @@ def classify_range(
         source="git",
         contents=contents,
     )
+    return replace(outcome, instructions=_instructions(settings, trusted.read))
 
 
 def _classify(
@@ -196,6 +223,7 @@ def _classify(
                 tokens.estimate(head_text) if head_text else 0,
                 full=full,
                 content=head_text if full else None,
+                keys=_key_blocks(change),
             )
         )
         findings += file_findings
@@ -306,6 +334,51 @@ def _with_schema_texts(settings: Config, read: Callable[[str], bytes | None], si
 
 def _name(config: str | Path | None) -> str | None:
     return None if config is None else str(config)
+
+
+def _key_blocks(change: FileChange) -> KeyBlocks:
+    """The private key blocks of both sides, found with the whole file in view so
+    that a hunk holding a few lines of a key's body is redacted too. Without the
+    content (a patch), the hunks' own lines, context included, stand for it."""
+
+    def blocks(data: bytes | None, side: Literal["-", "+"]) -> tuple[KeyBlock, ...]:
+        if data is not None:
+            if b"PRIVATE KEY" not in data:
+                return ()
+            return tuple(key_blocks(data.decode("utf-8", "replace").split("\n")))
+        numbered = {
+            (line.old_no if side == "-" else line.new_no): line.text
+            for hunk in change.hunks
+            for line in hunk.lines
+            if line.origin in (" ", side)
+        }
+        if not any("PRIVATE KEY" in text for text in numbered.values()):
+            return ()
+        lines = [""] * max(n or 0 for n in numbered)
+        for number, text in numbered.items():
+            if number:
+                lines[number - 1] = text
+        return tuple(key_blocks(lines))
+
+    return KeyBlocks(blocks(change.old_data, "-"), blocks(change.new_data, "+"))
+
+
+def _instructions(settings: Config, read: Callable[[str], bytes | None]) -> dict[str, str]:
+    """Each role's instructions file, read from the trusted tree, as the configuration
+    (issue 11: a range must not rewrite its own reviewer's prompt); a missing file is
+    a configuration error naming it."""
+    texts: dict[str, str] = {}
+    for role in settings.roles:
+        if role.instructions is None:
+            continue
+        data = read(role.instructions)
+        if data is None:
+            raise UserError(
+                f"{CONFIG_FILE}: roles.{role.name}.instructions: no file {role.instructions}",
+                status=Exit.CONFIG,
+            )
+        texts[role.name] = data.decode("utf-8", "replace")
+    return texts
 
 
 def apply_rule_settings(findings: Iterable[Finding], settings: Config) -> tuple[Finding, ...]:

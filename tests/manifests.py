@@ -79,3 +79,24 @@ def manifest_of(*args: str | Path) -> dict[str, Any]:
 
 def files_by_path(manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {entry["path"]: entry for entry in manifest["files"]}
+
+
+def new_lines(hunk: dict[str, Any]) -> list[int] | None:
+    """The hunk's added lines, [first, last], read from its handle (None for a
+    hunk that only removes)."""
+    from gitreview.handles import parse_handle
+
+    handle = parse_handle(hunk["handle"])
+    if handle.side == "old" or handle.first is None or handle.last is None:
+        return None
+    return [handle.first, handle.last]
+
+
+def removed_lines(hunk: dict[str, Any]) -> list[int] | None:
+    """A hunk that only removes: its removed lines, [first, last], from its handle."""
+    from gitreview.handles import parse_handle
+
+    handle = parse_handle(hunk["handle"])
+    if handle.side != "old" or handle.first is None or handle.last is None:
+        return None
+    return [handle.first, handle.last]

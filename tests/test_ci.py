@@ -148,7 +148,7 @@ def outputs(runner: Runner, manifest: dict[str, Any], **expected: object) -> str
         "errors": 0,
         "warnings": 0,
         "notices": 0,
-        "reduction": manifest["tokens"]["reduction"],
+        "reduction": manifest["tokens"]["reduction"]["diff"],
         "skip": "false",
         **expected,
     }
@@ -417,7 +417,7 @@ def _empty_manifest() -> dict[str, Any]:
     counts = {"total": 0, "trivial": 0, "significant": 0}
     return {
         "summary": {"files": counts, "hunks": counts, "findings": dict.fromkeys(SEVERITIES, 0)},
-        "tokens": {"reduction": 0.0},
+        "tokens": {"reduction": {"diff": 0.0, "full": 0.0}},
         "review": {},
         "findings": [],
     }

@@ -59,7 +59,7 @@ def test_an_error_makes_a_whitespace_only_hunk_significant(
     assert (entry["classification"], entry["reasons"]) == ("significant", ["finding"])
     hunk = hunk_at(findings_manifest, "data/broken-before.json", 4)
     assert (hunk["classification"], hunk["reasons"]) == ("significant", ["finding"])
-    assert hunk["handle"] in findings_manifest["review"]["default"]["batches"][0]
+    assert hunk["handle"] in findings_manifest["review"]["default"]["batches"][0]["handles"]
 
 
 @pytest.mark.parametrize(

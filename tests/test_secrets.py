@@ -21,7 +21,7 @@ from findings import (
     rows,
     run_any,
 )
-from manifests import Result, run
+from manifests import Result, new_lines, run
 from repos import build_commit, commit_date, git, parse_repo
 
 from gitreview import secrets
@@ -246,7 +246,7 @@ def handles_of(manifest: dict[str, Any]) -> list[str]:
         handle
         for role in manifest["review"].values()
         for batch in role["batches"]
-        for handle in batch
+        for handle in batch["handles"]
     }
     for entry in manifest["files"]:
         found.update(hunk["handle"] for hunk in entry.get("hunks", []))
@@ -307,7 +307,10 @@ def test_names_are_redacted_and_their_handles_resolve(secrets_repo: Path) -> Non
     [hunk] = entries[f"keys/{hidden}.txt"]["hunks"]
     assert hunk["handle"].startswith(f"keys/{hidden}.txt:1-1@")
     shown = run("show", "--repo", secrets_repo, hunk["handle"])
-    assert (shown.status, shown.stdout) == (0, "1:A file named like a token.\n")
+    assert (shown.status, shown.stdout) == (
+        0,
+        f"@@ {hunk['handle']} @@\n+1 A file named like a token.\n",
+    )
     [heading] = entries["docs/rotate.md"]["hunks"]
     assert heading["section"] == f"Rotate {hidden}"
     explained = run("explain", "--repo", secrets_repo, f"keys/{TOKEN_IN_PATH}.txt", "v1..v3")
@@ -346,8 +349,12 @@ def test_the_actions_step_hides_names(
 def test_show_hides_a_key_body_it_shows_without_the_begin_line(secrets_repo: Path) -> None:
     manifest = manifest_with_findings("--repo", secrets_repo, "v1..v2")
     [hunk] = next(e for e in manifest["files"] if e["path"] == "config/keys.pem")["hunks"]
-    assert hunk["new"] == [8, 8] and hunk["excerpt"] == secrets.REDACTED
-    assert run("show", "--repo", secrets_repo, hunk["handle"]).stdout == f"8:{secrets.REDACTED}\n"
+    assert new_lines(hunk) == [8, 8]
+    assert hunk["excerpt"] == f"{secrets.REDACTED} ⏎ {secrets.REDACTED}"
+    shown = run("show", "--repo", secrets_repo, hunk["handle"]).stdout
+    assert shown.splitlines()[1:] == [f"-8 {secrets.REDACTED}", f"+8 {secrets.REDACTED}"]
+    new = run("show", "--new", "--repo", secrets_repo, hunk["handle"]).stdout
+    assert new == f"8:{secrets.REDACTED}\n"
 
 
 @pytest.mark.parametrize(

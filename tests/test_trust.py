@@ -188,11 +188,11 @@ def check_trust(manifest: dict[str, Any], loosening: Loosening) -> None:
         path = TRUST_PATHS[rule]
         [finding] = [f for f in manifest["findings"] if f["rule"] == rule]
         entry = next(entry for entry in manifest["files"] if entry["path"] == path)
-        first = entry["hunks"][0]["new"][0]  # the first line the range changed
+        first = int(entry["hunks"][0]["handle"].split(":")[1].split("-")[0])  # its first line
         assert (finding["severity"], finding["path"], finding["line"]) == ("warning", path, first)
         assert entry["classification"] == "significant"
         assert {hunk["classification"] for hunk in entry["hunks"]} == {"significant"}
-        handles = manifest["review"]["default"]["batches"][0]
+        handles = manifest["review"]["default"]["batches"][0]["handles"]
         assert any(handle.startswith(f"{path}:") for handle in handles)
 
 
@@ -257,7 +257,7 @@ def test_the_messages_say_what_applies(trust_repo: Path) -> None:
 def test_the_configuration_a_range_brings_is_checked(tmp_path: Path) -> None:
     repo = new_repo(tmp_path)
     commit(repo, "README.md", "# Readme\n", "Base")
-    commit(repo, ".gitreview.yml", "ignore: ['*.py']\nroles: {}\n", "Configure")
+    commit(repo, ".gitreview.yml", "ignore: ['*.py']\nreviewers: {}\n", "Configure")
     result = run("--repo", repo, "HEAD")
     assert result.status == 1
     [invalid] = [f for f in result.manifest["findings"] if f["rule"] == "trust/config-invalid"]
@@ -266,9 +266,9 @@ def test_the_configuration_a_range_brings_is_checked(tmp_path: Path) -> None:
         "severity": "error",
         "path": ".gitreview.yml",
         "line": None,
-        "message": ".gitreview.yml: unknown key 'roles' (hint: known keys: detect_copies, "
+        "message": ".gitreview.yml: unknown key 'reviewers' (hint: known keys: detect_copies, "
         "fail_on, frontmatter_schemas, generated, ignore, large_file_bytes, max_file_bytes, "
-        "metadata_keys, rules)",
+        "metadata_keys, roles, rules)",
     }
 
 

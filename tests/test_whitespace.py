@@ -73,7 +73,7 @@ def test_a_file_lists_its_trivial_hunks_beside_the_significant_ones(
 
 def test_only_significant_hunks_are_routed_to_reviewers(fixture_repo: RepoFactory) -> None:
     manifest = manifest_of("--repo", fixture_repo("whitespace"), "v1..v2")
-    routed = [handle for batch in manifest["review"]["default"]["batches"] for handle in batch]
+    routed = [h for batch in manifest["review"]["default"]["batches"] for h in batch["handles"]]
     significant = [
         hunk["handle"]
         for entry in manifest["files"]
@@ -99,4 +99,4 @@ def test_a_significant_file_without_significant_hunks_is_routed_whole(
     blob = git(fixture_repo("whitespace"), "rev-parse", "v2:py/tool.py")
     assert entry["handle"] == f"py/tool.py@{blob[:12]}"
     manifest = manifest_of("--repo", fixture_repo("whitespace"), "v1..v2")
-    assert entry["handle"] in manifest["review"]["default"]["batches"][0]
+    assert entry["handle"] in manifest["review"]["default"]["batches"][0]["handles"]

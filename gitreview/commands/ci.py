@@ -278,7 +278,7 @@ def for_role(manifest: dict[str, Any], role: str | None) -> dict[str, Any]:
     """The manifest with only `role`'s handles, for the outputs and the summary."""
     if role is None:
         return manifest
-    from gitreview.manifest import DEFAULT_ROLE
+    from gitreview.review.roles import DEFAULT_ROLE
 
     known = sorted({DEFAULT_ROLE, *manifest["review"]})
     if role not in known:
@@ -301,7 +301,7 @@ def outputs(manifest: dict[str, Any], path: Path) -> list[tuple[str, str]]:
         ("errors", str(findings["error"])),
         ("warnings", str(findings["warning"])),
         ("notices", str(findings["info"])),
-        ("reduction", str(manifest["tokens"]["reduction"])),
+        ("reduction", str(manifest["tokens"]["reduction"]["diff"])),
         ("skip", "true" if skip else "false"),
     ]
 

@@ -20,8 +20,10 @@ def run_manifest(
     output_format: str,
     fail_on: str | None,
     fallback: bool = False,
+    role: str | None = None,
+    budget: int | None = None,
 ) -> int:
-    from gitreview.pipeline import Contents, classify_range, manifest_of
+    from gitreview.pipeline import Contents, classify_range, review_of
     from gitreview.render import render
 
     patch_data = None if patch is None else _read_patch(patch)
@@ -37,8 +39,12 @@ def run_manifest(
         contents=contents,
         progress=progress_bar(sys.stderr),
     )
-    manifest, settings = manifest_of(outcome), outcome.settings
-    text = render(manifest, output_format, color=output is None and sys.stdout.isatty())
+    assembled, settings = review_of(outcome, budget=budget), outcome.settings
+    manifest = assembled.manifest
+    if output_format == "brief":
+        text = _briefs(assembled.briefs, role)
+    else:
+        text = render(manifest, output_format, color=output is None and sys.stdout.isatty())
     if output is None:
         sys.stdout.write(text)
     else:
@@ -49,6 +55,19 @@ def run_manifest(
             raise UserError(f"cannot write {output}: {error.strerror}", status=Exit.USAGE) from None
     threshold = fail_on or settings.fail_on
     return int(Exit.FINDINGS) if _fails(manifest, threshold) else int(Exit.OK)
+
+
+def _briefs(briefs: dict[str, str], role: str | None) -> str:
+    """One role's brief, or every role's in turn."""
+    if role is None:
+        return "\n".join(briefs.values())
+    if role not in briefs:
+        known = ", ".join(briefs) or "none: nothing in this range needs review"
+        raise UserError(
+            f"no role {role!r} has anything to review in this range (roles with a share: {known})",
+            status=Exit.USAGE,
+        )
+    return briefs[role]
 
 
 def _fails(manifest: dict[str, Any], threshold: str) -> bool:
