@@ -1,9 +1,10 @@
 """The files that decide a review, changed by the range under review (issue 11).
 
 A pull request may come from anyone, so it must not loosen its own review: the
-configuration, the .gitattributes files and the frontmatter schemas the
-configuration names are read from the base commit (the trusted side), and a
-change the range makes to one of them is reported here and never trivial.
+configuration, the .gitattributes files, and the frontmatter schemas and role
+instructions the configuration names are read from the base commit (the trusted
+side), and a change the range makes to one of them is reported here and never
+trivial.
 """
 
 from __future__ import annotations
@@ -36,11 +37,22 @@ SCHEMA_CHANGED = Rule(
     "warning",
     "the range changes a frontmatter schema file the configuration names",
 )
-RULES: tuple[Rule, ...] = (CONFIG_CHANGED, CONFIG_INVALID, ATTRIBUTES_CHANGED, SCHEMA_CHANGED)
+INSTRUCTIONS_CHANGED = Rule(
+    "trust/instructions-changed",
+    "warning",
+    "the range changes a reviewer role's instructions file the configuration names",
+)
+RULES: tuple[Rule, ...] = (
+    CONFIG_CHANGED,
+    CONFIG_INVALID,
+    ATTRIBUTES_CHANGED,
+    SCHEMA_CHANGED,
+    INSTRUCTIONS_CHANGED,
+)
 
 # The significant reason of a hunk in one of these files.
 REASON = "review-config"
-WHY = "it changes what decides this review (configuration, attributes or a schema)"
+WHY = "it changes what decides this review (configuration, attributes, a schema, instructions)"
 
 
 @dataclass(frozen=True)
@@ -61,6 +73,13 @@ def schema_paths(config: Config) -> frozenset[str]:
     )
 
 
+def instructions_paths(config: Config) -> frozenset[str]:
+    """The repository paths of the role instructions files the configuration names."""
+    return frozenset(
+        role.instructions.lstrip("/") for role in config.roles if role.instructions is not None
+    )
+
+
 def rule_of(change: FileChange, config: Config) -> Rule | None:
     """The trust rule a change falls under, or None for an ordinary file."""
     paths = {change.path, change.old_path or change.path}
@@ -70,6 +89,8 @@ def rule_of(change: FileChange, config: Config) -> Rule | None:
         return ATTRIBUTES_CHANGED
     if paths & schema_paths(config):
         return SCHEMA_CHANGED
+    if paths & instructions_paths(config):
+        return INSTRUCTIONS_CHANGED
     return None
 
 
@@ -105,10 +126,16 @@ def _message(rule: Rule, change: FileChange, origin: Origin) -> str:
             if origin.tree == "base"
             else "without a base commit no attribute marks a file generated"
         )
-    else:
+    elif rule is SCHEMA_CHANGED:
         how = {
             "base": "this range is checked with the base commit's version",
             "head": "with no base commit, the version it brings checks this range",
             None: "a patch has no tree to read schemas from",
+        }[origin.tree]
+    else:
+        how = {
+            "base": "this range's briefs give the base commit's version",
+            "head": "with no base commit, this range's briefs give the version it brings",
+            None: "a patch has no tree to read instructions from",
         }[origin.tree]
     return f"{what}: {how}"
