@@ -9,6 +9,8 @@ one estimate (the ratios do not depend on it):
 - full:     every changed text file in full at head plus the diff;
 - brief:    every role's brief (`--format brief`), what gitreview's reviewers read;
 - manifest: the manifest alone;
+- floor:    the significant changed lines alone, each with its -/+ and nothing
+  else: what any brief that shows every one of them must cost at least;
 - coverage: whether every significant changed line, removed and added, and
   every finding is in the brief (checked line by line).
 
@@ -37,6 +39,7 @@ class Row:
     full: int
     brief: int
     manifest: int
+    floor: int
     covered: bool
 
     @property
@@ -46,6 +49,10 @@ class Row:
     @property
     def manifest_ratio(self) -> float:
         return self.manifest / self.diff
+
+    @property
+    def floor_ratio(self) -> float:
+        return self.floor / self.diff
 
     @property
     def full_ratio(self) -> float:
@@ -76,7 +83,24 @@ def measure(repo: str, merge: str, budget: int | None) -> Row | None:
         manifest["tokens"]["full"],
         tokens.estimate(brief),
         tokens.estimate(serialize(manifest)),
+        tokens.estimate_chars(floor(outcome)),
         covered(outcome, brief, budget),
+    )
+
+
+def floor(outcome: object) -> int:
+    """Characters of the significant changed lines, each with its -/+ and newline."""
+    from gitreview.pipeline import Outcome
+
+    assert isinstance(outcome, Outcome)
+    return sum(
+        len(line.text) + 2
+        for item in outcome.files
+        if item.verdict.classification == "significant"
+        for hunk, verdict in zip(item.change.hunks, item.verdict.hunks, strict=True)
+        if verdict.classification == "significant"
+        for line in hunk.lines
+        if line.origin != " "
     )
 
 
@@ -112,8 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = parser.parse_args(argv)
     rows = []
     print(
-        f"{'merge':12} {'files':>5} {'diff':>7} {'brief':>7} {'b/diff':>6} {'m/diff':>6} "
-        f"{'b/full':>6} covered"
+        f"{'merge':12} {'files':>5} {'diff':>7} {'brief':>7} {'b/diff':>6} {'floor':>6} "
+        f"{'m/diff':>6} {'b/full':>6} covered"
     )
     for merge in merges(options.repo, options.count, options.rev):
         row = measure(options.repo, merge, options.budget)
@@ -122,7 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows.append(row)
         print(
             f"{row.merge:12} {row.files:5} {row.diff:7} {row.brief:7} {row.brief_ratio:6.2f} "
-            f"{row.manifest_ratio:6.2f} {row.full_ratio:6.3f} {'yes' if row.covered else 'NO'}"
+            f"{row.floor_ratio:6.2f} {row.manifest_ratio:6.2f} {row.full_ratio:6.3f} "
+            f"{'yes' if row.covered else 'NO'}"
         )
     if not rows:
         print("no merge commit with a diff", file=sys.stderr)
@@ -130,9 +155,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     brief = [row.brief_ratio for row in rows]
     manifest = [row.manifest_ratio for row in rows]
     full = [row.full_ratio for row in rows]
+    floors = [row.floor_ratio for row in rows]
     print(
         f"{len(rows)} pull requests: brief/diff median {statistics.median(brief):.2f}, "
-        f"p75 {percentile(brief, 0.75):.2f}; manifest/diff median "
+        f"p75 {percentile(brief, 0.75):.2f} (floor median {statistics.median(floors):.2f}, "
+        f"p75 {percentile(floors, 0.75):.2f}); manifest/diff median "
         f"{statistics.median(manifest):.2f}; brief/full median {statistics.median(full):.3f}; "
         f"covered {sum(row.covered for row in rows)}/{len(rows)}"
     )

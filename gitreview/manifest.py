@@ -25,7 +25,7 @@ from gitreview.review.roles import ReviewItem, Share, batches, route
 from gitreview.secrets import redact
 
 SCHEMA_VERSION = "2.0"
-EXCERPT_CHARS = 100
+EXCERPT_CHARS = 60
 
 
 @dataclass
@@ -100,47 +100,42 @@ def file_report(
         report.hunks_trivial = len(change.hunks)
         return report
     own = [f for f in findings if f.path == change.path and f.line is not None]
-    hunk_entries = []
+    trivial_hunks = []
     for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=True):
         handle = hunk_handle(change, hunk)
-        hunk_entry: dict[str, Any] = {
-            "handle": handle,
-            "classification": hunk_verdict.classification,
-            "reasons": list(hunk_verdict.reasons),
-        }
-        scope = innermost_scope(analysis.report.scopes, hunk)
-        if hunk_verdict.classification == "significant":
-            rows = changed_rows(hunk, keys)
-            hunk_entry["excerpt"] = excerpt(row.text for row in rows if row.origin != " ")
-        if scope is not None:
-            hunk_entry[scope.label] = scope.name
+        pointers: dict[str, list[str]] = {}
         for name, pointer in hunk_verdict.pointers:
-            hunk_entry.setdefault(name, []).append(pointer)
-        hunk_entries.append(hunk_entry)
+            pointers.setdefault(name, []).append(pointer)
         if hunk_verdict.classification == "trivial":
+            # Trivial: in no reviewer's list; the file entry says why, in short.
+            trivial_hunks.append({"handle": handle, "reasons": list(hunk_verdict.reasons)})
+            trivial_hunks[-1].update(pointers)
             report.hunks_trivial += 1
             continue
         report.hunks_significant += 1
+        rows = changed_rows(hunk, keys)
+        scope = innermost_scope(analysis.report.scopes, hunk)
+        # Significant: its entry goes in the review, once per role that reads it.
+        item: dict[str, Any] = {
+            "handle": handle,
+            "excerpt": excerpt(row.text for row in rows if row.origin != " "),
+        }
+        if scope is not None:
+            item[scope.label] = scope.name
+        if list(hunk_verdict.reasons) != ["content"]:
+            item["reasons"] = list(hunk_verdict.reasons)
+        item.update(pointers)
         diff = render_compact(hunk_header(handle, scope.name if scope else None), rows)
         span = hunk.new_span
         rules = tuple(sorted({f.rule for f in own if span and span[0] <= (f.line or 0) <= span[1]}))
         cost = tokens.estimate(diff)
         report.significant_tokens += cost
+        lines = len(hunk.removed) + len(hunk.added)
         report.review.append(
-            ReviewItem(
-                handle,
-                change.path,
-                kind,
-                cost,
-                len(hunk.removed) + len(hunk.added),
-                diff,
-                hunk_entry["excerpt"],
-                rules,
-                span,
-            )
+            ReviewItem(handle, change.path, kind, cost, lines, diff, item, rules, span)
         )
-    if hunk_entries:
-        entry["hunks"] = hunk_entries
+    if trivial_hunks:
+        entry["hunks"] = trivial_hunks
     if not report.review:
         # Significant, yet no hunk says why (binary, submodule, mode, empty file):
         # the reviewer gets the whole file, and reading it costs the whole file.
@@ -151,7 +146,8 @@ def file_report(
         cost = max(head_tokens, tokens.estimate(diff))
         report.significant_tokens += cost
         rules = tuple(sorted({f.rule for f in findings if f.path == change.path}))
-        report.review.append(ReviewItem(handle, change.path, kind, cost, 0, diff, what, rules))
+        item = {"handle": handle, "reasons": list(verdict.reasons)}
+        report.review.append(ReviewItem(handle, change.path, kind, cost, 0, diff, item, rules))
     return report
 
 
@@ -341,7 +337,8 @@ def _role_entry(share: Share, budget: int | None, brief_tokens: int) -> dict[str
         entry["budget"] = budget
     cut = batches(items, budget)
     entry["batches"] = [
-        {"tokens": batch.tokens, "handles": [item.handle for item in batch.items]} for batch in cut
+        {"tokens": batch.tokens, "handles": [dict(item.entry) for item in batch.items]}
+        for batch in cut
     ]
     oversized = [batch.items[0].handle for batch in cut if batch.oversized]
     if oversized:

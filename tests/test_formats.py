@@ -69,7 +69,12 @@ def manifest_of(
             "lines": 2 * len(handles),
             "tokens": 10 * len(handles),
             "brief": 40 + 10 * len(handles),
-            "batches": [{"tokens": 10 * len(handles), "handles": handles}],
+            "batches": [
+                {
+                    "tokens": 10 * len(handles),
+                    "handles": [{"handle": handle, "excerpt": "x = 1"} for handle in handles],
+                }
+            ],
         }
     manifest = {
         "schema_version": "2.0",

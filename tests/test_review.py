@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from manifests import run
+from manifests import review_items, run
 from repos import RepoFactory
 
 from gitreview.review.diffs import GAP
@@ -32,7 +32,7 @@ def manifest_of(*args: str | Path) -> dict[str, Any]:
 
 
 def share(manifest: dict[str, Any], role: str) -> list[str]:
-    return [h for batch in manifest["review"][role]["batches"] for h in batch["handles"]]
+    return [item["handle"] for item in review_items(manifest, role)]
 
 
 def paths(handles: list[str]) -> list[str]:
@@ -89,14 +89,11 @@ def test_every_significant_line_is_in_some_role(manifest: dict[str, Any]) -> Non
     ledger = manifest["ledger"]
     assert ledger["routed"] == ledger["significant"] == 33
     assert ledger["trivial"] == {"whitespace": 2}
-    routed = {h for role in manifest["review"] for h in share(manifest, role)}
-    significant = {
-        hunk["handle"]
-        for entry in manifest["files"]
-        for hunk in entry.get("hunks", [])
-        if hunk["classification"] == "significant"
-    } | {entry["handle"] for entry in manifest["files"] if "handle" in entry}
-    assert routed == significant
+    items = review_items(manifest)
+    hunks = [item for item in items if "excerpt" in item]
+    assert len(hunks) == manifest["summary"]["hunks"]["significant"] == 6
+    whole = [item["handle"] for item in items if "excerpt" not in item]
+    assert whole == [entry["handle"] for entry in manifest["files"] if "handle" in entry]
 
 
 def test_without_roles_default_gets_everything(fixture_repo: RepoFactory) -> None:
@@ -109,7 +106,8 @@ def test_without_roles_default_gets_everything(fixture_repo: RepoFactory) -> Non
 
 
 def item(path: str, tokens: int = 10, n: int = 1) -> ReviewItem:
-    return ReviewItem(f"{path}:{n}-{n}@aa..bb", path, "python", tokens, 1, "", "")
+    handle = f"{path}:{n}-{n}@aa..bb"
+    return ReviewItem(handle, path, "python", tokens, 1, "", {"handle": handle})
 
 
 def test_batches_hold_at_most_their_handles_and_files() -> None:
@@ -142,7 +140,7 @@ def test_the_budget_bounds_a_roles_batches(roles_repo: Path) -> None:
     assert default["budget"] == 30
     assert default["oversized"] == [h for h in share(manifest, "default") if h.startswith("src/")]
     for batch in default["batches"]:
-        assert batch["tokens"] <= 30 or batch["handles"][0] in default["oversized"]
+        assert batch["tokens"] <= 30 or batch["handles"][0]["handle"] in default["oversized"]
 
 
 # --- Briefs ------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from findings import (
     rows,
     run_any,
 )
-from manifests import Result, new_lines, run
+from manifests import Result, files_by_path, new_lines, run
 from repos import build_commit, commit_date, git, parse_repo
 
 from gitreview import secrets
@@ -221,7 +221,7 @@ def test_every_kind_of_secret_is_an_error(secrets_repo: Path) -> None:
     # and a key block with no key material.
     manifest = manifest_with_findings("--repo", secrets_repo, "v1..v2")
     assert findings_of(manifest, "text/secret") == expected_findings()
-    hunk = next(e for e in manifest["files"] if e["path"] == "config/keys.pem")["hunks"][0]
+    hunk = files_by_path(manifest)["config/keys.pem"]["hunks"][0]
     assert hunk["reasons"] == ["finding"]
 
 
@@ -246,7 +246,7 @@ def handles_of(manifest: dict[str, Any]) -> list[str]:
         handle
         for role in manifest["review"].values()
         for batch in role["batches"]
-        for handle in batch["handles"]
+        for handle in (item["handle"] for item in batch["handles"])
     }
     for entry in manifest["files"]:
         found.update(hunk["handle"] for hunk in entry.get("hunks", []))
@@ -304,15 +304,19 @@ def test_names_are_redacted_and_their_handles_resolve(secrets_repo: Path) -> Non
     assert hidden in fixup[4]
     entries = {entry["path"]: entry for entry in manifest["files"]}
     assert entries["notes/rotation.md"]["old_path"] == f"notes/{hidden}.md"
-    [hunk] = entries[f"keys/{hidden}.txt"]["hunks"]
+    reviewed = {
+        item["handle"].split(":")[0]: item
+        for batch in manifest["review"]["default"]["batches"]
+        for item in batch["handles"]
+    }
+    hunk = reviewed[f"keys/{hidden}.txt"]
     assert hunk["handle"].startswith(f"keys/{hidden}.txt:1-1@")
     shown = run("show", "--repo", secrets_repo, hunk["handle"])
     assert (shown.status, shown.stdout) == (
         0,
         f"@@ {hunk['handle']} @@\n+1 A file named like a token.\n",
     )
-    [heading] = entries["docs/rotate.md"]["hunks"]
-    assert heading["section"] == f"Rotate {hidden}"
+    assert reviewed["docs/rotate.md"]["section"] == f"Rotate {hidden}"
     explained = run("explain", "--repo", secrets_repo, f"keys/{TOKEN_IN_PATH}.txt", "v1..v3")
     assert explained.stdout.splitlines()[0] == f"keys/{hidden}.txt (file)"
 
@@ -348,7 +352,7 @@ def test_the_actions_step_hides_names(
 
 def test_show_hides_a_key_body_it_shows_without_the_begin_line(secrets_repo: Path) -> None:
     manifest = manifest_with_findings("--repo", secrets_repo, "v1..v2")
-    [hunk] = next(e for e in manifest["files"] if e["path"] == "config/keys.pem")["hunks"]
+    [hunk] = files_by_path(manifest)["config/keys.pem"]["hunks"]
     assert new_lines(hunk) == [8, 8]
     assert hunk["excerpt"] == f"{secrets.REDACTED} ⏎ {secrets.REDACTED}"
     shown = run("show", "--repo", secrets_repo, hunk["handle"]).stdout

@@ -28,7 +28,7 @@ def run_verify(*, role: str, manifest: str, answer: str) -> int:
         raise UserError(
             f"{manifest}: no role {role!r} in its review (roles: {known})", status=Exit.USAGE
         )
-    share = [handle for batch in review[role]["batches"] for handle in batch["handles"]]
+    share = [item["handle"] for batch in review[role]["batches"] for item in batch["handles"]]
     listed = handles_read(_read(answer))
     if listed is None:
         print(

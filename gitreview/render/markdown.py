@@ -129,7 +129,7 @@ def _review(review: dict[str, Any]) -> str:
             if len(batches) > 1:
                 items.append(f"- batch {number}:")
             indent = "  " if len(batches) > 1 else ""
-            items += [f"{indent}- {code(handle)}" for handle in batch["handles"]]
+            items += [f"{indent}- {code(item['handle'])}" for item in batch["handles"]]
         lines += _capped(items, entry["handles"], "handles")
         lines += ["", "</details>"]
     return "\n".join(lines)

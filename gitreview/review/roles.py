@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from gitreview import globs
 from gitreview.config import Role
@@ -39,10 +40,15 @@ class ReviewItem:
     kind: str
     tokens: int  # what reading `diff` costs
     lines: int  # changed lines it holds
-    diff: str  # the change, rendered (empty when it cannot be shown: binary, submodule)
-    excerpt: str
+    diff: str  # the change as the brief shows it
+    entry: Mapping[str, Any]  # its manifest entry: handle, excerpt, scope, reasons...
     rules: tuple[str, ...] = ()  # rule ids of findings on its lines
     span: tuple[int, int] | None = None  # its added lines at head, if any
+
+    @property
+    def excerpt(self) -> str:
+        excerpt = self.entry.get("excerpt")
+        return excerpt if isinstance(excerpt, str) else ", ".join(self.entry.get("reasons", ()))
 
     @property
     def group(self) -> int:
