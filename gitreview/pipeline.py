@@ -249,37 +249,53 @@ def _redacted(outcome: Outcome) -> Outcome:
     still resolves: its blob id, not its path, is what `show` reads."""
     from gitreview.secrets import redact, redact_name
 
+    names: dict[str, str] = {}  # evidence repeats from hunk to hunk
+
+    def name(text: str) -> str:
+        if text not in names:
+            names[text] = redact_name(text)
+        return names[text]
+
     rng = outcome.rng
     commits = tuple(replace(c, subject=redact(c.subject)) for c in rng.commits)
-    rng = replace(rng, spec=redact_name(rng.spec), commits=commits)
+    rng = replace(rng, spec=name(rng.spec), commits=commits)
     findings = [
-        replace(f, path=f.path and redact_name(f.path), message=redact_name(f.message))
-        for f in outcome.findings
+        replace(f, path=f.path and name(f.path), message=name(f.message)) for f in outcome.findings
     ]
-    files = [_redacted_file(item, redact_name) for item in outcome.files]
+    files = [_redacted_file(item, name) for item in outcome.files]
     return replace(outcome, rng=rng, files=files, findings=findings)
 
 
 def _redacted_file(item: Classified, name: Callable[[str], str]) -> Classified:
+    """The file with its names redacted; the same record when none holds a secret
+    (the common case, and a range may have thousands of files)."""
     change, verdict, report = item.change, item.verdict, item.analysis.report
-    hunks = tuple(
-        replace(
-            hunk,
-            evidence=name(hunk.evidence),
-            pointers=tuple((kind, name(handle)) for kind, handle in hunk.pointers),
-        )
-        for hunk in verdict.hunks
-    )
-    scopes = tuple(replace(scope, name=name(scope.name)) for scope in report.scopes)
+    path, old_path = name(change.path), change.old_path and name(change.old_path)
+    if (path, old_path) != (change.path, change.old_path):
+        change = replace(change, path=path, old_path=old_path)
+    hunks = tuple(_redacted_verdict(hunk, name) for hunk in verdict.hunks)
+    evidence = name(verdict.evidence)
+    if evidence != verdict.evidence or hunks != verdict.hunks:
+        verdict = replace(verdict, evidence=evidence, hunks=hunks)
+    scopes = report.scopes
+    names = "\n".join(scope.name for scope in scopes)
+    if name(names) != names:  # one pass over them all: a file may have hundreds
+        scopes = tuple(replace(scope, name=name(scope.name)) for scope in scopes)
     structure = _redact_strings(report.structure, name) if report.structure else None
-    return replace(
-        item,
-        change=replace(
-            change, path=name(change.path), old_path=change.old_path and name(change.old_path)
-        ),
-        verdict=replace(verdict, evidence=name(verdict.evidence), hunks=hunks),
-        analysis=replace(item.analysis, report=replace(report, scopes=scopes, structure=structure)),
-    )
+    if scopes is not report.scopes or structure != report.structure:
+        report = replace(report, scopes=scopes, structure=structure)
+        item = replace(item, analysis=replace(item.analysis, report=report))
+    if change is item.change and verdict is item.verdict:
+        return item
+    return replace(item, change=change, verdict=verdict)
+
+
+def _redacted_verdict(verdict: Verdict, name: Callable[[str], str]) -> Verdict:
+    evidence = name(verdict.evidence)
+    pointers = tuple((kind, name(handle)) for kind, handle in verdict.pointers)
+    if evidence == verdict.evidence and pointers == verdict.pointers:
+        return verdict
+    return replace(verdict, evidence=evidence, pointers=pointers)
 
 
 def _redact_strings(value: Any, name: Callable[[str], str]) -> Any:
