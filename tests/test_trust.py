@@ -172,6 +172,11 @@ LOOSENINGS = {
         app_goes_to_security,
         ("trust/instructions-changed",),
     ),
+    "binary-attribute": Loosening(
+        {".gitattributes": "*.py -diff binary\n", "src/app.py": CHANGED_APP},
+        app_is_reviewed,
+        ("trust/attributes-changed",),
+    ),
     "schema": Loosening(
         {
             "schemas/doc.schema.json": '{"type": "object"}\n',
