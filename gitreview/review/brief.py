@@ -116,6 +116,12 @@ def _left_out(manifest: Mapping[str, Any], others: int) -> str:
         parts.append(f"{cause} content of {', '.join(paths)}")
     if others:
         parts.append(f"{_count(range(others), 'change')} routed to other roles only")
+    since = manifest.get("since")
+    if since and since["hunks"]:
+        parts.append(
+            f"{_count(range(since['hunks']), 'change')} reviewed before (since {since['spec']}), "
+            "the same lines at the same path"
+        )
     return "; ".join(parts)
 
 
