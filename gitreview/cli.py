@@ -121,6 +121,19 @@ def _manifest(args: list[str]) -> int:
         help="exit 1 when a finding is at least this severe (default: fail_on of the "
         "configuration, else error)",
     )
+    since = parser.add_mutually_exclusive_group()
+    since.add_argument(
+        "--since",
+        metavar="REV",
+        help="the head reviewed last: hunks with the same lines at the same path are marked "
+        "reviewed and sent to no role again",
+    )
+    since.add_argument(
+        "--since-manifest",
+        metavar="FILE",
+        help="the manifest reviewed last: its hunks, found again by content, are marked "
+        "reviewed and sent to no role again",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     options = parser.parse_args(args)
     if options.patch is not None and options.range is not None:
@@ -143,6 +156,8 @@ def _manifest(args: list[str]) -> int:
         fallback=options.fallback,
         role=options.role,
         budget=options.budget,
+        since=options.since,
+        since_manifest=options.since_manifest,
     )
 
 

@@ -21,6 +21,7 @@ from gitreview.handles import OID_LENGTH, Handle, Side, change_handle
 from gitreview.model import FileChange, Finding, Hunk, Range
 from gitreview.review.brief import render_brief
 from gitreview.review.diffs import NO_KEYS, KeyBlocks, changed_rows, hunk_header, render_compact
+from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
 from gitreview.review.roles import ReviewItem, Share, batches, route
 from gitreview.secrets import redact
 
@@ -43,6 +44,9 @@ class FileReport:
     # The coverage ledger: every changed line once, by what became of it.
     trivial_lines: dict[str, int] = field(default_factory=dict)  # by first reason
     significant_lines: int = 0
+    reviewed_lines: int = 0  # significant, but an earlier review covered them
+    reviewed_hunks: int = 0
+    present: list[Key] = field(default_factory=list)  # its hunks, for what is gone
     unreviewable: str | None = None  # why nobody can read the content (binary, submodule)
 
 
@@ -57,11 +61,13 @@ def file_report(
     findings: Sequence[Finding] = (),
     full: bool = False,
     content: str | None = None,
+    reviewed: Reviewed | None = None,
 ) -> FileReport:
     """A file's entry. `keys`: the private key blocks of both sides, to redact
     its changes; `findings`: the file's own. With `full`, its whole text at head
     (`content`, None for a deleted, binary or patch-only file) and its whole diff
-    go in it too: the fallback, and the full-content bundle."""
+    go in it too: the fallback, and the full-content bundle. `reviewed`: what an
+    earlier review covered; those significant hunks go to no role again."""
     entry: dict[str, Any] = {"path": change.path}
     if change.old_path is not None and change.old_path != change.path:
         entry["old_path"] = change.old_path
@@ -100,17 +106,27 @@ def file_report(
         report.hunks_trivial = len(change.hunks)
         return report
     own = [f for f in findings if f.path == change.path and f.line is not None]
-    trivial_hunks = []
+    trivial_hunks: list[dict[str, Any]] = []
     for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=True):
         handle = hunk_handle(change, hunk)
+        digest = hunk_digest(hunk)
+        report.present += [(change.path, digest), (change.old_path or change.path, digest)]
         pointers: dict[str, list[str]] = {}
         for name, pointer in hunk_verdict.pointers:
             pointers.setdefault(name, []).append(pointer)
-        if hunk_verdict.classification == "trivial":
-            # Trivial: in no reviewer's list; the file entry says why, in short.
+        then = reviewed.handle_for((change.path, change.old_path), digest) if reviewed else None
+        if hunk_verdict.classification == "trivial" or then:
+            # Trivial, or reviewed before: in no reviewer's list; the file entry
+            # says why, in short.
             trivial_hunks.append({"handle": handle, "reasons": list(hunk_verdict.reasons)})
             trivial_hunks[-1].update(pointers)
-            report.hunks_trivial += 1
+            if hunk_verdict.classification == "trivial":
+                report.hunks_trivial += 1
+                continue
+            trivial_hunks[-1]["reviewed"] = then
+            report.hunks_significant += 1
+            report.reviewed_lines += len(hunk.removed) + len(hunk.added)
+            report.reviewed_hunks += 1
             continue
         report.hunks_significant += 1
         rows = changed_rows(hunk, keys)
@@ -136,11 +152,18 @@ def file_report(
         )
     if trivial_hunks:
         entry["hunks"] = trivial_hunks
-    if not report.review:
+    if not report.review and not report.reviewed_hunks:
         # Significant, yet no hunk says why (binary, submodule, mode, empty file):
         # the reviewer gets the whole file, and reading it costs the whole file.
         handle = str(Handle(change.path, change.new_oid or change.old_oid))
         entry["handle"] = handle
+        digest = file_digest(change)
+        report.present.append((change.path, digest))
+        then = reviewed.handle_for((change.path, change.old_path), digest) if reviewed else None
+        if then is not None:
+            entry["reviewed"] = then
+            report.reviewed_hunks += 1
+            return report
         what = ", ".join(verdict.reasons)
         diff = f"{hunk_header(handle, None)}\n({change.status} {kind} file, not shown: {what})\n"
         cost = max(head_tokens, tokens.estimate(diff))
@@ -205,8 +228,10 @@ def assemble(
     roles: Sequence[Role] = (),
     budget: int | None = None,
     instructions: Mapping[str, str] | None = None,
+    reviewed: Reviewed | None = None,
 ) -> Assembled:
-    """The manifest of a classified range. `budget` overrides every role's."""
+    """The manifest of a classified range. `budget` overrides every role's;
+    `reviewed`: what an earlier review covered (its hunks are in the reports)."""
     files = [report.entry for report in reports]
     trivial_files = sum(entry["classification"] == "trivial" for entry in files)
     ordered_findings = sorted(
@@ -253,6 +278,15 @@ def assemble(
         "files": files,
         "review": {},
     }
+    if reviewed is not None:
+        manifest["since"] = {
+            "spec": reviewed.since,
+            "hunks": sum(report.reviewed_hunks for report in reports),
+            "lines": sum(report.reviewed_lines for report in reports),
+        }
+        gone = reviewed.gone(key for report in reports for key in report.present)
+        if gone:
+            manifest["since"]["gone"] = gone
     fallback = [report for report in reports if "full" in report.entry]
     if fallback:
         manifest["fallback"] = {
@@ -303,6 +337,9 @@ def _ledger(reports: Sequence[FileReport], shares: Mapping[str, Share]) -> dict[
         "significant": significant,
         "routed": sum(routed.values()),
     }
+    reviewed = sum(report.reviewed_lines for report in reports)
+    if reviewed:
+        ledger["reviewed"] = reviewed
     unreviewable: dict[str, list[str]] = {}
     for report in reports:
         if report.unreviewable:

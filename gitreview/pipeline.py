@@ -20,10 +20,12 @@ from gitreview.analyze.trust import Origin
 from gitreview.classify import FileFacts, FileVerdict, Verdict, classify
 from gitreview.config import CONFIG_FILE, Config, check_rule_ids, parse_config
 from gitreview.errors import Exit, UserError
+from gitreview.handles import Handle
 from gitreview.kinds import kind_of
-from gitreview.manifest import Assembled, assemble, file_report
+from gitreview.manifest import Assembled, assemble, file_report, hunk_handle
 from gitreview.model import FileChange, Finding, Range, Severity
 from gitreview.review.diffs import NO_KEYS, KeyBlocks
+from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
 from gitreview.secrets import KeyBlock, key_blocks
 
 if TYPE_CHECKING:
@@ -57,6 +59,7 @@ class Outcome:
     settings: Config
     source: str
     instructions: Mapping[str, str] = field(default_factory=dict)  # role -> its brief's text
+    reviewed: Reviewed | None = None  # what an earlier review covered (--since)
 
 
 def manifest_of(outcome: Outcome, *, budget: int | None = None) -> dict[str, Any]:
@@ -78,6 +81,7 @@ def review_of(outcome: Outcome, *, budget: int | None = None) -> Assembled:
             findings=outcome.findings,
             full=c.full,
             content=c.content,
+            reviewed=outcome.reviewed,
         )
         for c in outcome.files
     ]
@@ -89,6 +93,7 @@ def review_of(outcome: Outcome, *, budget: int | None = None) -> Assembled:
         roles=outcome.settings.roles,
         budget=budget,
         instructions=outcome.instructions,
+        reviewed=outcome.reviewed,
     )
 
 
@@ -177,6 +182,98 @@ def classify_range(
         contents=contents,
     )
     return replace(outcome, instructions=_instructions(settings, trusted.read))
+
+
+def since_review(
+    outcome: Outcome,
+    repo: str | Path | None = None,
+    *,
+    since: str | None = None,
+    since_manifest: str | Path | None = None,
+    config: str | Path | None = None,
+) -> Outcome:
+    """The outcome, knowing what an earlier review covered (issue #13): the
+    range's own changes up to the head reviewed last (`since`, from its merge
+    base with this range's base), or the handles a manifest reviewed last
+    (`since_manifest`, whose range is classified again from git objects)."""
+    from gitreview.git import open_repository
+
+    if since is None and since_manifest is None:
+        return outcome
+    if outcome.rng.head is None:
+        raise UserError("--since needs a repository, not a patch", status=Exit.USAGE)
+    repository = open_repository(None if repo is None else str(repo))
+    wanted: set[str] | None = None
+    if since is not None:
+        head = repository.resolve_commit(since)
+        if head is None:
+            raise UserError(
+                f"unknown revision {since!r} (--since)",
+                status=Exit.RANGE,
+                hint="the head reviewed last must be in this repository: fetch it",
+            )
+        base = outcome.rng.base and repository.merge_base(outcome.rng.base, head)
+        named = since
+    else:
+        assert since_manifest is not None
+        base, head, wanted = _manifest_review(since_manifest)
+        if repository.resolve_commit(head) is None:
+            raise UserError(
+                f"{since_manifest}: its head {head[:12]} is not in this repository",
+                status=Exit.RANGE,
+                hint="the head reviewed last must be in this repository: fetch it",
+            )
+        named = str(since_manifest)
+    before = classify_range(repo, config=config, base_head=(base, head))
+    hunks: dict[Key, str] = {}
+    for item in before.files:
+        change = item.change
+        if item.verdict.classification == "trivial":
+            continue
+        significant = False
+        for hunk, verdict in zip(change.hunks, item.verdict.hunks, strict=True):
+            handle = hunk_handle(change, hunk)
+            if verdict.classification == "significant":
+                significant = True
+                if wanted is None or handle in wanted:
+                    hunks[(change.path, hunk_digest(hunk))] = handle
+        whole = str(Handle(change.path, change.new_oid or change.old_oid))
+        if not significant and (wanted is None or whole in wanted):
+            hunks[(change.path, file_digest(change))] = whole  # routed whole
+    return replace(outcome, reviewed=Reviewed(named, hunks))
+
+
+def _manifest_review(path: str | Path) -> tuple[str | None, str, set[str]]:
+    """A manifest's base, head and the handles it sent to reviewers (or that it
+    found reviewed before it)."""
+    import json
+
+    try:
+        data = json.loads(Path(path).read_text("utf-8"))
+        rng = data["range"]
+        head, base = rng["head"], rng["base"]
+        handles = {
+            item["handle"]
+            for role in data["review"].values()
+            for batch in role["batches"]
+            for item in batch["handles"]
+        }
+        handles |= {
+            hunk["handle"]
+            for entry in data["files"]
+            for hunk in (entry, *entry.get("hunks", ()))
+            if "reviewed" in hunk
+        }
+    except OSError as error:
+        message = f"cannot read manifest {path}: {error.strerror}"
+        raise UserError(message, status=Exit.USAGE) from None
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise UserError(f"{path}: not a gitreview 2.0 manifest", status=Exit.USAGE) from None
+    if not isinstance(head, str):
+        raise UserError(
+            f"{path}: a manifest of a patch has no head to compare with", status=Exit.USAGE
+        )
+    return base, head, handles
 
 
 def _classify(

@@ -22,8 +22,10 @@ def run_manifest(
     fallback: bool = False,
     role: str | None = None,
     budget: int | None = None,
+    since: str | None = None,
+    since_manifest: str | None = None,
 ) -> int:
-    from gitreview.pipeline import Contents, classify_range, review_of
+    from gitreview.pipeline import Contents, classify_range, review_of, since_review
     from gitreview.render import render
 
     patch_data = None if patch is None else _read_patch(patch)
@@ -39,6 +41,10 @@ def run_manifest(
         contents=contents,
         progress=progress_bar(sys.stderr),
     )
+    if since is not None or since_manifest is not None:
+        outcome = since_review(
+            outcome, repo, since=since, since_manifest=since_manifest, config=config
+        )
     assembled, settings = review_of(outcome, budget=budget), outcome.settings
     manifest = assembled.manifest
     if output_format == "brief":

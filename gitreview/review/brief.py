@@ -59,7 +59,7 @@ def render_brief(
         out.append(
             "\nNot inlined (over the budget), open with `git review-manifest show HANDLE...`:\n"
         )
-        out += [f"- {item.handle}: {_one_line(item.excerpt)}\n" for item in listed]
+        out += [f"- {item.handle}: {item.excerpt}\n" for item in listed]
     left_out = _left_out(manifest, others)
     if left_out:
         out.append(f"\nNot shown: {left_out}.\n")
@@ -116,12 +116,14 @@ def _left_out(manifest: Mapping[str, Any], others: int) -> str:
         parts.append(f"{cause} content of {', '.join(paths)}")
     if others:
         parts.append(f"{_count(range(others), 'change')} routed to other roles only")
+    since = manifest.get("since")
+    if since and since["hunks"]:
+        parts.append(
+            f"{_count(range(since['hunks']), 'change')} reviewed before (since {since['spec']}), "
+            "the same lines at the same path"
+        )
     return "; ".join(parts)
 
 
 def _count(things: Sequence[object] | range, noun: str) -> str:
     return f"{len(things)} {noun}{'' if len(things) == 1 else 's'}"
-
-
-def _one_line(text: str) -> str:
-    return " ⏎ ".join(part.strip() for part in text.splitlines() if part.strip())
