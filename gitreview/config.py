@@ -19,6 +19,8 @@ from gitreview.errors import Exit, UserError
 
 CONFIG_FILE = ".gitreview.yml"
 SEVERITIES = ("info", "warning", "error")
+# More values than any configuration needs: a bound on what an alias bomb costs.
+MAX_NODES = 100_000
 
 
 DEFAULT_METADATA_KEYS = ("updated", "last_updated", "last_modified", "lastmod", "modified")
@@ -71,12 +73,21 @@ def parse_config(text: bytes | str, source: str) -> Config:
     import yaml
 
     try:
+        # A range under review may bring its own configuration (issue 11): an alias
+        # bomb must cost a bounded count, not the loading and validating it would.
+        if _expanded_nodes(yaml.compose(text, Loader=yaml.SafeLoader)) > MAX_NODES:
+            raise UserError(
+                f"{source}: more than {MAX_NODES} values once its aliases are expanded",
+                status=Exit.CONFIG,
+            )
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
         problem = getattr(error, "problem", None) or "not valid YAML"
         raise UserError(f"{source}:{where}: {problem}", status=Exit.CONFIG) from None
+    except RecursionError:
+        raise UserError(f"{source}: nested too deeply", status=Exit.CONFIG) from None
     if data is None:
         return Config()
     _validate(data, source)
@@ -106,6 +117,37 @@ def parse_config(text: bytes | str, source: str) -> Config:
             for name, role in data.get("roles", {}).items()
         ),
     )
+
+
+def _expanded_nodes(root: Any) -> int:
+    """How many nodes the YAML document has once every alias is expanded (an alias
+    is the same node object again), counted without expanding them."""
+    import yaml
+
+    if root is None:
+        return 0
+    sizes: dict[int, int] = {}
+    visiting: set[int] = set()  # on the path from the root: met again, it is a cycle
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes:
+            continue
+        if not children_done:
+            if id(node) in visiting:
+                return MAX_NODES + 1  # an alias inside its own anchor: endless expanded
+            visiting.add(id(node))
+        children: list[Any] = []
+        if isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            children = [part for pair in node.value for part in pair]
+        if children_done or not children:
+            sizes[id(node)] = 1 + sum(sizes[id(child)] for child in children)
+            continue
+        stack.append((node, True))
+        stack.extend((child, False) for child in children if id(child) not in sizes)
+    return sizes[id(root)]
 
 
 def check_rule_ids(config: Config, known: Iterable[str], source: str) -> None:

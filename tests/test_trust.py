@@ -1,12 +1,13 @@
 """A pull request cannot loosen its own review (issue 11).
 
-Configuration, .gitattributes and the frontmatter schema files a configuration
-names are read from the base commit. Each range below changes one of them to
+Configuration, .gitattributes, and the frontmatter schema and role instructions
+files a configuration names are read from the base commit. Each range below changes one of them to
 loosen its own review, together with a change the loosening would hide; the
 loosening must not apply, through the command line and through the `ci` step,
 and the change itself is a finding and significant.
 """
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -420,3 +421,31 @@ def test_every_rule_is_documented() -> None:
 
     readme = (PROJECT_ROOT / "README.md").read_text("utf-8")
     assert [rule for rule in RULES if f"| `{rule}` |" not in readme] == []
+
+
+def alias_bomb() -> str:
+    """Nine levels of nine aliases: 9**9 strings once expanded, a few lines written."""
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 10)]
+    return "\n".join([*lines, "ignore: *a9", ""])
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (alias_bomb(), "more than 100000 values once its aliases are expanded"),
+        ("ignore: &a [*a]\n", "more than 100000 values once its aliases are expanded"),
+        ("ignore: " + "[" * 3000 + "]" * 3000 + "\n", "nested too deeply"),
+    ],
+)
+def test_a_hostile_configuration_a_range_brings_is_bounded(
+    tmp_path: Path, text: str, problem: str
+) -> None:
+    repo = new_repo(tmp_path)
+    commit(repo, "README.md", "# Readme\n", "Base")
+    commit(repo, ".gitreview.yml", text, "Configure")
+    start = time.perf_counter()
+    result = run("--repo", repo, "HEAD")
+    assert time.perf_counter() - start < 10
+    [invalid] = [f for f in result.manifest["findings"] if f["rule"] == "trust/config-invalid"]
+    assert invalid["message"] == f".gitreview.yml: {problem}"
