@@ -480,6 +480,8 @@ def _instructions(settings: Config, read: Callable[[str], bytes | None]) -> dict
     """Each role's instructions file, read from the trusted tree, as the configuration
     (issue 11: a range must not rewrite its own reviewer's prompt); a missing file is
     a configuration error naming it."""
+    from gitreview.secrets import redact
+
     texts: dict[str, str] = {}
     for role in settings.roles:
         if role.instructions is None:
@@ -490,7 +492,7 @@ def _instructions(settings: Config, read: Callable[[str], bytes | None]) -> dict
                 f"{CONFIG_FILE}: roles.{role.name}.instructions: no file {role.instructions}",
                 status=Exit.CONFIG,
             )
-        texts[role.name] = data.decode("utf-8", "replace")
+        texts[role.name] = redact(data.decode("utf-8", "replace"))  # every brief prints it
     return texts
 
 

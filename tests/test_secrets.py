@@ -420,3 +420,21 @@ def test_a_name_is_redacted_only_where_a_credential_is() -> None:
     assert secrets.redact_name(f"keys/{TOKEN_IN_PATH}.txt:1-3@1a2b3c4d5e6f") == (
         f"keys/{secrets.REDACTED}.txt:1-3@1a2b3c4d5e6f"
     )
+
+
+def test_role_instructions_are_redacted_in_briefs(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    (repo / ".gitreview.yml").write_text(
+        "roles:\n  docs:\n    paths: ['*.md']\n    instructions: review.md\n"
+    )
+    (repo / "review.md").write_text(f"Deploy with {TOKEN_IN_HEADING} when done.\n")
+    (repo / "README.md").write_text("# Readme\n")
+    git(repo, "add", "--all")
+    git(repo, "commit", "--quiet", "-m", "Base")
+    (repo / "README.md").write_text("# Readme\n\nMore.\n")
+    git(repo, "commit", "--quiet", "--all", "-m", "More")
+    brief = run("--repo", repo, "HEAD", "--format", "brief", "--role", "docs").stdout
+    assert f"Deploy with {secrets.REDACTED} when done." in brief
+    assert leaked(brief) == []
