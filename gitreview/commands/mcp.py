@@ -25,7 +25,7 @@ try:
     from pydantic import Field
 except ModuleNotFoundError as missing:  # the optional extra is not installed
     raise UserError(
-        f"the MCP server needs the Python package {missing.name!r}",
+        f"the MCP server needs the Python package {(missing.name or 'mcp').split('.')[0]!r}",
         status=Exit.USAGE,
         hint="pip install 'gitreview[mcp]'",
     ) from None
