@@ -17,7 +17,16 @@ from gitreview.errors import Exit, UserError
 from gitreview.render import FORMATS
 
 PROG = "git review-manifest"
-SUBCOMMANDS = ("show", "explain", "verify", "ci", "pre-push", "install-hook", "uninstall-hook")
+SUBCOMMANDS = (
+    "show",
+    "explain",
+    "verify",
+    "ci",
+    "pre-push",
+    "install-hook",
+    "uninstall-hook",
+    "mcp",
+)
 # --format brief is built from the review items, not rendered from the manifest.
 BRIEF = "brief"
 
@@ -29,8 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _subcommand(args[0], args[1:])
         return _manifest(args)
     except UserError as error:
-        message = error.message if error.hint is None else f"{error.message} (hint: {error.hint})"
-        print(f"{PROG}: error: {message}", file=sys.stderr)
+        print(error_line(error), file=sys.stderr)
         return int(error.status)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
@@ -50,6 +58,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(Exit.INTERNAL)
 
 
+def error_line(error: UserError) -> str:
+    """The one line a user's mistake is reported as, here and by the MCP server."""
+    hint = "" if error.hint is None else f" (hint: {error.hint})"
+    return f"{PROG}: error: {error.message}{hint}"
+
+
 def _manifest(args: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog=PROG,
@@ -61,7 +75,8 @@ def _manifest(args: list[str]) -> int:
         epilog=(
             "subcommands: show HANDLE... prints the changes handles name; explain HANDLE|PATH "
             "[RANGE] says why a hunk or file got its class; verify --role NAME MANIFEST ANSWER "
-            "checks that a reviewer's answer lists every handle of its share. "
+            "checks that a reviewer's answer lists every handle of its share; mcp runs an MCP "
+            "server of read-only tools for coding agents. "
             "Exit status: 0 ok, 1 findings at or above --fail-on (verify: handles missing), "
             "2 usage, 3 repository or range, 4 configuration, 5 patch, 6 handle, "
             "70 internal error."
@@ -163,6 +178,8 @@ def _subcommand(name: str, args: list[str]) -> int:
         return _verify(args)
     if name == "ci":
         return _ci(args)
+    if name == "mcp":
+        return _mcp(args)
     if name in ("pre-push", "install-hook", "uninstall-hook"):
         return _hook(name, args)
     parser = argparse.ArgumentParser(
@@ -255,6 +272,23 @@ def _ci(args: list[str]) -> int:
     from gitreview.commands.ci import run_ci
 
     return run_ci(repo=options.repo)
+
+
+def _mcp(args: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} mcp",
+        description="Run a Model Context Protocol server on stdin and stdout for coding "
+        "agents: read-only tools for a range's brief, its manifest summary, show and explain. "
+        "Needs the optional extra: pip install 'gitreview[mcp]'.",
+    )
+    parser.add_argument(
+        "--repo", metavar="PATH", help="the tools' default repository (default: the current one)"
+    )
+    options = parser.parse_args(args)
+
+    from gitreview.commands.mcp import run_mcp
+
+    return run_mcp(repo=options.repo)
 
 
 def _hook(name: str, args: list[str]) -> int:
