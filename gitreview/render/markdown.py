@@ -15,6 +15,10 @@ from typing import Any
 MAX_ITEMS = 50  # files, commits or handles listed in one place
 MAX_FINDINGS = 100
 SHORT_SHA = 12
+# GitHub refuses a whole step summary over 1 MiB ("$GITHUB_STEP_SUMMARY upload
+# aborted, supports content up to a size of 1024k"): issue #13.
+STEP_SUMMARY_BYTES = 1024 * 1024
+_CUT_ROOM = 1024  # bytes kept for the closing tags and the line saying what was cut
 
 # Characters with an inline meaning in GitHub Markdown; line-start markers (#, -,
 # +, 1.) never begin a line here, so they need no escape.
@@ -167,6 +171,35 @@ def _skipped(manifest: dict[str, Any]) -> str:
     if not items:
         return ""
     return "\n".join(["#### Skipped, and why", "", *items])
+
+
+def fit(markdown: str, limit: int = STEP_SUMMARY_BYTES) -> str:
+    """`markdown` whole when it fits in `limit` bytes of UTF-8; else its first whole
+    lines that fit, any open <details> closed, and a last line saying what was cut.
+    The same report is always cut at the same line."""
+    if len(markdown.encode("utf-8")) <= limit:
+        return markdown
+    lines = markdown.splitlines(keepends=True)
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        size += len(line.encode("utf-8"))
+        if size > limit - _CUT_ROOM:
+            break
+        kept.append(line)
+    opened = sum(line.startswith("<details>") for line in kept)
+    closed = sum(line.rstrip("\n") == "</details>" for line in kept)
+    cut = len(lines) - len(kept)
+    return "".join(
+        [
+            *kept,
+            "\n",
+            "</details>\n\n" * (opened - closed),
+            f"**Cut here** to stay under GitHub's limit of {limit // 1024} KiB for a step "
+            f"summary: {cut} of {_count(len(lines), 'line')} left out; the manifest has "
+            "everything.\n",
+        ]
+    )
 
 
 # -- pieces ----------------------------------------------------------------------
