@@ -17,7 +17,16 @@ from gitreview.errors import Exit, UserError
 from gitreview.render import FORMATS
 
 PROG = "git review-manifest"
-SUBCOMMANDS = ("show", "explain", "verify", "ci", "pre-push", "install-hook", "uninstall-hook")
+SUBCOMMANDS = (
+    "show",
+    "explain",
+    "verify",
+    "ci",
+    "pre-push",
+    "install-hook",
+    "uninstall-hook",
+    "completion",
+)
 # --format brief is built from the review items, not rendered from the manifest.
 BRIEF = "brief"
 
@@ -150,6 +159,8 @@ def _subcommand(name: str, args: list[str]) -> int:
         return _ci(args)
     if name in ("pre-push", "install-hook", "uninstall-hook"):
         return _hook(name, args)
+    if name == "completion":
+        return _completion(args)
     parser = argparse.ArgumentParser(
         prog=f"{PROG} show",
         description="Print the changes handles name: each hunk's removed and added lines, "
@@ -272,3 +283,17 @@ def _hook(name: str, args: list[str]) -> int:
     if name == "install-hook":
         return hook.run_install(repo=options.repo, force=options.force)
     return hook.run_uninstall(repo=options.repo)
+
+
+def _completion(args: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} completion",
+        description="Print the shell completion script for bash or zsh (see the README to "
+        "install it): subcommands, options, --format values, and revisions for the range.",
+    )
+    parser.add_argument("shell", choices=("bash", "zsh"), help="the shell")
+    options = parser.parse_args(args)
+
+    from gitreview.completion import run_completion
+
+    return run_completion(shell=options.shell)
