@@ -328,18 +328,25 @@ def test_markdown_cuts_long_lists() -> None:
 def test_markdown_fit_cuts_whole_lines_and_closes_what_it_opened() -> None:
     report = "### head\n\n<details><summary>Handles</summary>\n\n" + "- `a`\n" * 2000
     report += "\n</details>\n"
+    tail = "\n**Annotations**: 3 more errors.\n"
     assert fit(report, limit=len(report.encode())) == report
-    cut = fit(report, limit=4096)
+    assert fit(report, limit=len(report.encode()) + len(tail), tail=tail) == report + tail
+    cut = fit(report, limit=4096, tail=tail)
     assert len(cut.encode()) <= 4096
     kept = cut.split("\n\n</details>\n\n")[0] + "\n"
     assert report.startswith(kept) and kept.endswith("- `a`\n")
     left_out = len(report.splitlines()) - len(kept.splitlines())
     assert cut.endswith(
-        "\n\n</details>\n\n**Cut here** to stay under GitHub's limit of 4 KiB for a step "
-        f"summary: {left_out} of 2006 lines left out; the manifest has everything.\n"
+        "\n\n</details>\n\n**Cut here** to stay under GitHub's limit of 1024 KiB for a step "
+        f"summary: {left_out} of 2006 lines left out; the manifest has everything.\n" + tail
     )
-    assert fit(report, limit=4096) == cut  # always the same cut
+    assert fit(report, limit=4096, tail=tail) == cut  # always the same cut
     assert "<details>" in rendered_html(cut) and "</details>" in rendered_html(cut)
+    # Many open <details>, none closed before the cut: each is closed, still in the limit.
+    nested = "".join(f"<details><summary>{n}</summary>\n\n- `x`\n\n" for n in range(400))
+    cut = fit(nested, limit=4096)
+    assert len(cut.encode()) <= 4096
+    assert cut.count("<details>") == cut.count("</details>") > 0
 
 
 def test_markdown_of_a_patch_and_of_a_role_less_manifest() -> None:

@@ -35,14 +35,20 @@ def test_parse_push_lines() -> None:
         parse_push_lines("nonsense\n")
 
 
-@pytest.fixture
-def pushing(writable_repo: RepoFactory, tmp_path: Path) -> Path:
-    """A clone with an origin (a real bare repository) and the hook installed."""
+def with_origin(writable_repo: RepoFactory, tmp_path: Path) -> Path:
+    """The branches fixture with an origin: a real bare repository of its own."""
     repo = writable_repo("branches")
     remote = tmp_path / "origin.git"
     git(tmp_path, "clone", "--quiet", "--bare", str(repo), str(remote))
     git(repo, "remote", "add", "origin", str(remote))
     git(repo, "fetch", "--quiet", "origin")
+    return repo
+
+
+@pytest.fixture
+def pushing(writable_repo: RepoFactory, tmp_path: Path) -> Path:
+    """A clone with an origin and the hook installed."""
+    repo = with_origin(writable_repo, tmp_path)
     git(repo, "branch", "--quiet", "--set-upstream-to=origin/main", "main")
     result = run("install-hook", "--repo", repo)
     assert result.status == 0, result.stderr
@@ -183,11 +189,7 @@ def test_the_pre_commit_framework_passes_the_range_in_the_environment(
 @pytest.fixture
 def committing(writable_repo: RepoFactory, tmp_path: Path) -> Path:
     """A clone with an origin whose pre-push hook is pre-commit's, running our entry."""
-    repo = writable_repo("branches")
-    remote = tmp_path / "origin.git"
-    git(tmp_path, "clone", "--quiet", "--bare", str(repo), str(remote))
-    git(repo, "remote", "add", "origin", str(remote))
-    git(repo, "fetch", "--quiet", "origin")
+    repo = with_origin(writable_repo, tmp_path)
     use_pre_commit(repo)
     commit(repo, ".pre-commit-config.yaml", pre_commit_config(), "Check pushes with pre-commit")
     return repo

@@ -299,7 +299,7 @@ def step_summary(shown: dict[str, Any], findings: list[dict[str, Any]]) -> str:
 
     left = not_annotated(findings)
     note = f"\n**Annotations**: {left}\n" if left else ""
-    return fit(render_markdown(shown), STEP_SUMMARY_BYTES - len(note.encode("utf-8"))) + note
+    return fit(render_markdown(shown), STEP_SUMMARY_BYTES, tail=note)
 
 
 def outputs(manifest: dict[str, Any], path: Path) -> list[tuple[str, str]]:

@@ -18,7 +18,8 @@ SHORT_SHA = 12
 # GitHub refuses a whole step summary over 1 MiB ("$GITHUB_STEP_SUMMARY upload
 # aborted, supports content up to a size of 1024k"): issue #13.
 STEP_SUMMARY_BYTES = 1024 * 1024
-_CUT_ROOM = 1024  # bytes kept for the closing tags and the line saying what was cut
+_CUT_NOTE_BYTES = 300  # the line saying what was cut, counts included
+_CLOSE = "</details>\n\n"
 
 # Characters with an inline meaning in GitHub Markdown; line-start markers (#, -,
 # +, 1.) never begin a line here, so they need no escape.
@@ -173,33 +174,30 @@ def _skipped(manifest: dict[str, Any]) -> str:
     return "\n".join(["#### Skipped, and why", "", *items])
 
 
-def fit(markdown: str, limit: int = STEP_SUMMARY_BYTES) -> str:
-    """`markdown` whole when it fits in `limit` bytes of UTF-8; else its first whole
-    lines that fit, any open <details> closed, and a last line saying what was cut.
-    The same report is always cut at the same line."""
-    if len(markdown.encode("utf-8")) <= limit:
-        return markdown
+def fit(markdown: str, limit: int = STEP_SUMMARY_BYTES, *, tail: str = "") -> str:
+    """`markdown` then `tail`, whole when they fit in `limit` bytes of UTF-8; else the
+    first whole lines of `markdown` that fit, any open <details> closed, a line saying
+    what was cut, then `tail`. The same report is always cut at the same line."""
+    if len((markdown + tail).encode("utf-8")) <= limit:
+        return markdown + tail
+    room = limit - len(tail.encode("utf-8")) - _CUT_NOTE_BYTES
     lines = markdown.splitlines(keepends=True)
     kept: list[str] = []
-    size = 0
+    size = depth = 0
     for line in lines:
-        size += len(line.encode("utf-8"))
-        if size > limit - _CUT_ROOM:
+        opens = int(line.startswith("<details>")) - int(line.rstrip("\n") == "</details>")
+        if size + len(line.encode("utf-8")) + (depth + opens) * len(_CLOSE) > room:
             break
         kept.append(line)
-    opened = sum(line.startswith("<details>") for line in kept)
-    closed = sum(line.rstrip("\n") == "</details>" for line in kept)
+        size += len(line.encode("utf-8"))
+        depth += opens
     cut = len(lines) - len(kept)
-    return "".join(
-        [
-            *kept,
-            "\n",
-            "</details>\n\n" * (opened - closed),
-            f"**Cut here** to stay under GitHub's limit of {limit // 1024} KiB for a step "
-            f"summary: {cut} of {_count(len(lines), 'line')} left out; the manifest has "
-            "everything.\n",
-        ]
+    note = (
+        f"**Cut here** to stay under GitHub's limit of {STEP_SUMMARY_BYTES // 1024} KiB "
+        f"for a step summary: {cut} of {_count(len(lines), 'line')} left out; the manifest "
+        "has everything.\n"
     )
+    return "".join([*kept, "\n", _CLOSE * depth, note, tail])
 
 
 # -- pieces ----------------------------------------------------------------------
