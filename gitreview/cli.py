@@ -26,6 +26,7 @@ SUBCOMMANDS = (
     "install-hook",
     "uninstall-hook",
     "mcp",
+    "completion",
 )
 # --format brief is built from the review items, not rendered from the manifest.
 BRIEF = "brief"
@@ -182,6 +183,8 @@ def _subcommand(name: str, args: list[str]) -> int:
         return _mcp(args)
     if name in ("pre-push", "install-hook", "uninstall-hook"):
         return _hook(name, args)
+    if name == "completion":
+        return _completion(args)
     parser = argparse.ArgumentParser(
         prog=f"{PROG} show",
         description="Print the changes handles name: each hunk's removed and added lines, "
@@ -321,3 +324,17 @@ def _hook(name: str, args: list[str]) -> int:
     if name == "install-hook":
         return hook.run_install(repo=options.repo, force=options.force)
     return hook.run_uninstall(repo=options.repo)
+
+
+def _completion(args: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} completion",
+        description="Print the shell completion script for bash or zsh (see the README to "
+        "install it): subcommands, options, --format values, and revisions for the range.",
+    )
+    parser.add_argument("shell", choices=("bash", "zsh"), help="the shell")
+    options = parser.parse_args(args)
+
+    from gitreview.completion import run_completion
+
+    return run_completion(shell=options.shell)
