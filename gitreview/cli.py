@@ -17,7 +17,17 @@ from gitreview.errors import Exit, UserError
 from gitreview.render import FORMATS
 
 PROG = "git review-manifest"
-SUBCOMMANDS = ("show", "explain", "verify", "ci", "pre-push", "install-hook", "uninstall-hook")
+SUBCOMMANDS = (
+    "show",
+    "explain",
+    "verify",
+    "ci",
+    "pre-push",
+    "install-hook",
+    "uninstall-hook",
+    "mcp",
+    "completion",
+)
 # --format brief is built from the review items, not rendered from the manifest.
 BRIEF = "brief"
 
@@ -29,11 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _subcommand(args[0], args[1:])
         return _manifest(args)
     except UserError as error:
-        from gitreview.secrets import redact_name
-
-        message = error.message if error.hint is None else f"{error.message} (hint: {error.hint})"
-        # An error may quote what the user typed: a branch named like a token (issue 11).
-        print(f"{PROG}: error: {redact_name(message)}", file=sys.stderr)
+        print(error_line(error), file=sys.stderr)
         return int(error.status)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
@@ -53,6 +59,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(Exit.INTERNAL)
 
 
+def error_line(error: UserError) -> str:
+    """The one line a user's mistake is reported as, here and by the MCP server."""
+    from gitreview.secrets import redact_name
+
+    hint = "" if error.hint is None else f" (hint: {error.hint})"
+    # An error may quote what the user typed: a branch named like a token (issue 11).
+    return redact_name(f"{PROG}: error: {error.message}{hint}")
+
+
 def _manifest(args: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog=PROG,
@@ -64,7 +79,8 @@ def _manifest(args: list[str]) -> int:
         epilog=(
             "subcommands: show HANDLE... prints the changes handles name; explain HANDLE|PATH "
             "[RANGE] says why a hunk or file got its class; verify --role NAME MANIFEST ANSWER "
-            "checks that a reviewer's answer lists every handle of its share. "
+            "checks that a reviewer's answer lists every handle of its share; mcp runs an MCP "
+            "server of read-only tools for coding agents. "
             "Exit status: 0 ok, 1 findings at or above --fail-on (verify: handles missing), "
             "2 usage, 3 repository or range, 4 configuration, 5 patch, 6 handle, "
             "70 internal error."
@@ -168,8 +184,12 @@ def _subcommand(name: str, args: list[str]) -> int:
         return _verify(args)
     if name == "ci":
         return _ci(args)
+    if name == "mcp":
+        return _mcp(args)
     if name in ("pre-push", "install-hook", "uninstall-hook"):
         return _hook(name, args)
+    if name == "completion":
+        return _completion(args)
     parser = argparse.ArgumentParser(
         prog=f"{PROG} show",
         description="Print the changes handles name: each hunk's removed and added lines, "
@@ -262,6 +282,23 @@ def _ci(args: list[str]) -> int:
     return run_ci(repo=options.repo)
 
 
+def _mcp(args: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} mcp",
+        description="Run a Model Context Protocol server on stdin and stdout for coding "
+        "agents: read-only tools for a range's brief, its manifest summary, show and explain. "
+        "Needs the optional extra: pip install 'gitreview[mcp]'.",
+    )
+    parser.add_argument(
+        "--repo", metavar="PATH", help="the tools' default repository (default: the current one)"
+    )
+    options = parser.parse_args(args)
+
+    from gitreview.commands.mcp import run_mcp
+
+    return run_mcp(repo=options.repo)
+
+
 def _hook(name: str, args: list[str]) -> int:
     parser = argparse.ArgumentParser(prog=f"{PROG} {name}")
     if name == "pre-push":
@@ -292,3 +329,17 @@ def _hook(name: str, args: list[str]) -> int:
     if name == "install-hook":
         return hook.run_install(repo=options.repo, force=options.force)
     return hook.run_uninstall(repo=options.repo)
+
+
+def _completion(args: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} completion",
+        description="Print the shell completion script for bash or zsh (see the README to "
+        "install it): subcommands, options, --format values, and revisions for the range.",
+    )
+    parser.add_argument("shell", choices=("bash", "zsh"), help="the shell")
+    options = parser.parse_args(args)
+
+    from gitreview.completion import run_completion
+
+    return run_completion(shell=options.shell)

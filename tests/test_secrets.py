@@ -341,7 +341,12 @@ def test_the_actions_step_hides_names(
 ) -> None:
     from test_ci import Runner
 
-    step = Runner(monkeypatch, tmp_path)(secrets_repo, None, base="v1", head=TOKEN_IN_BRANCH)
+    # `since` names a head the clone lacks: the step says so, and reviews everything.
+    since = f"{TOKEN_IN_BRANCH}x"
+    step = Runner(monkeypatch, tmp_path)(
+        secrets_repo, None, base="v1", head=TOKEN_IN_BRANCH, since=since
+    )
+    assert f"gitreview: unknown revision '{secrets.REDACTED}' (--since)" in step.stderr
     assert step.status == 1, step.stderr
     assert step.manifest is not None
     assert step.manifest["range"]["spec"] == f"v1...{secrets.REDACTED}"

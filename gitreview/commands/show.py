@@ -27,21 +27,33 @@ if TYPE_CHECKING:
 
 
 def run_show(*, handles: Sequence[str], repo: str | None, context: int, new: bool) -> int:
-    from gitreview.cli import PROG
+    from gitreview.cli import error_line
+
+    text, errors = show_text(handles=handles, repo=repo, context=context, new=new)
+    sys.stdout.write(text)
+    for error in errors:
+        print(error_line(error), file=sys.stderr)
+    return int(errors[-1].status) if errors else int(Exit.OK)
+
+
+def show_text(
+    *, handles: Sequence[str], repo: str | None, context: int, new: bool
+) -> tuple[str, list[UserError]]:
+    """What the handles name, in their order, and the error of each bad one: a bad
+    handle never hides the good ones (the command line and the MCP server print both)."""
     from gitreview.git import open_repository
 
     repository = open_repository(repo)
     blobs = _Blobs(repository)
-    status = Exit.OK
     several = len(handles) > 1
+    shown: list[str] = []
+    errors: list[UserError] = []
     for text in handles:
         try:
-            sys.stdout.write(_show(blobs, text, context=context, new=new, header=several))
+            shown.append(_show(blobs, text, context=context, new=new, header=several))
         except UserError as error:
-            hint = "" if error.hint is None else f" (hint: {error.hint})"
-            print(f"{PROG}: error: {error.message}{hint}", file=sys.stderr)
-            status = error.status
-    return int(status)
+            errors.append(error)
+    return "".join(shown), errors
 
 
 @dataclass(frozen=True)
