@@ -331,3 +331,28 @@ def test_pre_commit_without_a_range_checks_nothing_and_says_so(
         "PRE_COMMIT_TO_REF are unset): nothing checked; run it at the pre-push stage, or with "
         "--from-ref and --to-ref\n",
     )
+
+
+def test_a_force_push_reviews_only_what_the_last_push_did_not(pushing: Path) -> None:
+    body = "".join(f"# line {n}\n" for n in range(20))
+    commit(pushing, "src/calc.py", f"def add(a, b):\n    return a + b\n{body}", "Add calc")
+    status, stderr = push(pushing, "main")
+    assert status == 0, stderr
+    git(pushing, "checkout", "--quiet", "-b", "topic")
+    commit(pushing, "src/calc.py", f"def add(a, b):\n    return b + a\n{body}", "Swap")
+    status, stderr = push(pushing, "topic")
+    assert status == 0, stderr
+    # The commit is amended with a second change far below the first, and force-pushed.
+    (pushing / "src/calc.py").write_text(
+        f"def add(a, b):\n    return b + a\n{body}def sub(a, b):\n    return a - b\n"
+    )
+    git(pushing, "commit", "--quiet", "--amend", "-am", "Swap, and sub")
+    status, stderr = push(pushing, "--force", "topic")
+    assert status == 0, stderr
+    summary = "gitreview: refs/heads/topic: 1 files (1 significant, 1 hunks reviewed on the last"
+    assert f"{summary} push)" in stderr
+    target = pushing / ".git" / "gitreview" / "pre-push" / "origin" / "refs" / "heads"
+    manifest = json.loads((target / "topic.json").read_text())
+    validate_manifest(manifest)
+    [item] = [i for r in manifest["review"].values() for b in r["batches"] for i in b["handles"]]
+    assert item["excerpt"] == "def sub(a, b): ⏎ return a - b"

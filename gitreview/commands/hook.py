@@ -11,6 +11,7 @@ environment instead (see `from_pre_commit`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -165,9 +166,10 @@ def pre_commit_range(repository: Repository, given: PreCommitRange) -> list[Push
 def push_ranges(
     repository: Repository, pushed: Sequence[PushedRef], remote: str
 ) -> list[PushRange]:
-    """What each pushed ref adds: from the remote's commit when this repository
-    has it, else (a new branch, or a remote that moved) from the parent of the
-    oldest commit no remote-tracking ref has yet. Deletions add nothing."""
+    """What each pushed ref adds: from the remote's commit when it is an ancestor
+    here, else (a new branch, a force-push, or a remote that moved) from the
+    parent of the oldest commit no remote-tracking ref has yet, as pre-commit
+    does. Deletions add nothing."""
     ranges = []
     for push in pushed:
         if push.deleted:
@@ -176,9 +178,12 @@ def push_ranges(
         if head is None:
             continue  # a tag of a tree or a blob: nothing to review
         if not push.new and repository.has_commit(push.remote_sha):
-            if repository.resolve_commit(push.remote_sha) != head:
+            remote_head = repository.resolve_commit(push.remote_sha)
+            if remote_head == head:
+                continue
+            if repository.merge_base(push.remote_sha, head) == remote_head:
                 ranges.append(PushRange(push.local_ref, push.remote_sha, head))
-            continue
+                continue
         new = repository.new_commits(head, remote)
         if new:
             ranges.append(PushRange(push.local_ref, repository.first_parent(new[0]), head))
@@ -187,23 +192,30 @@ def push_ranges(
 
 def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list[str]:
     from gitreview.manifest import serialize
-    from gitreview.pipeline import classify_range, manifest_of
-    from gitreview.secrets import redact_name
+    from gitreview.pipeline import classify_range, manifest_of, since_review
 
     spec = f"{(push.base or 'empty tree')[:12]}..{push.head[:12]}"
     outcome = classify_range(repo, spec, base_head=(push.base, push.head))
-    manifest, settings = manifest_of(outcome), outcome.settings
     # A branch (or a remote) may be named like a token: the file name is printed too.
-    name, remote = redact_name(push.name), redact_name(remote)
+    name, remote = _hidden(push.name), _hidden(remote)
     target = Path(git_dir, "gitreview", "pre-push", remote or "remote", *name.split("/"))
     target = target.with_name(target.name + ".json")
+    if target.is_file():
+        # What the last push of this branch had reviewed is not sent again (issue #13):
+        # after a force-push the range is the branch's own commits, most of them seen.
+        # Its commits gone, or not a manifest: the whole range is reviewed.
+        with contextlib.suppress(UserError):
+            outcome = since_review(outcome, repo, since_manifest=target)
+    manifest, settings = manifest_of(outcome), outcome.settings
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(serialize(manifest), encoding="utf-8")
     summary = manifest["summary"]
     files, findings = summary["files"], summary["findings"]
+    seen = manifest.get("since", {}).get("hunks", 0)
     print(
-        f"gitreview: {name}: {files['total']} files ({files['significant']} significant), "
-        f"findings: {findings['error']} error, {findings['warning']} warning, "
+        f"gitreview: {name}: {files['total']} files ({files['significant']} significant"
+        + (f", {seen} hunks reviewed on the last push" if seen else "")
+        + f"), findings: {findings['error']} error, {findings['warning']} warning, "
         f"{findings['info']} info; manifest: {target}",
         file=sys.stderr,
     )
@@ -215,6 +227,20 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
         for finding in manifest["findings"]
         if finding["severity"] in blocking
     ]
+
+
+def _hidden(name: str) -> str:
+    """The name with any credential redacted, and then a digest of it, so that two
+    branches named like tokens keep manifests of their own (the last push's manifest
+    decides what is not sent again); a digest of a token gives nothing away."""
+    import hashlib
+
+    from gitreview.secrets import redact_name
+
+    redacted = redact_name(name)
+    if redacted == name:
+        return name
+    return f"{redacted}-{hashlib.sha256(name.encode()).hexdigest()[:12]}"
 
 
 def _where(finding: dict[str, Any]) -> str:
