@@ -9,6 +9,7 @@ proves it, the change is significant, and that is the default.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from gitreview.classify import formatting, generated, imports, prose, renames, whitespace
 from gitreview.classify.base import (
@@ -19,6 +20,7 @@ from gitreview.classify.base import (
     Proof,
     Verdict,
 )
+from gitreview.classify.outline import outline_of
 from gitreview.classify.position import position_matters
 from gitreview.model import FileChange, Hunk
 
@@ -63,7 +65,14 @@ _WHY = {
 
 
 def classify(facts: FileFacts) -> FileVerdict:
-    return _with_findings(facts, _classify(facts))
+    verdict = _with_findings(facts, _classify(facts))
+    if verdict.classification == "trivial" and facts.change.status != "deleted":
+        return verdict
+    # A moved unit may make a hunk trivial later (moves.py), or be the source of one
+    # (a deleted file too): outline the sides while their texts are in hand.
+    analysis = facts.analysis
+    found = outline_of(facts.change, facts.kind, analysis.old_text, analysis.new_text)
+    return verdict if found is None else replace(verdict, outline=found)
 
 
 def _classify(facts: FileFacts) -> FileVerdict:
