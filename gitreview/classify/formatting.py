@@ -67,13 +67,11 @@ def _python(facts: FileFacts, hunk: Hunk) -> Proof | None:
 
 def _python_differences(facts: FileFacts) -> statements.Differences | None:
     old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
-    if old_text is None or new_text is None:
-        return None
-    old, new = statements.parse(old_text), statements.parse(new_text)
-    if old is None or new is None:
+    parsed = statements.parsed_sides(facts)
+    if parsed is None or old_text is None or new_text is None:
         return None
     lines = (old_text.count("\n") + 1, new_text.count("\n") + 1)
-    return statements.differences(old, new, facts.change.hunks, *lines)
+    return statements.differences(*parsed, facts.change.hunks, *lines)
 
 
 def _memo(facts: FileFacts, key: str, compute: Callable[[], object]) -> object:

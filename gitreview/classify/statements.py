@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gitreview.classify.base import FileFacts
 from gitreview.model import Hunk
 
 if TYPE_CHECKING:
@@ -58,6 +59,17 @@ class Differences:
 
 def _inside(spans: tuple[Span, ...], line: int) -> bool:
     return any(first <= line <= last for first, last in spans)
+
+
+def parsed_sides(facts: FileFacts) -> tuple[Parsed, Parsed] | None:
+    """Both sides of a Python file, parsed once for every rule and hunk of the file."""
+    if "python:parsed" not in facts.memo:
+        old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
+        old = None if old_text is None else parse(old_text)
+        new = None if new_text is None else parse(new_text)
+        facts.memo["python:parsed"] = None if old is None or new is None else (old, new)
+    found = facts.memo["python:parsed"]
+    return found if isinstance(found, tuple) else None
 
 
 def parse(text: str) -> Parsed | None:
