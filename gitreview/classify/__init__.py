@@ -39,6 +39,7 @@ HUNK_RULES: tuple[HunkRule, ...] = (
     whitespace.whitespace_only,
     imports.import_order,
     formatting.formatting,
+    prose.metadata_hunk,
     prose.reflow,
     prose.typo,
 )

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from gitreview.classify import prose_comments, prose_markdown, prose_metadata, prose_text
-from gitreview.classify.base import Proof
+from gitreview.classify.base import Proof, apply_hunk
 from gitreview.classify.prose_words import COMMENT, MARKDOWN, TEXT, Fix, Flavor, line_fixes
 from gitreview.model import Hunk, Line
 
@@ -54,6 +54,35 @@ def metadata_only(facts: FileFacts) -> Proof | None:
         reasons,
         f"only listed front matter keys changed ({values or 'no value, only their lines'}); "
         "the body, the delimiters and every other entry are byte for byte the same",
+    )
+
+
+def metadata_hunk(facts: FileFacts, hunk: Hunk) -> Proof | None:
+    """A front matter hunk that only changes listed keys, whatever the rest of the file
+    does (issue 11): the old file with only this hunk applied differs from the old file
+    in listed keys only. The body's hunks are judged on their own."""
+    change = facts.change
+    if facts.kind != "markdown" or change.status not in ("modified", "renamed"):
+        return None
+    if _extension_changed(change.old_path, change.path):
+        return None
+    old_text = facts.analysis.old_text
+    if old_text is None:
+        return None
+    old = prose_metadata.front_matter(old_text)
+    if old is None:
+        return None
+    applied = prose_metadata.front_matter(apply_hunk(old_text, hunk))
+    if applied is None:
+        return None
+    changed = prose_metadata.changed_keys(old, applied, facts.config.metadata_keys)
+    if changed is None:
+        return None
+    values = "; ".join(f"{key}: {_shown(old)} → {_shown(new)}" for key, old, new in changed)
+    return Proof(
+        ("metadata",),
+        "the old file with only this hunk applied differs in listed front matter keys "
+        f"only ({values or 'no value, only their lines'})",
     )
 
 
