@@ -86,7 +86,7 @@ def _memo(facts: FileFacts, key: str, compute: Callable[[], object]) -> object:
 def _json_meaning(text: str) -> tuple[Any, ...] | None:
     try:
         return (_Strict(json.loads(text)),)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep to load
         return None
 
 
@@ -113,7 +113,7 @@ def _yaml_meaning(text: str) -> tuple[Any, ...] | None:
             for token in yaml.scan(text, Loader=loader)
             if isinstance(token, yaml.ScalarToken)
         )
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):
         return None
     return (_Strict(documents), _hash_comments(text), tuple(scalars))
 
@@ -123,7 +123,7 @@ def _toml_meaning(text: str) -> tuple[Any, ...] | None:
 
     try:
         return (_Strict(tomllib.loads(text)), _hash_comments(text))
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return None
 
 
@@ -150,20 +150,48 @@ class _Strict:
     __hash__ = None  # type: ignore[assignment]
 
 
+MAX_COMPARISONS = 1_000_000  # values compared per file: bounds hostile data
+
+
 def same_data(one: Any, two: Any) -> bool:
     """Equal and of the same types all the way down: Python says True == 1 == 1.0,
-    -0.0 == 0.0, and equal instants in two time zones are equal."""
-    if type(one) is not type(two):
+    -0.0 == 0.0, and equal instants in two time zones are equal. YAML aliases make
+    the data a graph whose tree can be exponential (an alias bomb): a pair of values
+    already compared is not compared again, and past a budget the answer is no."""
+    try:
+        return _Comparison().same(one, two)
+    except (RecursionError, _OverBudget):
         return False
-    if isinstance(one, dict):
-        keys_one = {(type(key), _exact(key)): key for key in one}
-        keys_two = {(type(key), _exact(key)): key for key in two}
-        if keys_one.keys() != keys_two.keys():
+
+
+class _OverBudget(Exception):
+    pass
+
+
+class _Comparison:
+    def __init__(self) -> None:
+        self.done: set[tuple[int, int]] = set()  # containers found equal (or being compared)
+        self.left = MAX_COMPARISONS
+
+    def same(self, one: Any, two: Any) -> bool:
+        self.left -= 1
+        if self.left < 0:
+            raise _OverBudget
+        if type(one) is not type(two):
             return False
-        return all(same_data(one[keys_one[k]], two[keys_two[k]]) for k in keys_one)
-    if isinstance(one, list | tuple):
-        return len(one) == len(two) and all(map(same_data, one, two))
-    return _exact(one) == _exact(two)
+        if not isinstance(one, dict | list | tuple):
+            return _exact(one) == _exact(two)
+        pair = (id(one), id(two))
+        if pair in self.done:
+            return True
+        self.done.add(pair)
+        if isinstance(one, dict):
+            keys_one = {(type(key), _exact(key)): key for key in one}
+            keys_two = {(type(key), _exact(key)): key for key in two}
+            if keys_one.keys() != keys_two.keys():
+                return False
+            return all(self.same(one[keys_one[k]], two[keys_two[k]]) for k in keys_one)
+        return len(one) == len(two) and all(map(self.same, one, two))
 
 
 def _exact(value: Any) -> object:

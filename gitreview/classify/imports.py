@@ -10,6 +10,7 @@ one statement like any other (issue 11).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,10 @@ from gitreview.model import Hunk
 if TYPE_CHECKING:
     import ast
 
+# What a line of an import statement can look like (or a blank line, or a comment).
+_IMPORT_LINE = re.compile(
+    r"\s*(?:(?:from|import)\s.*|[\w.]+(?:\s+as\s+\w+)?\s*,?\s*\)?|\)|#.*|)\s*(?:#.*)?\r?$"
+)
 ImportKey = tuple[str, str, int, str, str | None]
 Place = tuple[tuple[str, int, str], ...]  # the enclosing statements: kind, line, which body
 
@@ -27,6 +32,8 @@ Place = tuple[tuple[str, int, str], ...]  # the enclosing statements: kind, line
 def import_order(facts: FileFacts, hunk: Hunk) -> Proof | None:
     if facts.kind != "python" or not hunk.removed or not hunk.added:
         return None
+    if not all(_IMPORT_LINE.match(line.text) for line in (*hunk.removed, *hunk.added)):
+        return None  # cheap, before any parse: a changed line that is no part of an import
     old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
     parsed = statements.parsed_sides(facts)
     if parsed is None or old_text is None or new_text is None:

@@ -98,10 +98,19 @@ def _extension_changed(old_path: str | None, path: str) -> bool:
 # --- reflow --------------------------------------------------------------------------
 
 
+# Prose rules compare words: a hunk with a line longer than this (a minified file, a
+# hostile multi-megabyte line) is no prose edit, and would cost seconds to compare.
+MAX_LINE_CHARS = 20_000
+
+
+def _too_long(hunk: Hunk) -> bool:
+    return any(len(line.text) > MAX_LINE_CHARS for line in hunk.lines if line.origin != " ")
+
+
 def reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
     """Prose re-wrapped: the same words in the same order, only the line breaks and the
     spaces between words moved."""
-    if facts.kind not in _PROSE_KINDS:
+    if facts.kind not in _PROSE_KINDS or _too_long(hunk):
         return None
     removed, added = hunk.removed, hunk.added
     words = _words(removed)
@@ -178,7 +187,7 @@ def _texts(lines: tuple[Line, ...]) -> list[tuple[str, bool]]:
 def typo(facts: FileFacts, hunk: Hunk) -> Proof | None:
     """Every changed word is a typo fix of the old word, in prose or in a comment."""
     flavor = _flavor(facts.kind)
-    pairs = _line_pairs(hunk)
+    pairs = None if _too_long(hunk) else _line_pairs(hunk)
     if flavor is None or pairs is None:
         return None
     fixes: list[Fixed] = []

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import inspect
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -83,21 +84,9 @@ def parse(text: str) -> Parsed | None:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant):
-            node.kind = None  # u"x" is "x"
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            docstring = node.body[0] if node.body else None
-            if (
-                isinstance(docstring, ast.Expr)
-                and isinstance(docstring.value, ast.Constant)
-                and isinstance(docstring.value.value, str)
-            ):
-                docstring.value.value = clean_docstring(docstring.value.value)
-    starts = [0]
-    for index, char in enumerate(text):
-        if char == "\n":
-            starts.append(index + 1)
+    _clean_docstring_of(tree)
+    # Normalized where compared (_same): most statements of a large file never are.
+    starts = [0, *itertools.accumulate(len(line) + 1 for line in text.split("\n"))]
     found = lexers.scan("python", text)
     comments = tuple(
         (bisect.bisect_right(starts, start), " ".join(text[start:end].lstrip("#").split()))
@@ -221,6 +210,8 @@ class _Diff:
             before_new = (new_span[0], new_header)
             if not self._same_comments(before_old, before_new):
                 self._differ(before_old, before_new)
+            for definition in (old[0], new[0]):
+                _clean_docstring_of(definition)  # type: ignore[arg-type]
             inner_old = (old_header + 1, old_span[1])
             inner_new = (new_header + 1, new_span[1])
             self.bodies(old[0].body, new[0].body, inner_old, inner_new)  # type: ignore[attr-defined]
@@ -285,10 +276,52 @@ def _header_end(statement: ast.stmt) -> int:
     return last
 
 
-def _same(old: ast.AST, new: ast.AST) -> bool:
+def _same(old: object, new: object) -> bool:
+    """The same tree, positions aside, as formatters leave it: string prefixes aside
+    (u"x" is "x"), docstrings cleaned of their indentation. Values compare type for
+    type and floats by their spelling (-0.0 is not 0.0). Iterative: no recursion limit,
+    and no dump of a large statement to build."""
     import ast
 
-    return ast.dump(old) == ast.dump(new)
+    pairs: list[tuple[object, object]] = [(old, new)]
+    while pairs:
+        one, two = pairs.pop()
+        if type(one) is not type(two):
+            return False
+        if isinstance(one, ast.AST):
+            if isinstance(one, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                _clean_docstring_of(one)
+                _clean_docstring_of(two)  # type: ignore[arg-type]
+            pairs += [
+                (getattr(one, name, None), getattr(two, name, None))
+                for name in one._fields
+                if name != "kind"  # a Constant's `u` prefix
+            ]
+        elif isinstance(one, list):
+            assert isinstance(two, list)
+            if len(one) != len(two):
+                return False
+            pairs += zip(one, two, strict=True)
+        elif isinstance(one, float | complex):
+            if repr(one) != repr(two):
+                return False
+        elif one != two:
+            return False
+    return True
+
+
+def _clean_docstring_of(
+    node: ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef,
+) -> None:
+    import ast
+
+    docstring = node.body[0] if node.body else None
+    if (
+        isinstance(docstring, ast.Expr)
+        and isinstance(docstring.value, ast.Constant)
+        and isinstance(docstring.value.value, str)
+    ):
+        docstring.value.value = clean_docstring(docstring.value.value)
 
 
 def _comments_in(comments: tuple[tuple[int, str], ...], span: Span) -> list[str]:
