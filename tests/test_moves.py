@@ -177,6 +177,42 @@ def handle_created(event):
     \"\"\"Store the new record the event carries, as it came.\"\"\"
     return store.insert(event.record)
 """
+SETUP = """\
+import logging
+
+import engine
+
+
+def connect(url):
+    \"\"\"Open the connection the whole module shares, once.\"\"\"
+    return engine.open(url, retries=3, timeout=30)
+
+
+def start():
+    return connect("postgres://localhost/main")
+
+
+CONNECTION = start()
+LOG = logging.getLogger(__name__)
+"""
+SETUP_MOVED = """\
+import logging
+
+import engine
+
+
+def start():
+    return connect("postgres://localhost/main")
+
+
+CONNECTION = start()
+LOG = logging.getLogger(__name__)
+
+
+def connect(url):
+    \"\"\"Open the connection the whole module shares, once.\"\"\"
+    return engine.open(url, retries=3, timeout=30)
+"""
 DOC = """\
 # Guide
 
@@ -302,6 +338,12 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "a function moved after the statement that registers it",
         {"events.py": REGISTERED},
         {"events.py": REGISTERED_TOO_EARLY},
+        "significant",
+    ),
+    (
+        "a function moved below an import-time call that reaches it",
+        {"setup.py": SETUP},
+        {"setup.py": SETUP_MOVED},
         "significant",
     ),
     (

@@ -271,8 +271,9 @@ def _order_free(matcher: _Matcher, block: _Block) -> bool:
 
 def _resolves(head: Side, unit: Unit, source_head: Side | None) -> bool:
     """A Python definition where it now is: bound once, read at import time only
-    after it, reading at import time only names bound once before it, and reading
-    when called only names its module has; and its old module no longer reads it."""
+    after it, reading at import time only names bound once before it, reading when
+    called only names its module has, not reachable from the module's own code run
+    at import time before it; and its old module no longer reads it."""
     module = head.module
     if module is None or module.star or len(module.bound.get(unit.name, [])) != 1:
         return False
@@ -286,6 +287,10 @@ def _resolves(head: Side, unit: Unit, source_head: Side | None) -> bool:
         if lines is not None and (len(lines) != 1 or lines[0] >= unit.first):
             return False
     if not all(name in module.bound or name in MODULE_NAMES for name in unit.needs):
+        return False
+    # Code of the module run at import time before the definition may reach it
+    # through a function that reads its name: `X = setup()` above `def helper()`.
+    if unit.name in module.read and any(line < unit.first for line in module.calls):
         return False
     if source_head is not None and source_head.module is not None:
         old = source_head.module

@@ -54,6 +54,9 @@ class Module:
     read_early: dict[str, list[int]] = field(default_factory=dict)  # read at import time
     read: frozenset[str] = frozenset()  # read anywhere
     star: bool = False  # a star import: any name may be bound
+    # What runs code of the module's own at import time: calls, decorators and bases
+    # whose name a top-level def or class binds, by line.
+    calls: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -119,11 +122,19 @@ def _python(text: str) -> Side | None:
     units = []
     bound: dict[str, list[int]] = {}
     read_early: dict[str, list[int]] = {}
+    definitions = {
+        statement.name
+        for statement in tree.body
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    }
+    calls: list[int] = []
     for statement in tree.body:
         first = min([statement.lineno, *_decorator_lines(statement)])
         last = statement.end_lineno or statement.lineno
         for name in _bindings(statement):
             bound.setdefault(name, []).append(first)
+        if not definitions.isdisjoint(_callees(statement)):
+            calls.append(first)
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             child = tables.get((statement.name, statement.lineno))
             if child is None:
@@ -150,7 +161,27 @@ def _python(text: str) -> Side | None:
         isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
         for node in ast.walk(tree)
     )
-    return Side(tuple(units), Module(bound, read_early, read, star))
+    return Side(tuple(units), Module(bound, read_early, read, star, tuple(calls)))
+
+
+def _callees(statement: ast.stmt) -> Iterator[str]:
+    """The names of what a statement calls at import time (decorators and bases
+    included: they run code too), by the name their expression starts with."""
+    import ast
+
+    for node in _walk_early(statement):
+        callees: list[ast.expr] = []
+        if isinstance(node, ast.Call):
+            callees.append(node.func)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            callees += node.decorator_list
+            if isinstance(node, ast.ClassDef):
+                callees += node.bases
+        for callee in callees:
+            while isinstance(callee, ast.Attribute | ast.Call | ast.Subscript):
+                callee = callee.func if isinstance(callee, ast.Call) else callee.value
+            if isinstance(callee, ast.Name):
+                yield callee.id
 
 
 def _decorator_lines(statement: ast.stmt) -> list[int]:
