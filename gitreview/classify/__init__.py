@@ -70,7 +70,8 @@ def classify(facts: FileFacts) -> FileVerdict:
     if verdict.classification == "trivial" and facts.change.status != "deleted":
         return verdict
     # A moved unit may make a hunk trivial later (moves.py), or be the source of one
-    # (a deleted file too): outline the sides while their texts are in hand.
+    # (a deleted file too): keep the texts it would be outlined from, where a changed
+    # line can start a unit; moves.py drops them.
     analysis = facts.analysis
     found = outline_of(facts.change, facts.kind, analysis.old_text, analysis.new_text)
     return verdict if found is None else replace(verdict, outline=found)

@@ -148,7 +148,7 @@ def find_moves(files: Sequence[FileInput]) -> list[FileVerdict]:
         if hunk_verdict.reasons == ("content",)
     ]
     if not candidates:
-        return [verdict for _, _, _, verdict in files]
+        return [_without_outline(verdict) for _, _, _, verdict in files]
     matcher = _Matcher(files)
     added = [run for f, h in candidates for run in _runs(files, f, h, "+")]
     removed = [
@@ -189,9 +189,14 @@ def find_moves(files: Sequence[FileInput]) -> list[FileVerdict]:
         hunks[h] = verdict
         verdicts[f] = replace(verdicts[f], hunks=tuple(hunks))
     return [
-        verdict if verdict is original else aggregate(change, t1, verdict.hunks)
+        _without_outline(verdict) if verdict is original else aggregate(change, t1, verdict.hunks)
         for verdict, (change, _, t1, original) in zip(verdicts, files, strict=True)
     ]
+
+
+def _without_outline(verdict: FileVerdict) -> FileVerdict:
+    """The outline served its purpose: not kept to the end of a large range."""
+    return verdict if verdict.outline is None else replace(verdict, outline=None)
 
 
 def _free_indent(kind: str) -> bool:

@@ -9,13 +9,14 @@ For Python the outline also says what each definition needs from its module
 (the names it reads at import time, from decorators, defaults, bases and class
 bodies, and the names its functions read when called), and what the module binds
 and reads, so that a move is trivial only where every name still resolves.
-Computed at classification time, while the texts are in hand, and only for files
-whose changed lines could start such a unit.
+The texts are kept at classification time only for files whose changed lines
+could start such a unit, and outlined only when a moved block needs them.
 """
 
 from __future__ import annotations
 
 import builtins
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -65,23 +66,35 @@ class Side:
     module: Module | None = None  # Python only
 
 
-@dataclass(frozen=True)
 class Outline:
-    old: Side | None
-    new: Side | None
+    """The two sides of a file, outlined when a moved block first needs them: most
+    files whose changed lines could start a unit have no moved block at all."""
+
+    def __init__(self, kind: str, old_text: str | None, new_text: str | None) -> None:
+        self._read = _python if kind == "python" else _markdown
+        self._texts = {"old": old_text, "new": new_text}
+
+    @functools.cached_property
+    def old(self) -> Side | None:
+        return self._side("old")
+
+    @functools.cached_property
+    def new(self) -> Side | None:
+        return self._side("new")
+
+    def _side(self, name: str) -> Side | None:
+        text = self._texts.pop(name)
+        return None if text is None else self._read(text)
 
 
 def outline_of(
     change: FileChange, kind: str, old_text: str | None, new_text: str | None
 ) -> Outline | None:
-    """The outline of both sides, or None when no changed line can start a unit."""
+    """What to outline the two sides from, or None when no changed line can start a unit."""
     starts = _STARTS.get(kind)
     if starts is None or not any(_starts_unit(starts, hunk) for hunk in change.hunks):
         return None
-    read = _python if kind == "python" else _markdown
-    return Outline(
-        None if old_text is None else read(old_text), None if new_text is None else read(new_text)
-    )
+    return Outline(kind, old_text, new_text)
 
 
 def _starts_unit(starts: re.Pattern[str], hunk: Hunk) -> bool:
