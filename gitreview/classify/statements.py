@@ -59,7 +59,9 @@ class Differences:
 
 
 def _inside(spans: tuple[Span, ...], line: int) -> bool:
-    return any(first <= line <= last for first, last in spans)
+    """Whether the line is in one of the spans (sorted, disjoint)."""
+    index = bisect.bisect_right(spans, (line, float("inf"))) - 1
+    return index >= 0 and spans[index][0] <= line <= spans[index][1]
 
 
 def parsed_sides(facts: FileFacts) -> tuple[Parsed, Parsed] | None:
@@ -114,7 +116,7 @@ def differences(
         diff.bodies(old.tree.body, new.tree.body, (1, old_lines), (1, new_lines))
     except RecursionError:
         return None
-    return Differences(tuple(diff.old_spans), tuple(diff.new_spans))
+    return Differences(tuple(sorted(diff.old_spans)), tuple(sorted(diff.new_spans)))
 
 
 class _Diff:
@@ -246,8 +248,11 @@ class _Diff:
         )
 
     def _differ(self, old_span: Span, new_span: Span) -> None:
-        self.old_spans.append(old_span)
-        self.new_spans.append(new_span)
+        # Either may be empty (first > last): a region only the other side has.
+        if old_span[0] <= old_span[1]:
+            self.old_spans.append(old_span)
+        if new_span[0] <= new_span[1]:
+            self.new_spans.append(new_span)
 
 
 def _any_in(lines: list[int], span: Span) -> bool:
