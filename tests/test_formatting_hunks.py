@@ -91,7 +91,24 @@ def test_a_real_change_inside_a_reformatted_definition(tmp_path: Path) -> None:
     assert hunks == expected
 
 
+STEPS = (
+    "def run(job):\n    job.validate()\n    job.charge(price='full')\n    return job\n",
+    'def run(job):\n    job.charge(price="full")\n    job.validate()\n    return job\n',
+)
+DECORATED = (
+    "@cached\n@authorized('admin')\ndef report(request):\n    return request.data\n",
+    '@authorized("admin")\n@cached\ndef report(request):\n    return request.data\n',
+)
+SIGNATURE = (
+    "def fetch(url, timeout=30, retries=3, backoff=2.0, verify=True, proxies=None, stream=False):\n"
+    "    return url\n",
+    "def fetch(\n    url,\n    timeout=30,\n    retries=3,\n    backoff=2.0,\n    verify=False,\n"
+    "    proxies=None,\n    stream=False,\n):\n    return url\n",
+)
 FORMATTED_TRAPS = {
+    "two calls swapped as their quotes changed": STEPS,
+    "decorators swapped as their quotes changed": DECORATED,
+    "a default changed in a signature split over lines": SIGNATURE,
     "a value changed in a reformatted call": (
         COMMENT_MOVED[0],
         COMMENT_MOVED[1].replace("argument_number_two", "argument_number_three"),

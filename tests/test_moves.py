@@ -444,3 +444,17 @@ def test_order_decides_what_a_move_is(
             if hunk["reasons"] == ["content"]:
                 # Every line moved: significant, the hunk still points at the other place.
                 assert hunk.get("moved_from") or hunk.get("moved_to"), (what, hunk)
+
+
+def test_explain_says_why_a_reordering_is_no_move(tmp_path: Path) -> None:
+    repo = two_commits(tmp_path / "repo", {"bank.py": CHECKS}, {"bank.py": CHECK_AFTER_DEBIT})
+    [entry] = manifest_of("--repo", repo, "HEAD")["files"]
+    [hunk] = entry["hunks"]
+    # One hunk: the lines left in one place and arrived in another of the same hunk.
+    [went], [came] = hunk["moved_to"], hunk["moved_from"]
+    result = run("explain", "--repo", repo, hunk["handle"], "HEAD")
+    assert result.stdout == (
+        f"{hunk['handle']}\n  significant: content\n  moved to {went}; moved from {came}, "
+        "but a move is trivial only for whole top-level definitions or sections: "
+        "the order of statements, keys and rules is meaning\n"
+    )
