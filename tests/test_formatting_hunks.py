@@ -105,6 +105,19 @@ SIGNATURE = (
     "def fetch(\n    url,\n    timeout=30,\n    retries=3,\n    backoff=2.0,\n    verify=False,\n"
     "    proxies=None,\n    stream=False,\n):\n    return url\n",
 )
+
+
+def test_a_changed_signature_leaves_the_body_its_own_verdicts(tmp_path: Path) -> None:
+    body = "".join(f"    step_{i} = prepare({i})\n" for i in range(10))
+    old = f"def pipeline(source):\n{body}    return finish('done')\n"
+    new = f'def pipeline(source, strict=True):\n{body}    return finish("done")\n'
+    assert hunks_of(tmp_path, old, new) == [
+        ("significant", ["content"]),
+        ("trivial", ["formatting"]),
+        ("significant", ["content"]),
+    ]
+
+
 FORMATTED_TRAPS = {
     "two calls swapped as their quotes changed": STEPS,
     "decorators swapped as their quotes changed": DECORATED,

@@ -7,9 +7,9 @@ both sides (its lines map through the unchanged lines), anchors the alignment;
 between two anchors, the statements of each side form a region, paired in order
 when both sides have as many statements, else compared as a whole: the same AST
 (positions aside, docstrings cleaned, string prefixes aside) and the same
-comments in the same order. A pair of definitions with the same header is
-compared header apart and body by body, recursively, so a change deep in a large
-class leaves its other hunks their own verdicts.
+comments in the same order. A pair of definitions of the same kind is compared
+header apart and body by body, recursively, so a change deep in a large class,
+or in a signature, leaves the other hunks their own verdicts.
 
 What a formatter does within one region (a trailing comment moved to another line
 of the same statement, a string's quotes changed at both ends on lines of two
@@ -206,11 +206,13 @@ class _Diff:
     ) -> None:
         if not self._changed(old_span, new_span):
             return
-        if len(old) == 1 and len(new) == 1 and self._definitions(old[0], new[0]):
+        if len(old) == 1 and len(new) == 1 and _definitions(old[0], new[0]):
+            # Header and body apart: a changed signature leaves the body's hunks
+            # their own verdicts, and the other way round.
             old_header, new_header = _header_end(old[0]), _header_end(new[0])
             before_old = (old_span[0], old_header)
             before_new = (new_span[0], new_header)
-            if not self._same_comments(before_old, before_new):
+            if not _same_header(old[0], new[0]) or not self._same_comments(before_old, before_new):
                 self._differ(before_old, before_new)
             for definition in (old[0], new[0]):
                 _clean_docstring_of(definition)  # type: ignore[arg-type]
@@ -225,23 +227,6 @@ class _Diff:
     def _changed(self, old_span: Span, new_span: Span) -> bool:
         return _any_in(self.removed, old_span) or _any_in(self.added, new_span)
 
-    def _definitions(self, old: ast.stmt, new: ast.stmt) -> bool:
-        """Two definitions of the same kind and header, each body on its own lines."""
-        import ast
-
-        kinds = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-        if not isinstance(old, kinds) or type(old) is not type(new):
-            return False
-        assert isinstance(new, kinds)
-        if old.body[0].lineno <= _header_end(old) or new.body[0].lineno <= _header_end(new):
-            return False
-        old_body, new_body = old.body, new.body
-        try:
-            old.body, new.body = [], []
-            return _same(old, new)
-        finally:
-            old.body, new.body = old_body, new_body
-
     def _same_comments(self, old_span: Span, new_span: Span) -> bool:
         return _comments_in(self.old.comments, old_span) == _comments_in(
             self.new.comments, new_span
@@ -253,6 +238,27 @@ class _Diff:
             self.old_spans.append(old_span)
         if new_span[0] <= new_span[1]:
             self.new_spans.append(new_span)
+
+
+def _definitions(old: ast.stmt, new: ast.stmt) -> bool:
+    """Two definitions of the same kind, each body on lines of its own."""
+    import ast
+
+    kinds = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    if not isinstance(old, kinds) or type(old) is not type(new):
+        return False
+    assert isinstance(new, kinds)
+    return old.body[0].lineno > _header_end(old) and new.body[0].lineno > _header_end(new)
+
+
+def _same_header(old: ast.stmt, new: ast.stmt) -> bool:
+    """The same definition but for the body: name, decorators, arguments, bases."""
+    old_body, new_body = old.body, new.body  # type: ignore[attr-defined]
+    try:
+        old.body, new.body = [], []  # type: ignore[attr-defined]
+        return _same(old, new)
+    finally:
+        old.body, new.body = old_body, new_body  # type: ignore[attr-defined]
 
 
 def _any_in(lines: list[int], span: Span) -> bool:
