@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 import yaml
 from manifests import run, validate_manifest
-from repos import PROJECT_ROOT, RepoFactory, commit_id
+from repos import PROJECT_ROOT, RepoFactory, build_commit, commit_date, commit_id, git, parse_repo
 
 from gitreview.commands import ci
 from gitreview.config import SEVERITIES
 from gitreview.render import render
 
 ZERO = "0" * 40
-INPUTS = ("BASE", "HEAD", "FAIL-ON", "FALLBACK", "CONFIG", "ROLE")
+INPUTS = ("BASE", "HEAD", "FAIL-ON", "FALLBACK", "CONFIG", "ROLE", "SINCE")
 RUNNER_VARIABLES = (
     "GITHUB_EVENT_NAME",
     "GITHUB_EVENT_PATH",
@@ -142,14 +142,16 @@ def push(repo: Path, before: str | None, after: str | None, *new: str) -> dict[s
 def outputs(runner: Runner, manifest: dict[str, Any], **expected: object) -> str:
     values = {
         "manifest": runner.manifest_path,
+        "briefs": Path(runner.manifest_path).parent,
         "significant": 0,
         "trivial": 0,
         "handles": 0,
         "errors": 0,
         "warnings": 0,
         "notices": 0,
-        "reduction": manifest["tokens"]["reduction"],
+        "reduction": manifest["tokens"]["reduction"]["diff"],
         "skip": "false",
+        "sarif": runner.manifest_path.with_name("findings.sarif"),
         **expected,
     }
     return "".join(f"{name}={value}\n" for name, value in values.items())
@@ -262,8 +264,8 @@ def test_a_deleted_branch_has_nothing_to_review(repo: Path, runner: Runner) -> N
     assert (step.status, step.stdout, step.manifest) == (0, "", None)
     assert step.stderr == "gitreview: the push deleted its ref: nothing to review\n"
     assert step.outputs == (
-        "manifest=\nsignificant=0\ntrivial=0\nhandles=0\nerrors=0\nwarnings=0\nnotices=0\n"
-        "reduction=0.0\nskip=true\n"
+        "manifest=\nbriefs=\nsignificant=0\ntrivial=0\nhandles=0\nerrors=0\nwarnings=0\n"
+        "notices=0\nreduction=0.0\nskip=true\nsarif=\n"
     )
 
 
@@ -417,7 +419,104 @@ def _empty_manifest() -> dict[str, Any]:
     counts = {"total": 0, "trivial": 0, "significant": 0}
     return {
         "summary": {"files": counts, "hunks": counts, "findings": dict.fromkeys(SEVERITIES, 0)},
-        "tokens": {"reduction": 0.0},
+        "tokens": {"reduction": {"diff": 0.0, "full": 0.0}},
         "review": {},
         "findings": [],
     }
+
+
+def test_since_the_head_reviewed_last_sends_only_what_is_new(repo: Path, runner: Runner) -> None:
+    # The previous push's head was `clean`: its script and greeting were reviewed then.
+    step = runner(repo, "pull_request", pull_request(repo, "main-later", "leftover"), since="clean")
+    assert step.manifest is not None
+    since = step.manifest["since"]
+    assert (since["spec"], since["hunks"]) == ("clean", 1)
+    routed = [
+        i["handle"]
+        for r in step.manifest["review"].values()
+        for b in r["batches"]
+        for i in b["handles"]
+    ]
+    assert [handle.split(":")[0] for handle in routed] == ["src/app.py"]
+    briefs = sorted(p.name for p in (runner.temp / "gitreview").glob("brief-*.md"))
+    assert briefs == ["brief-default.md"]
+    brief = (runner.temp / "gitreview" / "brief-default.md").read_text("utf-8")
+    assert "breakpoint()" in brief and "exec python3" not in brief
+
+
+def test_a_since_the_clone_lacks_reviews_everything(repo: Path, runner: Runner) -> None:
+    step = runner(
+        repo, "pull_request", pull_request(repo, "main-later", "leftover"), since="f" * 40
+    )
+    assert step.manifest is not None and "since" not in step.manifest
+    assert (
+        f"gitreview: unknown revision '{'f' * 40}' (--since): reviewing the whole range\n"
+        in step.stderr
+    )
+
+
+# -- GitHub's limits (issue #13) ------------------------------------------------------
+
+
+def built(tmp_path: Path, name: str, commits: list[dict[str, Any]]) -> Path:
+    repo = tmp_path / name
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    document = {"description": name, "commits": commits}
+    for index, spec in enumerate(parse_repo(document, where=name).commits):
+        build_commit(repo, spec, commit_date(index))
+    return repo
+
+
+def test_annotations_come_most_severe_first_and_the_summary_counts_the_rest(
+    runner: Runner, tmp_path: Path
+) -> None:
+    files: dict[str, Any] = {f"notes/n{n:02}.txt": "spaces after   \n" for n in range(11)}
+    files |= {f"src/d{n:02}.py": "def f():\n    breakpoint()\n" for n in range(12)}
+    files |= {f"conflicts/c{n:02}.txt": "<<<<<<< HEAD\nours\n" for n in range(13)}
+    repo = built(
+        tmp_path,
+        "many-findings",
+        [
+            {"message": "Base", "tag": "base", "files": {"README.md": "# Demo\n"}},
+            {"message": "Add many leftovers", "tag": "head", "files": files},
+        ],
+    )
+    step = runner(repo, None, base="base", head="head")
+    assert step.status == 1
+    commands = [line.split(" ")[0] for line in step.stdout.splitlines()]
+    assert commands == ["::error"] * 13 + ["::warning"] * 12 + ["::notice"] * 11 + ["gitreview:"]
+    assert step.stdout.splitlines()[0].startswith("::error file=conflicts/c00.txt,line=1,")
+    assert step.stdout.splitlines()[13].startswith("::warning file=src/d00.py,line=2,")
+    assert step.summary.endswith(
+        "\n**Annotations**: 3 more errors, 2 more warnings and 1 more notice than GitHub "
+        "annotates in one step (10 of each severity): every finding is in the manifest.\n"
+    )
+    # Every finding is also in the SARIF file the README's workflow uploads to code scanning.
+    assert step.manifest is not None
+    sarif = runner.manifest_path.with_name("findings.sarif").read_text("utf-8")
+    assert sarif == render(step.manifest, "sarif")
+    assert len(json.loads(sarif)["runs"][0]["results"]) == 13 + 12 + 11
+
+
+def test_the_step_summary_of_a_huge_range_stays_under_one_mebibyte(
+    runner: Runner, tmp_path: Path
+) -> None:
+    # Fifty commits whose subjects are 30 KB each: the report lists them all (50 is
+    # its cap), about 1.5 MB in all.
+    commits: list[dict[str, Any]] = [{"message": "Base", "tag": "base", "files": {"a.txt": "0\n"}}]
+    commits += [
+        {"message": f"Step {n} " + "word " * 6000, "files": {"a.txt": f"{n}\n"}}
+        for n in range(1, 51)
+    ]
+    repo = built(tmp_path, "huge", commits)
+    step = runner(repo, None, base="base", head="main")
+    assert step.status == 0, step.stderr
+    # Cut at a line boundary: at most one subject line (30 KB) short of the limit.
+    assert 1024 * 1024 - 32_000 < len(step.summary.encode("utf-8")) <= 1024 * 1024
+    assert step.summary.startswith(render(step.manifest or {}, "markdown")[:100_000])
+    last = step.summary.splitlines()[-1]
+    assert last.startswith("**Cut here** to stay under GitHub's limit of 1024 KiB for a step ")
+    assert last.endswith(" lines left out; the manifest has everything.")
+    again = runner(repo, None, base="base", head="main")
+    assert again.summary == step.summary

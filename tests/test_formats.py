@@ -23,7 +23,7 @@ from gitreview import __version__
 from gitreview.analyze import RULES
 from gitreview.render import FORMATS, render
 from gitreview.render.github import render_github
-from gitreview.render.markdown import render_markdown
+from gitreview.render.markdown import fit, render_markdown
 from gitreview.render.sarif import render_sarif
 
 SARIF_SCHEMA = PROJECT_ROOT / "tests" / "data" / "sarif-schema-2.1.0.json"
@@ -66,24 +66,38 @@ def manifest_of(
         review["default"] = {
             "handles": len(handles),
             "files": len(paths),
+            "lines": 2 * len(handles),
             "tokens": 10 * len(handles),
-            "batches": [handles],
+            "brief": 40 + 10 * len(handles),
+            "batches": [
+                {
+                    "tokens": 10 * len(handles),
+                    "handles": [{"handle": handle, "excerpt": "x = 1"} for handle in handles],
+                }
+            ],
         }
     manifest = {
-        "schema_version": "1.0",
+        "schema_version": "2.0",
         "range": {
             "spec": "v1..v2",
             "base": "b" * 40,
             "head": SHA,
-            "commits": [{"sha": SHA, "subject": "Add the *parser* <b>now</b>"}],
+            "commits": [{"sha": SHA[:12], "subject": "Add the *parser* <b>now</b>"}],
         },
         "summary": {
             "files": {"total": len(files), "trivial": trivial, "significant": len(files) - trivial},
             "hunks": {"total": len(handles), "trivial": 0, "significant": len(handles)},
             "findings": counts,
         },
-        "tokens": {"full": 1000, "manifest": 120, "significant": 30, "reduction": 0.85},
-        "ledger": {"lines": 12, "trivial": {"whitespace": 4}, "significant": 8},
+        "tokens": {
+            "full": 1000,
+            "diff": 400,
+            "manifest": 120,
+            "significant": 30,
+            "brief": 60,
+            "reduction": {"diff": 0.85, "full": 0.94},
+        },
+        "ledger": {"lines": 12, "trivial": {"whitespace": 4}, "significant": 8, "routed": 8},
         "findings": findings,
         "files": files,
         "review": review,
@@ -154,14 +168,35 @@ def test_github_one_command_per_finding() -> None:
             finding("range/fixup-commit", "error", None, None, "commit 1234 is a fixup"),
         ]
     )
+    # The most severe first: GitHub annotates only the first 10 of each severity.
     assert render_github(manifest) == (
         "::error file=conflict.txt,line=2,title=text/conflict-marker::merge conflict marker "
         "<<<<<<<\n"
+        "::error title=range/fixup-commit::commit 1234 is a fixup\n"
         "::warning file=src/app.py,line=8,title=python/debugger::debugging leftover\n"
         "::notice file=run.sh,title=text/executable::executable bit set\n"
-        "::error title=range/fixup-commit::commit 1234 is a fixup\n"
     )
     assert render_github(manifest_of()) == ""
+
+
+def test_github_says_how_many_findings_it_cannot_annotate() -> None:
+    findings = [
+        *(finding("text/executable", "info", f"run{n:02}.sh", None, "x") for n in range(3)),
+        *(finding("python/debugger", "warning", f"w{n:02}.py", 1, "w") for n in range(11)),
+        *(finding(path=f"e{n:02}.txt") for n in range(12)),
+    ]
+    lines = render_github(manifest_of(findings)).splitlines()
+    assert [line.split(" ")[0] for line in lines[:-1]] == (
+        ["::error"] * 12 + ["::warning"] * 11 + ["::notice"] * 3
+    )
+    assert lines[0].startswith("::error file=e00.txt,") and lines[11].startswith("::error file=e11")
+    assert lines[12].startswith("::warning file=w00.py,")
+    assert lines[-1] == (
+        "gitreview: 2 more errors and 1 more warning than GitHub annotates in one step "
+        "(10 of each severity): every finding is in the manifest."
+    )
+    exactly_ten = [finding(path=f"e{n:02}.txt") for n in range(10)]
+    assert "gitreview:" not in render_github(manifest_of(exactly_ten))
 
 
 def test_github_escapes_properties_and_data() -> None:
@@ -200,6 +235,7 @@ def test_markdown_report() -> None:
             "lines": 12,
             "trivial": {"whitespace": 4},
             "significant": 8,
+            "routed": 8,
             "unreviewable": {"binary": ["logo.png"]},
         },
     )
@@ -215,8 +251,8 @@ def test_markdown_report() -> None:
         "| files | 3 | 2 | 1 |\n"
         "| hunks | 2 | 2 | 0 |\n"
         "\n"
-        "**Tokens**: 1000 to read everything in full; the manifest 120 and the significant "
-        "hunks 30: **85% reduction**.\n"
+        "**Tokens**: 400 for the plain diff, 1000 for every changed file in full plus the "
+        "diff; the reviewers' briefs 60: **85% less than the diff**, 94% less than full files.\n"
         "\n"
         "**Lines**: 12 changed lines: 8 to review, 4 trivial (whitespace 4).\n"
         "\n"
@@ -292,6 +328,30 @@ def test_markdown_cuts_long_lists() -> None:
         markdown
     )
     assert "gen/050.js" not in markdown
+
+
+def test_markdown_fit_cuts_whole_lines_and_closes_what_it_opened() -> None:
+    report = "### head\n\n<details><summary>Handles</summary>\n\n" + "- `a`\n" * 2000
+    report += "\n</details>\n"
+    tail = "\n**Annotations**: 3 more errors.\n"
+    assert fit(report, limit=len(report.encode())) == report
+    assert fit(report, limit=len(report.encode()) + len(tail), tail=tail) == report + tail
+    cut = fit(report, limit=4096, tail=tail)
+    assert len(cut.encode()) <= 4096
+    kept = cut.split("\n\n</details>\n\n")[0] + "\n"
+    assert report.startswith(kept) and kept.endswith("- `a`\n")
+    left_out = len(report.splitlines()) - len(kept.splitlines())
+    assert cut.endswith(
+        "\n\n</details>\n\n**Cut here** to stay under GitHub's limit of 1024 KiB for a step "
+        f"summary: {left_out} of 2006 lines left out; the manifest has everything.\n" + tail
+    )
+    assert fit(report, limit=4096, tail=tail) == cut  # always the same cut
+    assert "<details>" in rendered_html(cut) and "</details>" in rendered_html(cut)
+    # Many open <details>, none closed before the cut: each is closed, still in the limit.
+    nested = "".join(f"<details><summary>{n}</summary>\n\n- `x`\n\n" for n in range(400))
+    cut = fit(nested, limit=4096)
+    assert len(cut.encode()) <= 4096
+    assert cut.count("<details>") == cut.count("</details>") > 0
 
 
 def test_markdown_of_a_patch_and_of_a_role_less_manifest() -> None:

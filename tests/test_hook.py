@@ -5,8 +5,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 from manifests import run, validate_manifest
 from repos import PROJECT_ROOT, RepoFactory, git, isolated_environment
 
@@ -33,14 +35,20 @@ def test_parse_push_lines() -> None:
         parse_push_lines("nonsense\n")
 
 
-@pytest.fixture
-def pushing(writable_repo: RepoFactory, tmp_path: Path) -> Path:
-    """A clone with an origin (a real bare repository) and the hook installed."""
+def with_origin(writable_repo: RepoFactory, tmp_path: Path) -> Path:
+    """The branches fixture with an origin: a real bare repository of its own."""
     repo = writable_repo("branches")
     remote = tmp_path / "origin.git"
     git(tmp_path, "clone", "--quiet", "--bare", str(repo), str(remote))
     git(repo, "remote", "add", "origin", str(remote))
     git(repo, "fetch", "--quiet", "origin")
+    return repo
+
+
+@pytest.fixture
+def pushing(writable_repo: RepoFactory, tmp_path: Path) -> Path:
+    """A clone with an origin and the hook installed."""
+    repo = with_origin(writable_repo, tmp_path)
     git(repo, "branch", "--quiet", "--set-upstream-to=origin/main", "main")
     result = run("install-hook", "--repo", repo)
     assert result.status == 0, result.stderr
@@ -173,3 +181,166 @@ def test_the_pre_commit_framework_passes_the_range_in_the_environment(
     result = run("pre-push", "--repo", pushing)
     assert result.status == 1
     assert "range/fixup-commit (range)" in result.stderr
+
+
+# -- the pre-commit framework, for real (issue #13) ------------------------------------
+
+
+@pytest.fixture
+def committing(writable_repo: RepoFactory, tmp_path: Path) -> Path:
+    """A clone with an origin whose pre-push hook is pre-commit's, running our entry."""
+    repo = with_origin(writable_repo, tmp_path)
+    use_pre_commit(repo)
+    commit(repo, ".pre-commit-config.yaml", pre_commit_config(), "Check pushes with pre-commit")
+    return repo
+
+
+def pre_commit_config() -> str:
+    """Our .pre-commit-hooks.yaml entry as a local hook: `language: system` runs the
+    console script of this environment instead of building one from a clone."""
+    (hook,) = yaml.safe_load((PROJECT_ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))
+    assert hook["stages"] == ["pre-push"]
+    local = {**hook, "language": "system"}
+    return yaml.safe_dump({"repos": [{"repo": "local", "hooks": [local]}]})
+
+
+def use_pre_commit(repo: Path) -> None:
+    env = {**pre_commit_environment(), "GIT_DIR": str(repo / ".git")}
+    subprocess.run(
+        [sys.executable, "-m", "pre_commit", "install", "--hook-type", "pre-push"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        check=True,
+    )
+
+
+def pre_commit_environment() -> dict[str, str]:
+    scripts = str(Path(sys.executable).parent)
+    home = os.environ["HOME"]
+    return isolated_environment(
+        {"PATH": f"{scripts}{os.pathsep}{os.environ['PATH']}", "PRE_COMMIT_HOME": home}
+    )
+
+
+def push_through_pre_commit(repo: Path, *args: str) -> tuple[int, str]:
+    result = subprocess.run(
+        ["git", "push", "--porcelain", "origin", *args],
+        cwd=repo,
+        env=pre_commit_environment(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return result.returncode, result.stdout + result.stderr
+
+
+def pre_push_manifest(repo: Path, ref: str, remote: str = "origin") -> dict[str, Any]:
+    target = repo / ".git" / "gitreview" / "pre-push" / remote / f"{ref}.json"
+    manifest: dict[str, Any] = json.loads(target.read_text("utf-8"))
+    validate_manifest(manifest)
+    return manifest
+
+
+def test_pre_commit_s_pre_push_stage_checks_the_pushed_commits(committing: Path) -> None:
+    git(committing, "checkout", "--quiet", "-b", "topic")
+    commit(committing, "src/extra.py", "VALUE = 1\n", "Add extra")
+    status, output = push_through_pre_commit(committing, "topic")
+    assert status == 0, output
+    assert "gitreview (review manifest and findings of what is pushed)" in output
+    manifest = pre_push_manifest(committing, "refs/heads/topic")
+    # FROM is where the branch left origin: the config commit and this one, no more.
+    assert [c["subject"] for c in manifest["range"]["commits"]] == [
+        "Check pushes with pre-commit",
+        "Add extra",
+    ]
+    commit(committing, "README.md", "# Greeting\n", "fixup! Add extra")
+    status, output = push_through_pre_commit(committing, "topic")
+    assert status != 0
+    assert "gitreview: push refused:" in output
+    assert "range/fixup-commit (range)" in output
+    manifest = pre_push_manifest(committing, "refs/heads/topic")
+    assert [c["subject"] for c in manifest["range"]["commits"]] == ["fixup! Add extra"]
+
+
+def test_pre_commit_s_push_of_a_root_commit_is_checked_from_the_empty_tree(
+    committing: Path, tmp_path: Path
+) -> None:
+    # An empty remote: pre-commit sets no FROM/TO (it checks all files) but names the
+    # branch; the hook reviews every commit of it.
+    empty = tmp_path / "empty.git"
+    git(tmp_path, "init", "--quiet", "--bare", str(empty))
+    git(committing, "remote", "set-url", "origin", str(empty))
+    for ref in git(committing, "for-each-ref", "--format=%(refname)", "refs/remotes").split():
+        git(committing, "update-ref", "-d", ref)
+    commit(committing, "README.md", "# Greeting\n", "fixup! Check pushes with pre-commit")
+    status, output = push_through_pre_commit(committing, "main")
+    assert status != 0, output
+    assert "range/fixup-commit (range)" in output
+    manifest = pre_push_manifest(committing, "refs/heads/main")
+    assert manifest["range"]["base"] is None
+    assert len(manifest["range"]["commits"]) == int(git(committing, "rev-list", "--count", "main"))
+
+
+def test_pre_commit_s_from_and_to_refs_are_taken_from_their_merge_base(
+    pushing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `pre-commit run --hook-stage pre-push --from-ref origin/main --to-ref topic` after
+    # main moved on: pre-commit's hooks diff FROM...TO, so main's own change is not here.
+    git(pushing, "checkout", "--quiet", "-b", "topic")
+    commit(pushing, "src/extra.py", "VALUE = 1\n", "Add extra")
+    git(pushing, "checkout", "--quiet", "main")
+    commit(pushing, "docs/later.md", "# Later\n", "Document later")
+    git(pushing, "push", "--quiet", "--no-verify", "origin", "main")
+    monkeypatch.setenv("PRE_COMMIT", "1")
+    monkeypatch.setenv("PRE_COMMIT_FROM_REF", "origin/main")
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", "topic")
+    result = run("pre-push", "--repo", pushing)
+    assert result.status == 0, result.stderr
+    assert "gitreview: HEAD: 1 files (1 significant)" in result.stderr
+    manifest = pre_push_manifest(pushing, "HEAD", remote="remote")  # no remote named
+    assert [entry["path"] for entry in manifest["files"]] == ["src/extra.py"]
+    monkeypatch.setenv("PRE_COMMIT_FROM_REF", "no-such-branch")
+    result = run("pre-push", "--repo", pushing)
+    assert (result.status, result.stderr) == (
+        3,
+        "git review-manifest: error: PRE_COMMIT_FROM_REF names no commit: no-such-branch\n",
+    )
+
+
+def test_pre_commit_without_a_range_checks_nothing_and_says_so(
+    pushing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PRE_COMMIT", "1")
+    result = run("pre-push", "--repo", pushing, stdin=b"not read\n")
+    assert (result.status, result.stderr) == (
+        0,
+        "gitreview: pre-commit gave no range to check (PRE_COMMIT_FROM_REF and "
+        "PRE_COMMIT_TO_REF are unset): nothing checked; run it at the pre-push stage, or with "
+        "--from-ref and --to-ref\n",
+    )
+
+
+def test_a_force_push_reviews_only_what_the_last_push_did_not(pushing: Path) -> None:
+    body = "".join(f"# line {n}\n" for n in range(20))
+    commit(pushing, "src/calc.py", f"def add(a, b):\n    return a + b\n{body}", "Add calc")
+    status, stderr = push(pushing, "main")
+    assert status == 0, stderr
+    git(pushing, "checkout", "--quiet", "-b", "topic")
+    commit(pushing, "src/calc.py", f"def add(a, b):\n    return b + a\n{body}", "Swap")
+    status, stderr = push(pushing, "topic")
+    assert status == 0, stderr
+    # The commit is amended with a second change far below the first, and force-pushed.
+    (pushing / "src/calc.py").write_text(
+        f"def add(a, b):\n    return b + a\n{body}def sub(a, b):\n    return a - b\n"
+    )
+    git(pushing, "commit", "--quiet", "--amend", "-am", "Swap, and sub")
+    status, stderr = push(pushing, "--force", "topic")
+    assert status == 0, stderr
+    summary = "gitreview: refs/heads/topic: 1 files (1 significant, 1 hunks reviewed on the last"
+    assert f"{summary} push)" in stderr
+    target = pushing / ".git" / "gitreview" / "pre-push" / "origin" / "refs" / "heads"
+    manifest = json.loads((target / "topic.json").read_text())
+    validate_manifest(manifest)
+    [item] = [i for r in manifest["review"].values() for b in r["batches"] for i in b["handles"]]
+    assert item["excerpt"] == "def sub(a, b): ⏎ return a - b"

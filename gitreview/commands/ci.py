@@ -10,7 +10,8 @@ the same anywhere those variables are set (the tests set them):
 - INPUT_BASE, INPUT_HEAD, INPUT_FAIL-ON, INPUT_FALLBACK, INPUT_CONFIG,
   INPUT_ROLE: the action's inputs, named as GitHub names them (upper case,
   dashes kept); a composite action passes them explicitly. Empty means unset.
-- RUNNER_TEMP: the manifest goes to $RUNNER_TEMP/gitreview/manifest.json.
+- RUNNER_TEMP: the manifest goes to $RUNNER_TEMP/gitreview/manifest.json, the
+  findings as SARIF beside it (findings.sarif).
 - GITHUB_OUTPUT and GITHUB_STEP_SUMMARY: appended to, when set.
 
 The findings go to stdout as workflow annotations; the exit status is 1 when
@@ -50,6 +51,7 @@ class Inputs:
     fallback: bool = False
     config: str | None = None
     role: str | None = None
+    since: str | None = None  # the head reviewed last (issue #13)
 
 
 @dataclass(frozen=True)
@@ -74,24 +76,39 @@ def run_ci(*, repo: str | None) -> int:
 
     from gitreview.commands.manifest import _fails
     from gitreview.manifest import serialize
-    from gitreview.pipeline import classify_range, manifest_of
+    from gitreview.pipeline import classify_range, review_of, since_review
     from gitreview.render.github import render_github
-    from gitreview.render.markdown import render_markdown
+    from gitreview.render.sarif import render_sarif
 
     spec = range_spec(repo, wanted)
     outcome = classify_range(
         repo, spec, config=inputs.config, contents="missing" if inputs.fallback else "none"
     )
-    manifest, settings = manifest_of(outcome), outcome.settings
+    if inputs.since:
+        try:
+            outcome = since_review(outcome, repo, since=inputs.since, config=inputs.config)
+        except UserError as error:
+            if error.status != Exit.RANGE:
+                raise
+            # A force-pushed head is often not fetched any more: review everything.
+            print(f"gitreview: {error.message}: reviewing the whole range", file=sys.stderr)
+    assembled = review_of(outcome)
+    manifest, settings = assembled.manifest, outcome.settings
     shown = for_role(manifest, inputs.role)
-    path = Path(env.get("RUNNER_TEMP") or tempfile.gettempdir()) / "gitreview" / "manifest.json"
+    folder = Path(env.get("RUNNER_TEMP") or tempfile.gettempdir()) / "gitreview"
+    path = folder / "manifest.json"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
         path.write_text(serialize(manifest), encoding="utf-8")
+        sarif_path(path).write_text(render_sarif(manifest), encoding="utf-8")
+        for old in folder.glob("brief-*.md"):
+            old.unlink()
+        for role, brief in assembled.briefs.items():
+            (folder / f"brief-{role}.md").write_text(brief, encoding="utf-8")
     except OSError as error:
         raise UserError(f"cannot write {path}: {error.strerror}", status=Exit.USAGE) from None
     _append(env.get("GITHUB_OUTPUT"), format_outputs(outputs(shown, path)))
-    _append(env.get("GITHUB_STEP_SUMMARY"), render_markdown(shown))
+    _append(env.get("GITHUB_STEP_SUMMARY"), step_summary(shown, manifest["findings"]))
     sys.stdout.write(render_github(manifest))
     threshold = inputs.fail_on or settings.fail_on
     failed = _fails(manifest, threshold)
@@ -129,6 +146,7 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         fallback=fallback.lower() == "true",
         config=get("CONFIG"),
         role=get("ROLE"),
+        since=get("SINCE"),
     )
 
 
@@ -278,7 +296,7 @@ def for_role(manifest: dict[str, Any], role: str | None) -> dict[str, Any]:
     """The manifest with only `role`'s handles, for the outputs and the summary."""
     if role is None:
         return manifest
-    from gitreview.manifest import DEFAULT_ROLE
+    from gitreview.review.roles import DEFAULT_ROLE
 
     known = sorted({DEFAULT_ROLE, *manifest["review"]})
     if role not in known:
@@ -289,27 +307,52 @@ def for_role(manifest: dict[str, Any], role: str | None) -> dict[str, Any]:
     return {**manifest, "review": {role: review[role]} if role in review else {}}
 
 
+def step_summary(shown: dict[str, Any], findings: list[dict[str, Any]]) -> str:
+    """The Markdown report, under GitHub's 1 MiB limit for a step summary, and a
+    line for the findings GitHub does not annotate (10 per severity a step): issue #13."""
+    from gitreview.render.github import not_annotated
+    from gitreview.render.markdown import STEP_SUMMARY_BYTES, fit, render_markdown
+
+    left = not_annotated(findings)
+    note = f"\n**Annotations**: {left}\n" if left else ""
+    return fit(render_markdown(shown), STEP_SUMMARY_BYTES, tail=note)
+
+
 def outputs(manifest: dict[str, Any], path: Path) -> list[tuple[str, str]]:
     hunks, findings = manifest["summary"]["hunks"], manifest["summary"]["findings"]
     handles = sum(entry["handles"] for entry in manifest["review"].values())
     skip = handles == 0 and not manifest["findings"]
     return [
         ("manifest", str(path)),
+        ("briefs", str(path.parent)),
         ("significant", str(hunks["significant"])),
         ("trivial", str(hunks["trivial"])),
         ("handles", str(handles)),
         ("errors", str(findings["error"])),
         ("warnings", str(findings["warning"])),
         ("notices", str(findings["info"])),
-        ("reduction", str(manifest["tokens"]["reduction"])),
+        ("reduction", str(manifest["tokens"]["reduction"]["diff"])),
         ("skip", "true" if skip else "false"),
+        ("sarif", str(sarif_path(path))),
     ]
+
+
+def sarif_path(manifest_path: Path) -> Path:
+    """The findings as SARIF, beside the manifest: for github/codeql-action/upload-sarif."""
+    return manifest_path.with_name("findings.sarif")
 
 
 def _nothing() -> list[tuple[str, str]]:
     counts = [(name, "0") for name in ("significant", "trivial", "handles")]
     counts += [(name, "0") for name in ("errors", "warnings", "notices")]
-    return [("manifest", ""), *counts, ("reduction", "0.0"), ("skip", "true")]
+    return [
+        ("manifest", ""),
+        ("briefs", ""),
+        *counts,
+        ("reduction", "0.0"),
+        ("skip", "true"),
+        ("sarif", ""),
+    ]
 
 
 def format_outputs(pairs: list[tuple[str, str]]) -> str:

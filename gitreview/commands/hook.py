@@ -5,14 +5,16 @@ line per ref on stdin: `<local ref> <local sha> <remote ref> <remote sha>`.
 Each pushed ref's new commits become a range; its manifest is written under
 the git directory, a summary goes to stderr, and the push is refused only
 when a finding is at or above the configured fail_on (default: error). The
-pre-commit framework passes the range in PRE_COMMIT_FROM_REF/TO_REF instead.
+pre-commit framework reads git's lines itself and passes the range on in its
+environment instead (see `from_pre_commit`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -69,21 +71,25 @@ def run_pre_push(*, remote: str, repo: str | None) -> int:
     from gitreview.git import open_repository
 
     repository = open_repository(repo)
-    from_env = os.environ.get("PRE_COMMIT_TO_REF")
-    if from_env:
-        pushed = [
-            PushedRef(
-                os.environ.get("PRE_COMMIT_LOCAL_BRANCH", "HEAD"),
-                from_env,
-                os.environ.get("PRE_COMMIT_REMOTE_BRANCH", ""),
-                os.environ.get("PRE_COMMIT_FROM_REF") or ZERO,
-            )
-        ]
-        remote = remote or os.environ.get("PRE_COMMIT_REMOTE_NAME", "")
+    given = from_pre_commit(os.environ)
+    if given is None:
+        ranges = push_ranges(repository, parse_push_lines(sys.stdin.read()), remote)
+    elif isinstance(given, PreCommitRange):
+        ranges = pre_commit_range(repository, given)
+        remote = remote or given.remote
     else:
-        pushed = parse_push_lines(sys.stdin.read())
+        remote = remote or given.remote
+        if given.pushed is None:
+            print(
+                "gitreview: pre-commit gave no range to check (PRE_COMMIT_FROM_REF and "
+                "PRE_COMMIT_TO_REF are unset): nothing checked; run it at the pre-push stage, "
+                "or with --from-ref and --to-ref",
+                file=sys.stderr,
+            )
+            return int(Exit.OK)
+        ranges = push_ranges(repository, [given.pushed], remote)
     failures: list[str] = []
-    for push in push_ranges(repository, pushed, remote):
+    for push in ranges:
         failures += _check(repository.git_dir, repo, remote, push)
     if failures:
         print("gitreview: push refused:", file=sys.stderr)
@@ -97,12 +103,73 @@ def run_pre_push(*, remote: str, repo: str | None) -> int:
     return int(Exit.OK)
 
 
+@dataclass(frozen=True)
+class PreCommitRange:
+    """PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF: pre-commit checks FROM...TO."""
+
+    name: str
+    from_ref: str
+    to_ref: str
+    remote: str
+
+
+@dataclass(frozen=True)
+class PreCommitPush:
+    """Run by pre-commit without a range: a push whose new commits reach a root
+    (pre-commit then checks all files and passes no range), or no push at all."""
+
+    pushed: PushedRef | None
+    remote: str
+
+
+def from_pre_commit(env: Mapping[str, str]) -> PreCommitRange | PreCommitPush | None:
+    """What the pre-commit framework says is pushed; None when not run by it.
+
+    pre-commit (commands/hook_impl.py) reads git's lines itself and hands on only
+    the first ref with new commits: FROM is the remote's commit when it is an
+    ancestor here, else the parent of the oldest commit no ref of the remote has;
+    its own hooks diff FROM...TO. When those commits reach a root commit it sets
+    no FROM/TO but still names the branches (PRE_COMMIT_LOCAL_BRANCH, ...).
+    `pre-commit run --from-ref A --to-ref B` sets FROM/TO alone (issue #13).
+    """
+    remote = env.get("PRE_COMMIT_REMOTE_NAME", "")
+    local = env.get("PRE_COMMIT_LOCAL_BRANCH", "")
+    from_ref, to_ref = env.get("PRE_COMMIT_FROM_REF", ""), env.get("PRE_COMMIT_TO_REF", "")
+    if from_ref and to_ref:
+        return PreCommitRange(local or "HEAD", from_ref, to_ref, remote)
+    if local:
+        remote_ref = env.get("PRE_COMMIT_REMOTE_BRANCH", "")
+        return PreCommitPush(PushedRef(local, local, remote_ref, ZERO), remote)
+    if env.get("PRE_COMMIT"):
+        return PreCommitPush(None, remote)
+    return None
+
+
+def pre_commit_range(repository: Repository, given: PreCommitRange) -> list[PushRange]:
+    """FROM...TO, as pre-commit's own hooks diff it: from the merge base."""
+    ends = []
+    for variable, rev in (("FROM", given.from_ref), ("TO", given.to_ref)):
+        sha = repository.resolve_commit(rev)
+        if sha is None:
+            raise UserError(f"PRE_COMMIT_{variable}_REF names no commit: {rev}", status=Exit.RANGE)
+        ends.append(sha)
+    base, head = repository.merge_base(ends[0], ends[1]), ends[1]
+    if base is None:
+        raise UserError(
+            f"PRE_COMMIT_FROM_REF {given.from_ref} and PRE_COMMIT_TO_REF {given.to_ref} "
+            "have no merge base",
+            status=Exit.RANGE,
+        )
+    return [] if base == head else [PushRange(given.name, base, head)]
+
+
 def push_ranges(
     repository: Repository, pushed: Sequence[PushedRef], remote: str
 ) -> list[PushRange]:
-    """What each pushed ref adds: from the remote's commit when this repository
-    has it, else (a new branch, or a remote that moved) from the parent of the
-    oldest commit no remote-tracking ref has yet. Deletions add nothing."""
+    """What each pushed ref adds: from the remote's commit when it is an ancestor
+    here, else (a new branch, a force-push, or a remote that moved) from the
+    parent of the oldest commit no remote-tracking ref has yet, as pre-commit
+    does. Deletions add nothing."""
     ranges = []
     for push in pushed:
         if push.deleted:
@@ -111,9 +178,12 @@ def push_ranges(
         if head is None:
             continue  # a tag of a tree or a blob: nothing to review
         if not push.new and repository.has_commit(push.remote_sha):
-            if repository.resolve_commit(push.remote_sha) != head:
+            remote_head = repository.resolve_commit(push.remote_sha)
+            if remote_head == head:
+                continue
+            if repository.merge_base(push.remote_sha, head) == remote_head:
                 ranges.append(PushRange(push.local_ref, push.remote_sha, head))
-            continue
+                continue
         new = repository.new_commits(head, remote)
         if new:
             ranges.append(PushRange(push.local_ref, repository.first_parent(new[0]), head))
@@ -122,20 +192,28 @@ def push_ranges(
 
 def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list[str]:
     from gitreview.manifest import serialize
-    from gitreview.pipeline import classify_range, manifest_of
+    from gitreview.pipeline import classify_range, manifest_of, since_review
 
     spec = f"{(push.base or 'empty tree')[:12]}..{push.head[:12]}"
     outcome = classify_range(repo, spec, base_head=(push.base, push.head))
-    manifest, settings = manifest_of(outcome), outcome.settings
     target = Path(git_dir, "gitreview", "pre-push", remote or "remote", *push.name.split("/"))
     target = target.with_name(target.name + ".json")
+    if target.is_file():
+        # What the last push of this branch had reviewed is not sent again (issue #13):
+        # after a force-push the range is the branch's own commits, most of them seen.
+        # Its commits gone, or not a manifest: the whole range is reviewed.
+        with contextlib.suppress(UserError):
+            outcome = since_review(outcome, repo, since_manifest=target)
+    manifest, settings = manifest_of(outcome), outcome.settings
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(serialize(manifest), encoding="utf-8")
     summary = manifest["summary"]
     files, findings = summary["files"], summary["findings"]
+    seen = manifest.get("since", {}).get("hunks", 0)
     print(
-        f"gitreview: {push.name}: {files['total']} files ({files['significant']} significant), "
-        f"findings: {findings['error']} error, {findings['warning']} warning, "
+        f"gitreview: {push.name}: {files['total']} files ({files['significant']} significant"
+        + (f", {seen} hunks reviewed on the last push" if seen else "")
+        + f"), findings: {findings['error']} error, {findings['warning']} warning, "
         f"{findings['info']} info; manifest: {target}",
         file=sys.stderr,
     )

@@ -15,6 +15,11 @@ from typing import Any
 MAX_ITEMS = 50  # files, commits or handles listed in one place
 MAX_FINDINGS = 100
 SHORT_SHA = 12
+# GitHub refuses a whole step summary over 1 MiB ("$GITHUB_STEP_SUMMARY upload
+# aborted, supports content up to a size of 1024k"): issue #13.
+STEP_SUMMARY_BYTES = 1024 * 1024
+_CUT_NOTE_BYTES = 300  # the line saying what was cut, counts included
+_CLOSE = "</details>\n\n"
 
 # Characters with an inline meaning in GitHub Markdown; line-start markers (#, -,
 # +, 1.) never begin a line here, so they need no escape.
@@ -69,9 +74,10 @@ def _figures(manifest: dict[str, Any]) -> str:
         )
     lines += [
         "",
-        f"**Tokens**: {tokens['full']} to read everything in full; the manifest "
-        f"{tokens['manifest']} and the significant hunks {tokens['significant']}: "
-        f"**{tokens['reduction']:.0%} reduction**.",
+        f"**Tokens**: {tokens['diff']} for the plain diff, {tokens['full']} for every changed "
+        f"file in full plus the diff; the reviewers' briefs {tokens['brief']}: "
+        f"**{tokens['reduction']['diff']:.0%} less than the diff**, "
+        f"{tokens['reduction']['full']:.0%} less than full files.",
         "",
     ]
     trivial = ledger["trivial"]
@@ -128,7 +134,7 @@ def _review(review: dict[str, Any]) -> str:
             if len(batches) > 1:
                 items.append(f"- batch {number}:")
             indent = "  " if len(batches) > 1 else ""
-            items += [f"{indent}- {code(handle)}" for handle in batch]
+            items += [f"{indent}- {code(item['handle'])}" for item in batch["handles"]]
         lines += _capped(items, entry["handles"], "handles")
         lines += ["", "</details>"]
     return "\n".join(lines)
@@ -166,6 +172,32 @@ def _skipped(manifest: dict[str, Any]) -> str:
     if not items:
         return ""
     return "\n".join(["#### Skipped, and why", "", *items])
+
+
+def fit(markdown: str, limit: int = STEP_SUMMARY_BYTES, *, tail: str = "") -> str:
+    """`markdown` then `tail`, whole when they fit in `limit` bytes of UTF-8; else the
+    first whole lines of `markdown` that fit, any open <details> closed, a line saying
+    what was cut, then `tail`. The same report is always cut at the same line."""
+    if len((markdown + tail).encode("utf-8")) <= limit:
+        return markdown + tail
+    room = limit - len(tail.encode("utf-8")) - _CUT_NOTE_BYTES
+    lines = markdown.splitlines(keepends=True)
+    kept: list[str] = []
+    size = depth = 0
+    for line in lines:
+        opens = int(line.startswith("<details>")) - int(line.rstrip("\n") == "</details>")
+        if size + len(line.encode("utf-8")) + (depth + opens) * len(_CLOSE) > room:
+            break
+        kept.append(line)
+        size += len(line.encode("utf-8"))
+        depth += opens
+    cut = len(lines) - len(kept)
+    note = (
+        f"**Cut here** to stay under GitHub's limit of {STEP_SUMMARY_BYTES // 1024} KiB "
+        f"for a step summary: {cut} of {_count(len(lines), 'line')} left out; the manifest "
+        "has everything.\n"
+    )
+    return "".join([*kept, "\n", _CLOSE * depth, note, tail])
 
 
 # -- pieces ----------------------------------------------------------------------
