@@ -437,7 +437,7 @@ def test_order_decides_what_a_move_is(
 ) -> None:
     repo = two_commits(tmp_path / "repo", old, new)
     manifest = manifest_of("--repo", repo, "--fail-on", "never", "HEAD")
-    for entry in manifest["files"]:
+    for entry in files_by_path(manifest).values():
         assert entry["classification"] == expected, (what, entry)
         for hunk in entry.get("hunks", []):  # a trivial file lists none
             assert hunk["classification"] == expected, (what, hunk)
@@ -448,7 +448,7 @@ def test_order_decides_what_a_move_is(
 
 def test_explain_says_why_a_reordering_is_no_move(tmp_path: Path) -> None:
     repo = two_commits(tmp_path / "repo", {"bank.py": CHECKS}, {"bank.py": CHECK_AFTER_DEBIT})
-    [entry] = manifest_of("--repo", repo, "HEAD")["files"]
+    [entry] = files_by_path(manifest_of("--repo", repo, "HEAD")).values()
     [hunk] = entry["hunks"]
     # One hunk: the lines left in one place and arrived in another of the same hunk.
     [went], [came] = hunk["moved_to"], hunk["moved_from"]
