@@ -140,3 +140,14 @@ def test_formatting_with_a_change_stays_significant(tmp_path: Path, what: str) -
     old, new = FORMATTED_TRAPS[what]
     hunks = hunks_of(tmp_path, old, new)
     assert ("significant", ["content"]) in hunks[:-1], (what, hunks)
+
+
+def test_a_lone_carriage_return_proves_nothing(tmp_path: Path) -> None:
+    """Python ends a line at a lone CR, git does not: the statements of such a file
+    and its hunks would not line up (here `C = 1` would pass for line 11)."""
+    padding = "".join(f"P_{i} = {i}\n" for i in range(8))
+    old = "A = 'x'\rB = 1\n" + padding + "C = 1\n"
+    new = 'A = "x"\rB = 1\n' + padding + "C = 2\n"
+    repo = before_and_after(tmp_path / "repo", "module.py", old, new)
+    entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))["module.py"]
+    assert [hunk["classification"] for hunk in entry["hunks"]] == ["significant", "significant"]

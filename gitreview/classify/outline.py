@@ -124,6 +124,8 @@ def _python(text: str) -> Side | None:
     import ast
     import symtable
 
+    if re.search("\r(?!\n)", text):
+        return None  # Python ends a line at a lone CR, git does not: lines would not align
     try:
         tree = ast.parse(text)
         table = symtable.symtable(text, "<moved>", "exec")

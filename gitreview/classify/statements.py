@@ -22,6 +22,7 @@ from __future__ import annotations
 import bisect
 import inspect
 import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     import ast
 
 Span = tuple[int, int]  # first and last line, 1-based
+_LONE_CR = re.compile("\r(?!\n)")
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,8 @@ def parse(text: str) -> Parsed | None:
 
     from gitreview.analyze import lexers
 
+    if _LONE_CR.search(text):
+        return None  # Python ends a line there, git does not: the lines would not align
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
