@@ -243,6 +243,36 @@ Every key has a default that suits most machines.
 Run the installer and answer every question it asks you.
 It takes a minute on a fast machine, longer elsewhere.
 """
+NESTED = """\
+# Tool
+
+## Install
+
+### Windows
+
+Run the installer as an administrator and reboot once it is done.
+Then sign in again.
+
+## Uninstall
+
+Remove the program from the settings page, then delete its folder.
+Nothing else is left behind.
+"""
+NESTED_MOVED = """\
+# Tool
+
+## Install
+
+## Uninstall
+
+Remove the program from the settings page, then delete its folder.
+Nothing else is left behind.
+
+### Windows
+
+Run the installer as an administrator and reboot once it is done.
+Then sign in again.
+"""
 INSTALL = "## Install" + DOC.split("## Install")[1].split("## Configure")[0]
 LINKED = INSTALL.replace("installer", "[installer](tools/install.sh)")
 STEPS = """\
@@ -378,6 +408,12 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         {"guide.md": DOC},
         {"guide.md": DOC_SWAPPED},
         "trivial",
+    ),
+    (
+        "a Markdown subsection moved under another heading",
+        {"guide.md": NESTED},
+        {"guide.md": NESTED_MOVED},
+        "significant",
     ),
     (
         "a Markdown section moved into another page",

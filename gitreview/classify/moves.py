@@ -267,8 +267,15 @@ def _order_free(matcher: _Matcher, block: _Block) -> bool:
         return False
     same_file = block.source.file == block.target.file
     if kind == "markdown":
+        # A subsection moved under another heading now documents something else
+        # (`### Windows` from Install to Uninstall): within a file, the headings above
+        # stay the same; into another file, only a page's title may be above it.
+        if same_file:
+            return all(one.parents == two.parents for one, two in zip(was, now, strict=True))
+        if any(level > 1 for unit in (*was, *now) for level, _ in unit.parents):
+            return False
         # Into another file, a relative or reference link may no longer resolve.
-        return same_file or not any("[" in text or HTML_LINK.search(text) for text in texts)
+        return not any("[" in text or HTML_LINK.search(text) for text in texts)
     return all(
         _resolves(outlines[1].new, unit, None if same_file else outlines[0].new) for unit in now
     )

@@ -45,6 +45,8 @@ class Unit:
     name: str = ""
     needs: frozenset[str] = frozenset()  # module names it reads when called (Python)
     needs_first: frozenset[str] = frozenset()  # module names it reads at import time
+    # Markdown: the headings above it (level, text): the section documents part of them.
+    parents: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -321,13 +323,17 @@ def _markdown(text: str) -> Side:
     preamble_last = headings[0].line - 1 if headings else len(lines)
     if start <= preamble_last:
         units.append(Unit(start, _trimmed(lines, start, preamble_last), False))
+    above: list[tuple[int, str]] = []
     for position, heading in enumerate(headings):
         last = len(lines)
         for after in headings[position + 1 :]:
             if after.level <= heading.level:
                 last = after.line - 1
                 break
-        units.append(Unit(heading.line, _trimmed(lines, heading.line, last), True, heading.slug))
+        above = [(level, text) for level, text in above if level < heading.level]
+        end = _trimmed(lines, heading.line, last)
+        units.append(Unit(heading.line, end, True, heading.slug, parents=tuple(above)))
+        above.append((heading.level, heading.text))
     return Side(tuple(units))
 
 
