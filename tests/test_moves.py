@@ -150,6 +150,7 @@ def area(radius):
     \"\"\"The area of a circle of this radius, in square units.\"\"\"
     return math.pi * radius * radius
 """
+EXPORTS = '__all__ = ["area", "perimeter"]\n\n'
 AREA_AND_PERIMETER = HELPERS.split("\n\n\n", 1)[1]
 REGISTERED = """\
 HANDLERS = {}
@@ -399,6 +400,15 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         {"circle.py": HELPERS + "\n\nUNIT = area(1)\n", "shapes.py": "import math\n"},
         {
             "circle.py": "import math\n\n\nUNIT = area(1)\n",
+            "shapes.py": "import math\n\n\n" + AREA_AND_PERIMETER,
+        },
+        "significant",
+    ),
+    (
+        "a function moved away from a module that still exports it",
+        {"circle.py": EXPORTS + HELPERS, "shapes.py": "import math\n"},
+        {
+            "circle.py": EXPORTS + "import math\n",
             "shapes.py": "import math\n\n\n" + AREA_AND_PERIMETER,
         },
         "significant",

@@ -169,16 +169,19 @@ def _python(text: str) -> Side | None:
             for name in _early_reads(statement):
                 read_early.setdefault(name, []).append(first)
             units.append(Unit(first, last, False))
-    read = frozenset(
-        node.id
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
-    )
-    star = any(
-        isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
-        for node in ast.walk(tree)
-    )
-    return Side(tuple(units), Module(bound, read_early, read, star, tuple(calls)))
+    # Read: every name loaded, and every string that could name one (`__all__`,
+    # getattr(module, "name")): a name that only a string reads still must resolve.
+    read: set[str] = set()
+    star = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            read.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if node.value.isidentifier():
+                read.add(node.value)
+        elif isinstance(node, ast.ImportFrom):
+            star = star or any(alias.name == "*" for alias in node.names)
+    return Side(tuple(units), Module(bound, read_early, frozenset(read), star, tuple(calls)))
 
 
 def _callees(statement: ast.stmt) -> Iterator[str]:
