@@ -151,3 +151,24 @@ def test_a_lone_carriage_return_proves_nothing(tmp_path: Path) -> None:
     repo = before_and_after(tmp_path / "repo", "module.py", old, new)
     entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))["module.py"]
     assert [hunk["classification"] for hunk in entry["hunks"]] == ["significant", "significant"]
+
+
+def test_a_real_change_inside_a_reformatted_loop(tmp_path: Path) -> None:
+    """Clause by clause: the loop's other reformatted statements stay formatting."""
+    spacer = "".join(f"        # note {i}\n" for i in range(7))
+    steps = [
+        (f"        step_{i} = item.get('key {i}')\n", f'        step_{i} = item.get("key {i}")\n')
+        for i in range(6)
+    ]
+    old = "def process(items):\n    for item in items:\n" + spacer.join(o for o, _ in steps)
+    new = "def process(items):\n    for item in items:\n" + spacer.join(n for _, n in steps)
+    new = new.replace('"key 3"', '"key 30"')
+    expected = [("trivial", ["formatting"])] * 6 + [("significant", ["content"])]
+    expected[3] = ("significant", ["content"])
+    assert hunks_of(tmp_path, old, new) == expected
+
+
+def test_a_statement_moved_between_clauses_stays_significant(tmp_path: Path) -> None:
+    old = "if ready:\n    start()\n    log('a')\nelse:\n    wait()\n"
+    new = 'if ready:\n    start()\nelse:\n    log("a")\n    wait()\n'
+    assert ("significant", ["content"]) in hunks_of(tmp_path, old, new)[:-1]

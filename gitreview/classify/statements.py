@@ -8,8 +8,9 @@ between two anchors, the statements of each side form a region, paired in order
 when both sides have as many statements, else compared as a whole: the same AST
 (positions aside, docstrings cleaned, string prefixes aside) and the same
 comments in the same order. A pair of definitions of the same kind is compared
-header apart and body by body, recursively, so a change deep in a large class,
-or in a signature, leaves the other hunks their own verdicts.
+header apart and body by body, recursively, and so is a pair of `if`, `for`,
+`while`, `with` or `try` statements of the same shape, clause by clause: a change
+deep in a large class, or in a signature, leaves the other hunks their own verdicts.
 
 What a formatter does within one region (a trailing comment moved to another line
 of the same statement, a string's quotes changed at both ends on lines of two
@@ -224,9 +225,32 @@ class _Diff:
             inner_new = (new_header + 1, new_span[1])
             self.bodies(old[0].body, new[0].body, inner_old, inner_new)  # type: ignore[attr-defined]
             return
+        if len(old) == 1 and len(new) == 1 and _compounds(old[0], new[0]):
+            self.compound(old[0], new[0], old_span, new_span)
+            return
         same = len(old) == len(new) and all(map(_same, old, new))
         if not same or not self._same_comments(old_span, new_span):
             self._differ(old_span, new_span)
+
+    def compound(self, old: ast.stmt, new: ast.stmt, old_span: Span, new_span: Span) -> None:
+        """An `if`, `for`, `while`, `with` or `try` on both sides, the same shape: its
+        header (the test, the target, the handlers' types...) apart, each clause's
+        statements on their own. A change on a line between clauses (`else:`, a
+        comment before `except`) makes the whole statement differ."""
+        old_clauses, new_clauses = _clauses(old), _clauses(new)
+        old_header = (old_span[0], _header_end(old))
+        new_header = (new_span[0], _header_end(new))
+        old_glue = _glue(old_span, old_header, [_list_span(c) for c in old_clauses])
+        new_glue = _glue(new_span, new_header, [_list_span(c) for c in new_clauses])
+        if any(_any_in(self.removed, span) for span in old_glue) or any(
+            _any_in(self.added, span) for span in new_glue
+        ):
+            self._differ(old_span, new_span)
+            return
+        if not _same_shell(old, new) or not self._same_comments(old_header, new_header):
+            self._differ(old_header, new_header)
+        for one, two in zip(old_clauses, new_clauses, strict=True):
+            self.bodies(one, two, _list_span(one), _list_span(two))
 
     def _changed(self, old_span: Span, new_span: Span) -> bool:
         return _any_in(self.removed, old_span) or _any_in(self.added, new_span)
@@ -255,6 +279,71 @@ def _definitions(old: ast.stmt, new: ast.stmt) -> bool:
     return old.body[0].lineno > _header_end(old) and new.body[0].lineno > _header_end(new)
 
 
+def _clauses(statement: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists of a compound statement, in order: body, handlers' bodies,
+    else, finally."""
+    lists = [statement.body]  # type: ignore[attr-defined]
+    lists += [handler.body for handler in getattr(statement, "handlers", ())]
+    lists += [getattr(statement, name, []) for name in ("orelse", "finalbody")]
+    return [statements for statements in lists if statements]
+
+
+def _compounds(old: ast.stmt, new: ast.stmt) -> bool:
+    """Two compound statements of the same kind and shape, each clause on lines of
+    its own."""
+    import ast
+
+    kinds = ast.If | ast.For | ast.AsyncFor | ast.While | ast.With | ast.AsyncWith | ast.Try
+    if not isinstance(old, kinds) or type(old) is not type(new):
+        return False
+    shape = [
+        [len(getattr(node, "handlers", ()))]
+        + [bool(getattr(node, name, ())) for name in ("orelse", "finalbody")]
+        for node in (old, new)
+    ]
+    if shape[0] != shape[1]:
+        return False
+    return all(
+        clause[0].lineno > _header_end(node) for node in (old, new) for clause in _clauses(node)
+    )
+
+
+def _list_span(statements: list[ast.stmt]) -> Span:
+    return _span(statements[0])[0], _span(statements[-1])[1]
+
+
+def _glue(whole: Span, header: Span, clauses: list[Span]) -> list[Span]:
+    """The lines of a compound statement outside its header and its clauses' statements."""
+    glue, position = [], header[1] + 1
+    for first, last in clauses:
+        if first > position:
+            glue.append((position, first - 1))
+        position = last + 1
+    if position <= whole[1]:
+        glue.append((position, whole[1]))
+    return glue
+
+
+def _same_shell(old: ast.stmt, new: ast.stmt) -> bool:
+    """The same compound statement but for its clauses' statements."""
+    import ast
+
+    lists: list[tuple[ast.AST, str, list[ast.stmt]]] = []
+    for node in (old, new):
+        owners: list[ast.AST] = [node, *getattr(node, "handlers", ())]
+        for owner in owners:
+            for name in ("body", "orelse", "finalbody"):
+                value = getattr(owner, name, None)
+                if isinstance(value, list) and (not value or isinstance(value[0], ast.stmt)):
+                    lists.append((owner, name, value))
+                    setattr(owner, name, [])
+    try:
+        return _same(old, new)
+    finally:
+        for owner, name, value in lists:
+            setattr(owner, name, value)
+
+
 def _same_header(old: ast.stmt, new: ast.stmt) -> bool:
     """The same definition but for the body: name, decorators, arguments, bases."""
     old_body, new_body = old.body, new.body  # type: ignore[attr-defined]
@@ -278,14 +367,13 @@ def _span(statement: ast.stmt) -> Span:
 
 
 def _header_end(statement: ast.stmt) -> int:
-    """The last line of a definition's header (decorators, signature, bases): its
-    body starts after it."""
+    """The last line of a compound statement's header (a definition's decorators,
+    signature and bases; an `if`'s test...): its body starts after it."""
     import ast
 
     last = statement.lineno
-    body = {id(node) for node in getattr(statement, "body", ())}
     for node in ast.iter_child_nodes(statement):
-        if id(node) in body:
+        if isinstance(node, ast.stmt | ast.excepthandler | ast.match_case):
             continue
         last = max(last, getattr(node, "end_lineno", None) or last)
     return last
