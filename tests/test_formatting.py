@@ -59,6 +59,6 @@ def test_explain_gives_the_evidence(fixture_repo: RepoFactory) -> None:
     assert result.stdout == (
         f"{hunks[0]['handle']}\n"
         "  trivial: formatting\n"
-        "  the old file with only this hunk applied has the same AST and comments "
+        "  the statements around this hunk have the same AST and comments on both sides "
         "(positions, docstring indentation and string prefixes aside)\n"
     )

@@ -1,5 +1,6 @@
 """Moved blocks: trivial both ways and pointing at each other; edits and copies are not."""
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -79,4 +80,427 @@ def test_explain_names_where_a_block_came_from(
     result = run("explain", "--repo", fixture_repo("moves"), hunk["handle"], "v1..v2")
     assert result.stdout == (
         f"{hunk['handle']}\n  trivial: moved\n  moved from {hunk['moved_from'][0]}, unchanged\n"
+    )
+
+
+# -- What order can change (issue 11): only whole top-level definitions and sections move.
+
+CHECKS = """\
+def withdraw(account, amount, user):
+    if amount <= 0:
+        audit.refuse(account, amount, user, "not a positive amount")
+        raise ValueError("the amount must be positive, whatever the account holds")
+    if not user.may_withdraw(account):
+        audit.refuse(account, amount, user, "no right to withdraw")
+        raise PermissionError("this user may not withdraw from this account at all")
+    account.balance -= amount
+    account.history.append(amount)
+    audit.record(account, amount, user, "withdrawal of the given amount")
+    return account.balance
+"""
+CHECK_AFTER_DEBIT = """\
+def withdraw(account, amount, user):
+    if amount <= 0:
+        audit.refuse(account, amount, user, "not a positive amount")
+        raise ValueError("the amount must be positive, whatever the account holds")
+    account.balance -= amount
+    account.history.append(amount)
+    audit.record(account, amount, user, "withdrawal of the given amount")
+    if not user.may_withdraw(account):
+        audit.refuse(account, amount, user, "no right to withdraw")
+        raise PermissionError("this user may not withdraw from this account at all")
+    return account.balance
+"""
+CHECKS_SWAPPED = """\
+def withdraw(account, amount, user):
+    if not user.may_withdraw(account):
+        audit.refuse(account, amount, user, "no right to withdraw")
+        raise PermissionError("this user may not withdraw from this account at all")
+    if amount <= 0:
+        audit.refuse(account, amount, user, "not a positive amount")
+        raise ValueError("the amount must be positive, whatever the account holds")
+    account.balance -= amount
+    account.history.append(amount)
+    audit.record(account, amount, user, "withdrawal of the given amount")
+    return account.balance
+"""
+HELPERS = """\
+import math
+
+
+def area(radius):
+    \"\"\"The area of a circle of this radius, in square units.\"\"\"
+    return math.pi * radius * radius
+
+
+def perimeter(radius):
+    \"\"\"The perimeter of a circle of this radius, in units.\"\"\"
+    return 2 * math.pi * radius
+"""
+HELPERS_SWAPPED = """\
+import math
+
+
+def perimeter(radius):
+    \"\"\"The perimeter of a circle of this radius, in units.\"\"\"
+    return 2 * math.pi * radius
+
+
+def area(radius):
+    \"\"\"The area of a circle of this radius, in square units.\"\"\"
+    return math.pi * radius * radius
+"""
+EXPORTS = '__all__ = ["area", "perimeter"]\n\n'
+AREA_AND_PERIMETER = HELPERS.split("\n\n\n", 1)[1]
+REGISTERED = """\
+HANDLERS = {}
+
+
+def handle_created(event):
+    \"\"\"Store the new record the event carries, as it came.\"\"\"
+    return store.insert(event.record)
+
+
+HANDLERS["created"] = handle_created
+HANDLERS["restored"] = handle_created
+HANDLERS["imported"] = handle_created
+"""
+REGISTERED_TOO_EARLY = """\
+HANDLERS = {}
+
+
+HANDLERS["created"] = handle_created
+HANDLERS["restored"] = handle_created
+HANDLERS["imported"] = handle_created
+
+
+def handle_created(event):
+    \"\"\"Store the new record the event carries, as it came.\"\"\"
+    return store.insert(event.record)
+"""
+SETUP = """\
+import logging
+
+import engine
+
+
+def connect(url):
+    \"\"\"Open the connection the whole module shares, once.\"\"\"
+    return engine.open(url, retries=3, timeout=30)
+
+
+def start():
+    return connect("postgres://localhost/main")
+
+
+CONNECTION = start()
+LOG = logging.getLogger(__name__)
+"""
+SETUP_MOVED = """\
+import logging
+
+import engine
+
+
+def start():
+    return connect("postgres://localhost/main")
+
+
+CONNECTION = start()
+LOG = logging.getLogger(__name__)
+
+
+def connect(url):
+    \"\"\"Open the connection the whole module shares, once.\"\"\"
+    return engine.open(url, retries=3, timeout=30)
+"""
+DOC = """\
+# Guide
+
+Read this first.
+
+## Install
+
+Run the installer and answer every question it asks you.
+It takes a minute on a fast machine, longer elsewhere.
+
+## Configure
+
+Edit the settings file and restart the service afterwards.
+Every key has a default that suits most machines.
+"""
+DOC_SWAPPED = """\
+# Guide
+
+Read this first.
+
+## Configure
+
+Edit the settings file and restart the service afterwards.
+Every key has a default that suits most machines.
+
+## Install
+
+Run the installer and answer every question it asks you.
+It takes a minute on a fast machine, longer elsewhere.
+"""
+NESTED = """\
+# Tool
+
+## Install
+
+### Windows
+
+Run the installer as an administrator and reboot once it is done.
+Then sign in again.
+
+## Uninstall
+
+Remove the program from the settings page, then delete its folder.
+Nothing else is left behind.
+"""
+NESTED_MOVED = """\
+# Tool
+
+## Install
+
+## Uninstall
+
+Remove the program from the settings page, then delete its folder.
+Nothing else is left behind.
+
+### Windows
+
+Run the installer as an administrator and reboot once it is done.
+Then sign in again.
+"""
+INSTALL = "## Install" + DOC.split("## Install")[1].split("## Configure")[0]
+LINKED = INSTALL.replace("installer", "[installer](tools/install.sh)")
+STEPS = """\
+steps:
+  - name: build the package from the sources
+    run: make build
+    shell: bash
+  - name: publish the package to the registry
+    run: make publish
+    shell: bash
+"""
+STEPS_SWAPPED = """\
+steps:
+  - name: publish the package to the registry
+    run: make publish
+    shell: bash
+  - name: build the package from the sources
+    run: make build
+    shell: bash
+"""
+MAKEFILE = (
+    "release: build\n\tupload --all --registry production dist/*\n\techo released everything\n\n"
+    "build:\n\tcompile --optimize everything in src/\n\techo built everything there\n"
+)
+MAKEFILE_SWAPPED = (
+    "build:\n\tcompile --optimize everything in src/\n\techo built everything there\n\n"
+    "release: build\n\tupload --all --registry production dist/*\n\techo released everything\n"
+)
+SETTINGS = """\
+TIMEOUT_SECONDS = 30
+RETRIES_ALLOWED = 3
+BACKOFF_FACTOR = 2
+
+
+DEADLINE_SECONDS = TIMEOUT_SECONDS * RETRIES_ALLOWED * BACKOFF_FACTOR
+GRACE_SECONDS = TIMEOUT_SECONDS * BACKOFF_FACTOR
+WARNING_SECONDS = DEADLINE_SECONDS - GRACE_SECONDS
+"""
+SETTINGS_REORDERED = """\
+DEADLINE_SECONDS = TIMEOUT_SECONDS * RETRIES_ALLOWED * BACKOFF_FACTOR
+GRACE_SECONDS = TIMEOUT_SECONDS * BACKOFF_FACTOR
+WARNING_SECONDS = DEADLINE_SECONDS - GRACE_SECONDS
+
+
+TIMEOUT_SECONDS = 30
+RETRIES_ALLOWED = 3
+BACKOFF_FACTOR = 2
+"""
+METHODS = """\
+class Account:
+    @property
+    def balance(self):
+        return self._balance_in_cents_of_the_account
+
+
+    @balance.setter
+    def balance(self, value):
+        self._balance_in_cents_of_the_account = value
+"""
+METHODS_SWAPPED = """\
+class Account:
+    @balance.setter
+    def balance(self, value):
+        self._balance_in_cents_of_the_account = value
+
+
+    @property
+    def balance(self):
+        return self._balance_in_cents_of_the_account
+"""
+
+MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
+    # (what, old files, new files, the classification of every hunk of the range)
+    (
+        "a permission check moved after the debit",
+        {"bank.py": CHECKS},
+        {"bank.py": CHECK_AFTER_DEBIT},
+        "significant",
+    ),
+    (
+        "two validation checks swapped",
+        {"bank.py": CHECKS},
+        {"bank.py": CHECKS_SWAPPED},
+        "significant",
+    ),
+    (
+        "two top-level functions swapped",
+        {"circle.py": HELPERS},
+        {"circle.py": HELPERS_SWAPPED},
+        "trivial",
+    ),
+    (
+        "a function moved after the statement that registers it",
+        {"events.py": REGISTERED},
+        {"events.py": REGISTERED_TOO_EARLY},
+        "significant",
+    ),
+    (
+        "a function moved below an import-time call that reaches it",
+        {"setup.py": SETUP},
+        {"setup.py": SETUP_MOVED},
+        "significant",
+    ),
+    (
+        "a function moved into a module without the import it needs",
+        {"circle.py": HELPERS, "shapes.py": "SIDES = 0\n"},
+        {
+            "circle.py": "import math\n",
+            "shapes.py": "SIDES = 0\n\n\n" + AREA_AND_PERIMETER,
+        },
+        "significant",
+    ),
+    (
+        "a function moved into another module that imports what it needs",
+        {"circle.py": HELPERS, "shapes.py": "import math\n"},
+        {
+            "circle.py": "import math\n",
+            "shapes.py": "import math\n\n\n" + AREA_AND_PERIMETER,
+        },
+        "trivial",
+    ),
+    (
+        "a function moved away from a module that still calls it",
+        {"circle.py": HELPERS + "\n\nUNIT = area(1)\n", "shapes.py": "import math\n"},
+        {
+            "circle.py": "import math\n\n\nUNIT = area(1)\n",
+            "shapes.py": "import math\n\n\n" + AREA_AND_PERIMETER,
+        },
+        "significant",
+    ),
+    (
+        "a function moved away from a module that still exports it",
+        {"circle.py": EXPORTS + HELPERS, "shapes.py": "import math\n"},
+        {
+            "circle.py": EXPORTS + "import math\n",
+            "shapes.py": "import math\n\n\n" + AREA_AND_PERIMETER,
+        },
+        "significant",
+    ),
+    (
+        "two Markdown sections swapped",
+        {"guide.md": DOC},
+        {"guide.md": DOC_SWAPPED},
+        "trivial",
+    ),
+    (
+        "a Markdown subsection moved under another heading",
+        {"guide.md": NESTED},
+        {"guide.md": NESTED_MOVED},
+        "significant",
+    ),
+    (
+        "a Markdown section moved into another page",
+        {"guide.md": DOC, "setup.md": "# Setup\n"},
+        {"guide.md": DOC.replace(INSTALL, ""), "setup.md": "# Setup\n\n" + INSTALL},
+        "trivial",
+    ),
+    (
+        "a Markdown section with a link moved into another page (links are not followed)",
+        {"guide.md": DOC.replace(INSTALL, LINKED), "b.md": "# B\n", "tools/install.sh": "\n"},
+        {"guide.md": DOC.replace(INSTALL, ""), "b.md": "# B\n\n" + LINKED},
+        "significant",
+    ),
+    (
+        "two YAML steps swapped",
+        {"ci.yml": STEPS},
+        {"ci.yml": STEPS_SWAPPED},
+        "significant",
+    ),
+    (
+        "two Makefile rules swapped (the first is the default goal)",
+        {"Makefile": MAKEFILE},
+        {"Makefile": MAKEFILE_SWAPPED},
+        "significant",
+    ),
+    (
+        "module-level assignments moved",
+        {"settings.py": SETTINGS},
+        {"settings.py": SETTINGS_REORDERED},
+        "significant",
+    ),
+    (
+        "a property's setter moved before its getter",
+        {"account.py": METHODS},
+        {"account.py": METHODS_SWAPPED},
+        "significant",
+    ),
+]
+
+
+def two_commits(dest: Path, old: dict[str, str], new: dict[str, str]) -> Path:
+    """A repository of two commits: the `old` files, then the `new` ones."""
+    dest.mkdir(parents=True)
+    git(dest, "init", "--quiet", "--initial-branch=main")
+    for files, message in ((old, "Before"), (new, "After")):
+        for path, text in files.items():
+            (dest / path).parent.mkdir(parents=True, exist_ok=True)
+            (dest / path).write_text(text)
+            git(dest, "add", "--", path)
+        git(dest, "commit", "--quiet", "-m", message)
+    return dest
+
+
+@pytest.mark.parametrize(("what", "old", "new", "expected"), MOVES, ids=[m[0] for m in MOVES])
+def test_order_decides_what_a_move_is(
+    tmp_path: Path, what: str, old: dict[str, str], new: dict[str, str], expected: str
+) -> None:
+    repo = two_commits(tmp_path / "repo", old, new)
+    manifest = manifest_of("--repo", repo, "--fail-on", "never", "HEAD")
+    for entry in files_by_path(manifest).values():
+        assert entry["classification"] == expected, (what, entry)
+        for hunk in entry.get("hunks", []):  # a trivial file lists none
+            assert hunk["classification"] == expected, (what, hunk)
+            if hunk["reasons"] == ["content"]:
+                # Every line moved: significant, the hunk still points at the other place.
+                assert hunk.get("moved_from") or hunk.get("moved_to"), (what, hunk)
+
+
+def test_explain_says_why_a_reordering_is_no_move(tmp_path: Path) -> None:
+    repo = two_commits(tmp_path / "repo", {"bank.py": CHECKS}, {"bank.py": CHECK_AFTER_DEBIT})
+    [entry] = files_by_path(manifest_of("--repo", repo, "HEAD")).values()
+    [hunk] = entry["hunks"]
+    # One hunk: the lines left in one place and arrived in another of the same hunk.
+    [went], [came] = hunk["moved_to"], hunk["moved_from"]
+    result = run("explain", "--repo", repo, hunk["handle"], "HEAD")
+    assert result.stdout == (
+        f"{hunk['handle']}\n  significant: content\n  moved to {went}; moved from {came}, "
+        "but a move is trivial only for whole top-level definitions or sections: "
+        "the order of statements, keys and rules is meaning\n"
     )

@@ -169,3 +169,43 @@ def test_genuine_typo_stays_trivial(tmp_path: Path, name: str, old: str, new: st
 def test_trap_words_are_no_typo(old: str, new: str) -> None:
     assert typo_edits(old, new) is None
     assert typo_edits(new, old) is None
+
+
+# -- Front matter decided hunk by hunk (issue 11) ----------------------------------------
+
+BODY = "".join(f"Paragraph {i} of the page, unchanged.\n\n" for i in range(6))
+PAGE = (
+    "---\ntitle: Release notes\ndate: 2025-11-01\nupdated: 2025-12-01\n---\n\n# Notes\n\n"
+    + BODY
+    + "Version 2 ships the new parser.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("what", "new", "expected"),
+    [
+        (
+            "`updated:` in the front matter, and the body elsewhere",
+            PAGE.replace("2025-12-01", "2026-01-15").replace("Version 2", "Version 3"),
+            [("trivial", ["metadata"]), ("significant", ["content"])],
+        ),
+        (
+            "the publication `date:` orders and dates a page",
+            PAGE.replace("2025-11-01", "2026-01-15").replace("Version 2", "Version 3"),
+            [("significant", ["content"]), ("significant", ["content"])],
+        ),
+        (
+            "`updated:` and the title in one hunk",
+            PAGE.replace("2025-12-01", "2026-01-15")
+            .replace("Release notes", "Release notes 2")
+            .replace("Version 2", "Version 3"),
+            [("significant", ["content"]), ("significant", ["content"])],
+        ),
+    ],
+)
+def test_front_matter_hunks(
+    tmp_path: Path, what: str, new: str, expected: list[tuple[str, list[str]]]
+) -> None:
+    repo = before_and_after(tmp_path / "repo", "notes.md", PAGE, new)
+    entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))["notes.md"]
+    assert [(h["classification"], h["reasons"]) for h in entry["hunks"]] == expected, what

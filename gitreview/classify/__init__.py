@@ -9,6 +9,7 @@ proves it, the change is significant, and that is the default.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from gitreview.classify import formatting, generated, imports, prose, renames, whitespace
 from gitreview.classify.base import (
@@ -19,6 +20,7 @@ from gitreview.classify.base import (
     Proof,
     Verdict,
 )
+from gitreview.classify.outline import outline_of
 from gitreview.classify.position import position_matters
 from gitreview.model import FileChange, Hunk
 
@@ -37,6 +39,7 @@ HUNK_RULES: tuple[HunkRule, ...] = (
     whitespace.whitespace_only,
     imports.import_order,
     formatting.formatting,
+    prose.metadata_hunk,
     prose.reflow,
     prose.typo,
 )
@@ -63,7 +66,15 @@ _WHY = {
 
 
 def classify(facts: FileFacts) -> FileVerdict:
-    return _with_findings(facts, _classify(facts))
+    verdict = _with_findings(facts, _classify(facts))
+    if verdict.classification == "trivial" and facts.change.status != "deleted":
+        return verdict
+    # A moved unit may make a hunk trivial later (moves.py), or be the source of one
+    # (a deleted file too): keep the texts it would be outlined from, where a changed
+    # line can start a unit; moves.py drops them.
+    analysis = facts.analysis
+    found = outline_of(facts.change, facts.kind, analysis.old_text, analysis.new_text)
+    return verdict if found is None else replace(verdict, outline=found)
 
 
 def _classify(facts: FileFacts) -> FileVerdict:

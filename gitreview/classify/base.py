@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from gitreview.analyze import Analysis
+from gitreview.classify.outline import Outline
 from gitreview.config import Config
 from gitreview.model import Classification, FileChange, Finding, Hunk
 
@@ -54,6 +55,8 @@ class FileVerdict:
     reasons: tuple[str, ...]
     hunks: tuple[Verdict, ...]  # one per hunk of the change, in order
     evidence: str = ""
+    # What moved blocks are checked against (moves.py); only where a unit may have moved.
+    outline: Outline | None = field(default=None, compare=False, repr=False)
 
 
 FileRule = Callable[[FileFacts], Proof | None]

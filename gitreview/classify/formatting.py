@@ -2,34 +2,32 @@
 
 Python: the same AST (positions aside, docstrings compared cleaned of their
 indentation, string prefixes such as `u` aside) and the same comments, as
-black or isort leave them. JSON, YAML (safe loader) and TOML: the same data,
-compared type for type (1 is not 1.0 nor true), key order aside. A whole file
-that means the same makes every hunk trivial; otherwise each hunk is checked
-on its own, applied alone to the old file.
+black or isort leave them, compared statement by statement (statements.py) so
+each hunk gets its own verdict at the cost of two parses per file. JSON, YAML
+(safe loader) and TOML: the same data, compared type for type (1 is not 1.0
+nor true), key order aside, for the whole file only.
 """
 
 from __future__ import annotations
 
 import datetime
-import inspect
 import json
 import re
 from collections.abc import Callable
 from typing import Any
 
-from gitreview.analyze import lexers
-from gitreview.classify.base import FileFacts, Proof, apply_hunk
-from gitreview.model import Hunk, Line
+from gitreview.classify import statements
+from gitreview.classify.base import FileFacts, Proof
+from gitreview.model import Hunk
 
-# A parse per hunk is the price of the per-hunk check: bound it.
-MAX_HUNK_CHECKS = 40
-MAX_BYTES = 512_000
-PARSE_BUDGET = 500_000  # characters parsed for the per-hunk checks of one file
+MAX_BYTES = 512_000  # data files: compared whole, and YAML loads slowly
 
 _YAML_COMMENT = re.compile(r"(?:^|[ \t])(#.*)$")
 
 
 def formatting(facts: FileFacts, hunk: Hunk) -> Proof | None:
+    if facts.kind == "python":
+        return _python(facts, hunk)
     meaning = _MEANINGS.get(facts.kind)
     if facts.change.path.rpartition("/")[2] in _ORDERED_JSON:
         meaning = _ordered_json_meaning
@@ -38,55 +36,42 @@ def formatting(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     if len(old_text) > MAX_BYTES or len(new_text) > MAX_BYTES:
         return None
-    python = facts.kind == "python"
-    # The parses are the cost of this rule: a cheap necessary condition first (what
-    # a formatter changes, whitespace, quotes, brackets, commas, aside).
-    same_file = _memo(
-        facts, "formatting:skeleton", lambda: _skeleton(old_text) == _skeleton(new_text)
-    )
-    if python and not same_file and _skeleton_of(hunk.removed) != _skeleton_of(hunk.added):
-        return None
+    # Data is proved for the whole file only: with duplicate keys, two hunks that
+    # each leave the data as it was can change it together.
     old = _memo(facts, "formatting:old", lambda: meaning(old_text))
-    if old is None:
+    if old is None or _memo(facts, "formatting:new", lambda: meaning(new_text)) != old:
         return None
-    what = "AST and comments" if python else "data"
-    if (same_file or not python) and _memo(
-        facts, "formatting:new", lambda: meaning(new_text)
-    ) == old:
+    return Proof(
+        ("formatting",), f"the old and new file have the same data ({_IGNORED[facts.kind]})"
+    )
+
+
+def _python(facts: FileFacts, hunk: Hunk) -> Proof | None:
+    """Both sides parsed once, compared statement by statement (statements.py)."""
+    found = _memo(facts, "formatting:python", lambda: _python_differences(facts))
+    if not isinstance(found, statements.Differences):
+        return None
+    if not found.old and not found.new:
         return Proof(
             ("formatting",),
-            f"the old and new file have the same {what} ({_IGNORED[facts.kind]})",
+            f"the old and new file have the same AST and comments ({_IGNORED['python']})",
         )
-    if not python:
-        # Data is proved for the whole file only: with duplicate keys, two hunks that
-        # each leave the data as it was can change it together.
+    if found.touches(hunk):
         return None
-    checks = _memo(facts, "formatting:checks", lambda: [0])
-    assert isinstance(checks, list)
-    budget = min(MAX_HUNK_CHECKS, PARSE_BUDGET // max(len(old_text), 1))
-    if checks[0] >= budget:
+    return Proof(
+        ("formatting",),
+        "the statements around this hunk have the same AST and comments on both sides "
+        f"({_IGNORED['python']})",
+    )
+
+
+def _python_differences(facts: FileFacts) -> statements.Differences | None:
+    old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
+    parsed = statements.parsed_sides(facts)
+    if parsed is None or old_text is None or new_text is None:
         return None
-    checks[0] += 1
-    if meaning(apply_hunk(old_text, hunk)) == old:
-        return Proof(
-            ("formatting",),
-            f"the old file with only this hunk applied has the same {what} "
-            f"({_IGNORED[facts.kind]})",
-        )
-    return None
-
-
-_FORMATTER_CHARACTERS = re.compile(r"[\s'\"(),;\\]|\b[uU](?=['\"])")
-
-
-def _skeleton(text: str) -> str:
-    """What no formatter changes in Python: the text without whitespace, quotes,
-    brackets, commas, semicolons, backslashes and `u` prefixes, in lower case."""
-    return _FORMATTER_CHARACTERS.sub("", text).lower()
-
-
-def _skeleton_of(lines: tuple[Line, ...]) -> str:
-    return _skeleton("".join(line.text for line in lines))
+    lines = (old_text.count("\n") + 1, new_text.count("\n") + 1)
+    return statements.differences(*parsed, facts.change.hunks, *lines)
 
 
 def _memo(facts: FileFacts, key: str, compute: Callable[[], object]) -> object:
@@ -95,55 +80,13 @@ def _memo(facts: FileFacts, key: str, compute: Callable[[], object]) -> object:
     return facts.memo[key]
 
 
-# -- Python ------------------------------------------------------------------
-
-
-def python_meaning(text: str) -> tuple[str, tuple[str, ...]] | None:
-    """The AST dump (without positions) and the comments, normalized; None when
-    the text does not parse."""
-    import ast
-
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant):
-            node.kind = None  # u"x" is "x"
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            docstring = node.body[0] if node.body else None
-            if (
-                isinstance(docstring, ast.Expr)
-                and isinstance(docstring.value, ast.Constant)
-                and isinstance(docstring.value.value, str)
-            ):
-                docstring.value.value = _clean_docstring(docstring.value.value)
-    return ast.dump(tree), _python_comments(text)
-
-
-def _clean_docstring(text: str) -> str:
-    """What formatters change in a docstring: its indentation, the whitespace at
-    the ends of lines and of the whole. The words and line breaks stay; so do
-    trailing spaces in a docstring with doctests, whose expected output they are."""
-    cleaned = inspect.cleandoc(text)
-    if ">>>" in cleaned:
-        return cleaned
-    return "\n".join(line.rstrip() for line in cleaned.split("\n")).strip()
-
-
-def _python_comments(text: str) -> tuple[str, ...]:
-    """Comment texts in order, `#` and spacing aside (black writes `# x` for `#x`)."""
-    found = lexers.scan("python", text)
-    return tuple(" ".join(text[start:end].lstrip("#").split()) for start, end in found.comments)
-
-
 # -- data --------------------------------------------------------------------
 
 
 def _json_meaning(text: str) -> tuple[Any, ...] | None:
     try:
         return (_Strict(json.loads(text)),)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep to load
         return None
 
 
@@ -170,7 +113,7 @@ def _yaml_meaning(text: str) -> tuple[Any, ...] | None:
             for token in yaml.scan(text, Loader=loader)
             if isinstance(token, yaml.ScalarToken)
         )
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):
         return None
     return (_Strict(documents), _hash_comments(text), tuple(scalars))
 
@@ -180,7 +123,7 @@ def _toml_meaning(text: str) -> tuple[Any, ...] | None:
 
     try:
         return (_Strict(tomllib.loads(text)), _hash_comments(text))
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return None
 
 
@@ -207,20 +150,48 @@ class _Strict:
     __hash__ = None  # type: ignore[assignment]
 
 
+MAX_COMPARISONS = 1_000_000  # values compared per file: bounds hostile data
+
+
 def same_data(one: Any, two: Any) -> bool:
     """Equal and of the same types all the way down: Python says True == 1 == 1.0,
-    -0.0 == 0.0, and equal instants in two time zones are equal."""
-    if type(one) is not type(two):
+    -0.0 == 0.0, and equal instants in two time zones are equal. YAML aliases make
+    the data a graph whose tree can be exponential (an alias bomb): a pair of values
+    already compared is not compared again, and past a budget the answer is no."""
+    try:
+        return _Comparison().same(one, two)
+    except (RecursionError, _OverBudget):
         return False
-    if isinstance(one, dict):
-        keys_one = {(type(key), _exact(key)): key for key in one}
-        keys_two = {(type(key), _exact(key)): key for key in two}
-        if keys_one.keys() != keys_two.keys():
+
+
+class _OverBudget(Exception):
+    pass
+
+
+class _Comparison:
+    def __init__(self) -> None:
+        self.done: set[tuple[int, int]] = set()  # containers found equal (or being compared)
+        self.left = MAX_COMPARISONS
+
+    def same(self, one: Any, two: Any) -> bool:
+        self.left -= 1
+        if self.left < 0:
+            raise _OverBudget
+        if type(one) is not type(two):
             return False
-        return all(same_data(one[keys_one[k]], two[keys_two[k]]) for k in keys_one)
-    if isinstance(one, list | tuple):
-        return len(one) == len(two) and all(map(same_data, one, two))
-    return _exact(one) == _exact(two)
+        if not isinstance(one, dict | list | tuple):
+            return _exact(one) == _exact(two)
+        pair = (id(one), id(two))
+        if pair in self.done:
+            return True
+        self.done.add(pair)
+        if isinstance(one, dict):
+            keys_one = {(type(key), _exact(key)): key for key in one}
+            keys_two = {(type(key), _exact(key)): key for key in two}
+            if keys_one.keys() != keys_two.keys():
+                return False
+            return all(self.same(one[keys_one[k]], two[keys_two[k]]) for k in keys_one)
+        return len(one) == len(two) and all(map(self.same, one, two))
 
 
 def _exact(value: Any) -> object:
@@ -234,7 +205,6 @@ def _exact(value: Any) -> object:
 
 _ORDERED_JSON = frozenset({"package.json"})
 _MEANINGS: dict[str, Callable[[str], object]] = {
-    "python": python_meaning,
     "json": _json_meaning,
     "yaml": _yaml_meaning,
     "toml": _toml_meaning,

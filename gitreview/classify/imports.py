@@ -1,36 +1,135 @@
-"""Python imports reordered, with the same set of imports (isort's kind of change)."""
+"""Python imports reordered, with the same set of imports (isort's kind of change).
+
+Both sides are read from the file's parse (shared with the formatting rule): the
+statements the hunk's changes cover, whole, must be imports on both sides, in
+the same block (the module, or the same function, `if TYPE_CHECKING:` or `try:`
+body), the same set of them, with the same comments; lines between them only
+blank or comments. A parenthesised import whose names sit on indented lines is
+one statement like any other (issue 11).
+"""
 
 from __future__ import annotations
 
-import textwrap
+import re
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
+from gitreview.classify import statements
 from gitreview.classify.base import FileFacts, Proof
-from gitreview.model import Hunk, Line
+from gitreview.model import Hunk
 
+if TYPE_CHECKING:
+    import ast
+
+# What a line of an import statement can look like (or a blank line, or a comment).
+_IMPORT_LINE = re.compile(
+    r"\s*(?:(?:from|import)\s.*|[\w.]+(?:\s+as\s+\w+)?\s*,?\s*\)?|\)|#.*|)\s*(?:#.*)?\r?$"
+)
 ImportKey = tuple[str, str, int, str, str | None]
+Place = tuple[tuple[str, int, str], ...]  # the enclosing statements: kind, line, which body
 
 
 def import_order(facts: FileFacts, hunk: Hunk) -> Proof | None:
-    if facts.kind != "python":
+    if facts.kind != "python" or not hunk.removed or not hunk.added:
         return None
-    removed, added = hunk.removed, hunk.added
-    if not removed or not added or not _only_imports_between_changes(hunk):
+    if not all(_IMPORT_LINE.match(line.text) for line in (*hunk.removed, *hunk.added)):
+        return None  # cheap, before any parse: a changed line that is no part of an import
+    old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
+    parsed = statements.parsed_sides(facts)
+    if parsed is None or old_text is None or new_text is None:
         return None
-    if any(line.text[:1] in " \t" for line in (*removed, *added)):
-        return None  # indented: inside try/if, where order picks the fallback
-    before, after = _imports(removed), _imports(added)
-    if before is None or after is None or before != after:
+    old_range, new_range = _changed_ranges(hunk)
+    before = _block(parsed[0].tree, old_range, old_text.split("\n"))
+    after = _block(parsed[1].tree, new_range, new_text.split("\n"))
+    if before is None or after is None:
         return None
-    if not _order_free(after | _imports_between_changes(hunk)):
+    (old_place, old_imports), (new_place, new_imports) = before, after
+    # Lines before the hunk's first change keep their distance: the enclosing
+    # statements start on lines that correspond.
+    shift = hunk.new_start - hunk.old_start
+    if [(kind, line + shift, body) for kind, line, body in old_place] != list(new_place):
         return None
-    if _comments(removed) != _comments(added):
+    keys = _keys(old_imports)
+    if keys != _keys(new_imports) or not _order_free(keys):
         return None
-    statements = sum(1 for line in added if line.text.strip() and not line.text.startswith("#"))
+    if sorted(_comments(parsed[0], old_range)) != sorted(_comments(parsed[1], new_range)):
+        return None
     return Proof(
         ("import-order",),
-        f"the removed and added lines are the same imports ({len(after)} names, "
-        f"{statements} lines) in another order",
+        f"the statements the hunk changes are the same imports ({len(keys)} names, "
+        f"{len(new_imports)} statements) in another order, in the same block",
     )
+
+
+def _changed_ranges(hunk: Hunk) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The old and the new lines from the hunk's first change to its last."""
+    changed = [index for index, line in enumerate(hunk.lines) if line.origin != " "]
+    between = hunk.lines[changed[0] : changed[-1] + 1]
+    old = [line.old_no for line in between if line.origin != "+" and line.old_no]
+    new = [line.new_no for line in between if line.origin != "-" and line.new_no]
+    return (min(old), max(old)), (min(new), max(new))
+
+
+def _block(
+    tree: ast.Module, lines: tuple[int, int], texts: list[str]
+) -> tuple[Place, list[ast.stmt]] | None:
+    """The import statements that lines first..last cover, whole, all in one body;
+    with where that body is. None if anything else is among them."""
+    import ast
+
+    body: Sequence[ast.stmt] = tree.body
+    place: list[tuple[str, int, str]] = []
+    while True:
+        covered = [s for s in body if s.lineno <= lines[1] and (s.end_lineno or 0) >= lines[0]]
+        if len(covered) != 1 or isinstance(covered[0], ast.Import | ast.ImportFrom):
+            break
+        inside = [
+            (name, sub)
+            for name, sub in _bodies(covered[0])
+            if any(s.lineno <= lines[1] and (s.end_lineno or 0) >= lines[0] for s in sub)
+        ]
+        if len(inside) != 1:
+            return None
+        place.append((type(covered[0]).__name__, covered[0].lineno, inside[0][0]))
+        body = inside[0][1]
+    if not covered or not all(isinstance(s, ast.Import | ast.ImportFrom) for s in covered):
+        return None
+    inside_statements = {n for s in covered for n in range(s.lineno, (s.end_lineno or 0) + 1)}
+    for number in range(lines[0], lines[1] + 1):
+        text = texts[number - 1].strip() if number <= len(texts) else ""
+        if number not in inside_statements and text and not text.startswith("#"):
+            return None  # a `try:` or `else:` line, or code outside any statement
+    return tuple(place), covered
+
+
+def _bodies(statement: ast.stmt) -> Iterator[tuple[str, Sequence[ast.stmt]]]:
+    """The statement lists inside a compound statement, named."""
+    import ast
+
+    for name in ("body", "orelse", "finalbody"):
+        sub = getattr(statement, name, None)
+        if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
+            yield name, sub
+    for index, handler in enumerate(getattr(statement, "handlers", ())):
+        yield f"handler {index}", handler.body
+    for index, case in enumerate(getattr(statement, "cases", ())):
+        yield f"case {index}", case.body
+
+
+def _keys(imports: list[ast.stmt]) -> frozenset[ImportKey]:
+    import ast
+
+    keys: set[ImportKey] = set()
+    for statement in imports:
+        if isinstance(statement, ast.Import):
+            keys.update(("import", alias.name, 0, "", alias.asname) for alias in statement.names)
+        elif isinstance(statement, ast.ImportFrom):
+            module = statement.module or ""
+            keys.update(
+                ("from", module, statement.level, alias.name, alias.asname)
+                for alias in statement.names
+            )
+    return frozenset(keys)
 
 
 def _order_free(keys: frozenset[ImportKey]) -> bool:
@@ -50,53 +149,5 @@ def _bound_name(key: ImportKey) -> str:
     return module.split(".")[0] if kind == "import" else name
 
 
-def _only_imports_between_changes(hunk: Hunk) -> bool:
-    """Context lines among the changes must be imports too: moving an import
-    across `sys.path.insert(...)` changes what it imports."""
-    context = _context_between_changes(hunk)
-    return not context or _imports(context) is not None
-
-
-def _imports_between_changes(hunk: Hunk) -> frozenset[ImportKey]:
-    """The imports an import moved past: they bind names too."""
-    context = _context_between_changes(hunk)
-    return (_imports(context) or frozenset()) if context else frozenset()
-
-
-def _context_between_changes(hunk: Hunk) -> tuple[Line, ...]:
-    changed = [i for i, line in enumerate(hunk.lines) if line.origin != " "]
-    between = hunk.lines[changed[0] : changed[-1] + 1]
-    return tuple(line for line in between if line.origin == " ")
-
-
-def _imports(lines: tuple[Line, ...]) -> frozenset[ImportKey] | None:
-    """The imports the lines make, one key per imported name; None unless the
-    lines are whole import statements (and blank lines or comments)."""
-    import ast
-
-    text = textwrap.dedent("\n".join(line.text for line in lines))
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None
-    keys: set[ImportKey] = set()
-    for statement in tree.body:
-        if isinstance(statement, ast.Import):
-            keys.update(("import", alias.name, 0, "", alias.asname) for alias in statement.names)
-        elif isinstance(statement, ast.ImportFrom):
-            module = statement.module or ""
-            keys.update(
-                ("from", module, statement.level, alias.name, alias.asname)
-                for alias in statement.names
-            )
-        else:
-            return None
-    return frozenset(keys)
-
-
-def _comments(lines: tuple[Line, ...]) -> list[str]:
-    from gitreview.analyze import lexers
-
-    text = "\n".join(line.text for line in lines)
-    found = lexers.scan("python", text)
-    return sorted(" ".join(text[s:e].lstrip("#").split()) for s, e in found.comments)
+def _comments(parsed: statements.Parsed, lines: tuple[int, int]) -> list[str]:
+    return [text for number, text in parsed.comments if lines[0] <= number <= lines[1]]

@@ -1,14 +1,19 @@
 """Blocks moved within the range: removed in one place, added unchanged in another.
 
 A pass over the whole range once every file is classified, in the spirit of
-git's --color-moved: the added lines are matched, block by block, against the
-removed lines of the whole range (the same file or another). A significant
-hunk becomes trivial (`moved`) when every non-blank line it removes went into
-such a block and every non-blank line it adds came from one. Each removed line
-is matched once: a block added twice is moved once and copied once, and the
-copy stays significant. A block must be big enough to rule out coincidence:
-three non-blank lines and forty letters or digits. Indentation is ignored
-only where the file's kind ignores it (never in Python, YAML or Markdown).
+git's --color-moved: the added lines of significant hunks are matched, block by
+block, against the removed lines of the whole range (the same file or another).
+Each removed line is matched once: a block added twice is moved once and copied
+once, and the copy stays significant. A block must be big enough to rule out
+coincidence: three non-blank lines and forty letters or digits. Indentation is
+ignored only where the file's kind ignores it (never in Python, YAML or Markdown).
+
+A hunk whose every non-blank line moved becomes trivial (`moved`) only when order
+cannot change what its blocks do (issue 11): each block holds whole units of
+`outline.py` on both sides (top-level Python definitions, Markdown sections),
+unchanged, with every name they bind or read still resolving. Any other moved
+block (statements reordered inside a body, a YAML key, a Makefile rule, a
+module-level assignment) stays significant, pointing at where it went or came from.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from dataclasses import dataclass, replace
 from gitreview.analyze import lexical
 from gitreview.classify import aggregate
 from gitreview.classify.base import FileVerdict, Verdict
+from gitreview.classify.outline import HTML_LINK, MODULE_NAMES, Side, Unit, whole_units
 from gitreview.handles import Handle
 from gitreview.model import FileChange, Line
 
@@ -31,143 +37,275 @@ _MOVABLE_STATUSES = ("modified", "renamed", "copied")
 FileInput = tuple[FileChange, str, bool, FileVerdict]  # change, kind, t1, verdict
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Run:
-    """Consecutive removed (or added) lines of one hunk."""
+    """Consecutive removed (or added) lines of one hunk: hunk.lines[start:start + length].
+
+    No copies of the lines, their keys or their matches (issue 12: three lists per
+    changed line cost 80 MiB on a large range)."""
 
     file: int
     hunk: int
-    lines: list[Line]
-    keys: list[str]
-    matched: list[str | None]  # per line: the handle of the block on the other side
+    start: int
+    length: int
+
+
+@dataclass(frozen=True)
+class _Block:
+    source: _Run  # the removed lines
+    target: _Run  # the added lines
+    there: str  # handle of the removed lines
+    here: str  # handle of the added lines
+
+
+class _Matcher:
+    def __init__(self, files: Sequence[FileInput]) -> None:
+        self.files = files
+        self.policies = [_free_indent(kind) for _, kind, _, _ in files]
+        self.blocks: list[_Block] = []
+        # (side, run's file, hunk, index in hunk.lines) -> block, for matched lines only
+        self.block_of: dict[tuple[str, int, int, int], int] = {}
+
+    def line(self, run: _Run, offset: int) -> Line:
+        return self.files[run.file][0].hunks[run.hunk].lines[run.start + offset]
+
+    def key(self, run: _Run, offset: int) -> str:
+        text = self.line(run, offset).text
+        return text.strip() if self.policies[run.file] else text.rstrip("\r")
+
+    def match(self, added: list[_Run], removed: list[_Run]) -> None:
+        """Greedy longest blocks, in range order: each added line is matched with the
+        longest run of unused removed lines it starts."""
+        wanted = {
+            key for run in added for i in range(run.length) if (key := self.key(run, i)).strip()
+        }
+        places: dict[str, list[tuple[_Run, int]]] = defaultdict(list)
+        for run in removed:
+            for p in range(run.length):
+                key = self.key(run, p)
+                if key in wanted:
+                    places[key].append((run, p))
+        for run in added:
+            i = 0
+            while i < run.length:
+                best_length, best = 0, (run, 0)
+                for source, p in places.get(self.key(run, i), ())[:MAX_CANDIDATES]:
+                    length = 0
+                    while (
+                        i + length < run.length
+                        and p + length < source.length
+                        and not self._used("-", source, p + length)
+                        and self.key(run, i + length) == self.key(source, p + length)
+                    ):
+                        length += 1
+                    if length > best_length:
+                        best_length, best = length, (source, p)
+                if best_length and self._big_enough(run, i, best_length):
+                    source, p = best
+                    self._record(
+                        _Run(source.file, source.hunk, source.start + p, best_length),
+                        _Run(run.file, run.hunk, run.start + i, best_length),
+                    )
+                    i += best_length
+                else:
+                    i += 1
+
+    def _used(self, side: str, run: _Run, offset: int) -> bool:
+        return (side, run.file, run.hunk, run.start + offset) in self.block_of
+
+    def _big_enough(self, run: _Run, start: int, length: int) -> bool:
+        keys = [self.key(run, start + offset) for offset in range(length)]
+        nonblank = sum(1 for key in keys if key.strip())
+        return nonblank >= MIN_LINES and sum(c.isalnum() for key in keys for c in key) >= MIN_ALNUM
+
+    def _record(self, source: _Run, target: _Run) -> None:
+        block = _Block(source, target, self._handle(source, "-"), self._handle(target, "+"))
+        self.blocks.append(block)
+        for side, run in (("-", source), ("+", target)):
+            for offset in range(run.length):
+                self.block_of[(side, run.file, run.hunk, run.start + offset)] = len(self.blocks) - 1
+
+    def _handle(self, run: _Run, side: str) -> str:
+        change = self.files[run.file][0]
+        first, last = self.line(run, 0), self.line(run, run.length - 1)
+        if side == "-":
+            assert first.old_no is not None and last.old_no is not None
+            return str(
+                Handle(change.old_path or change.path, change.old_oid, first.old_no, last.old_no)
+            )
+        assert first.new_no is not None and last.new_no is not None
+        return str(Handle(change.path, change.new_oid, first.new_no, last.new_no))
 
 
 def find_moves(files: Sequence[FileInput]) -> list[FileVerdict]:
-    """The verdicts of the range's files with moved blocks made trivial."""
-    removed = _runs(files, "-")
-    added = _runs(files, "+")
-    _match(files, added, removed)
-    by_hunk: dict[tuple[int, int], list[tuple[str, _Run]]] = defaultdict(list)
-    for side, side_runs in (("-", removed), ("+", added)):
-        for run in side_runs:
-            by_hunk[(run.file, run.hunk)].append((side, run))
+    """The verdicts of the range's files with moved blocks marked: trivial where order
+    cannot matter, significant with pointers elsewhere."""
+    candidates = [
+        (f, h)
+        for f, (change, _, _, verdict) in enumerate(files)
+        if change.status in _MOVABLE_STATUSES and not change.binary
+        for h, hunk_verdict in enumerate(verdict.hunks)
+        if hunk_verdict.reasons == ("content",)
+    ]
+    if not candidates:
+        return [_without_outline(verdict) for _, _, _, verdict in files]
+    matcher = _Matcher(files)
+    added = [run for f, h in candidates for run in _runs(files, f, h, "+")]
+    removed = [
+        run
+        for f, (change, _, _, _) in enumerate(files)
+        if not change.binary
+        for h in range(len(change.hunks))
+        for run in _runs(files, f, h, "-")
+    ]
+    matcher.match(added, removed)
+    valid: dict[int, bool] = {}
     verdicts = [verdict for _, _, _, verdict in files]
-    for (f, h), hunk_runs in sorted(by_hunk.items(), key=lambda item: item[0]):
-        change, kind, _, verdict = files[f]
-        if change.status not in _MOVABLE_STATUSES or verdict.hunks[h].reasons != ("content",):
+    for f, h in candidates:
+        blocks = _moved(matcher, f, h)
+        if blocks is None:
             continue
-        moved = _moved(kind, hunk_runs)
-        if moved is None:
-            continue
-        evidence = "; ".join(f"{name.replace('_', ' ')} {handle}" for name, handle in moved)
+        pointers: dict[tuple[str, str], None] = {}
+        for side, block in blocks:
+            if side == "-":
+                pointers[("moved_to", matcher.blocks[block].here)] = None
+            else:
+                pointers[("moved_from", matcher.blocks[block].there)] = None
+        for _, block in blocks:
+            if block not in valid:
+                valid[block] = _order_free(matcher, matcher.blocks[block])
+        evidence = "; ".join(f"{name.replace('_', ' ')} {handle}" for name, handle in pointers)
+        if all(valid[block] for _, block in blocks):
+            verdict = Verdict("trivial", ("moved",), evidence + ", unchanged", tuple(pointers))
+        else:
+            verdict = Verdict(
+                "significant",
+                ("content",),
+                f"{evidence}, but a move is trivial only for whole top-level definitions "
+                "or sections: the order of statements, keys and rules is meaning",
+                tuple(pointers),
+            )
         hunks = list(verdicts[f].hunks)
-        hunks[h] = Verdict("trivial", ("moved",), evidence + ", unchanged", tuple(moved))
+        hunks[h] = verdict
         verdicts[f] = replace(verdicts[f], hunks=tuple(hunks))
     return [
-        verdict if verdict is original else aggregate(change, t1, verdict.hunks)
+        _without_outline(verdict) if verdict is original else aggregate(change, t1, verdict.hunks)
         for verdict, (change, _, t1, original) in zip(verdicts, files, strict=True)
     ]
 
 
-def _runs(files: Sequence[FileInput], origin: str) -> list[_Run]:
+def _without_outline(verdict: FileVerdict) -> FileVerdict:
+    """The outline served its purpose: not kept to the end of a large range."""
+    return verdict if verdict.outline is None else replace(verdict, outline=None)
+
+
+def _free_indent(kind: str) -> bool:
+    policy = lexical.policy(kind)
+    return policy is not None and policy.leading
+
+
+def _runs(files: Sequence[FileInput], f: int, h: int, origin: str) -> list[_Run]:
+    lines = files[f][0].hunks[h].lines
     runs: list[_Run] = []
-    for f, (change, kind, _, _) in enumerate(files):
-        if change.binary:
+    start: int | None = None
+    for index, line in enumerate(lines):
+        follows = start is not None and _follows(lines[index - 1], line)
+        if line.origin == origin and follows:
             continue
-        policy = lexical.policy(kind)
-        free_indent = policy is not None and policy.leading
-        for h, hunk in enumerate(change.hunks):
-            current: _Run | None = None
-            previous: Line | None = None
-            for line in hunk.lines:
-                if line.origin != origin:
-                    current, previous = None, None
-                    continue
-                if current is None or not _follows(previous, line):
-                    current = _Run(f, h, [], [], [])
-                    runs.append(current)
-                key = line.text.strip() if free_indent else line.text.rstrip("\r")
-                current.lines.append(line)
-                current.keys.append(key)
-                current.matched.append(None)
-                previous = line
+        if start is not None:
+            runs.append(_Run(f, h, start, index - start))
+        start = index if line.origin == origin else None
+    if start is not None:
+        runs.append(_Run(f, h, start, len(lines) - start))
     return runs
 
 
-def _follows(previous: Line | None, line: Line) -> bool:
-    if previous is None:
+def _follows(previous: Line, line: Line) -> bool:
+    if line.origin != previous.origin:
         return False
     if line.origin == "-":
         return previous.old_no is not None and line.old_no == previous.old_no + 1
     return previous.new_no is not None and line.new_no == previous.new_no + 1
 
 
-def _match(files: Sequence[FileInput], added: list[_Run], removed: list[_Run]) -> None:
-    """Greedy longest blocks, in range order: each added line is matched with the
-    longest run of unused removed lines it starts."""
-    places: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    for r, run in enumerate(removed):
-        for p, key in enumerate(run.keys):
-            if key.strip():
-                places[key].append((r, p))
-    for run in added:
-        i = 0
-        while i < len(run.keys):
-            best_length, best = 0, (0, 0)
-            for r, p in places.get(run.keys[i], ())[:MAX_CANDIDATES]:
-                source = removed[r]
-                length = 0
-                while (
-                    i + length < len(run.keys)
-                    and p + length < len(source.keys)
-                    and source.matched[p + length] is None
-                    and run.keys[i + length] == source.keys[p + length]
-                ):
-                    length += 1
-                if length > best_length:
-                    best_length, best = length, (r, p)
-            keys = run.keys[i : i + best_length]
-            if best_length and _big_enough(keys):
-                r, p = best
-                source = removed[r]
-                there = _handle(files, source, p, best_length, "-")
-                here = _handle(files, run, i, best_length, "+")
-                for offset in range(best_length):
-                    source.matched[p + offset] = here
-                    run.matched[i + offset] = there
-                i += best_length
-            else:
-                i += 1
-
-
-def _big_enough(keys: list[str]) -> bool:
-    nonblank = sum(1 for key in keys if key.strip())
-    return nonblank >= MIN_LINES and sum(c.isalnum() for key in keys for c in key) >= MIN_ALNUM
-
-
-def _handle(files: Sequence[FileInput], run: _Run, start: int, length: int, side: str) -> str:
-    change = files[run.file][0]
-    first, last = run.lines[start], run.lines[start + length - 1]
-    if side == "-":
-        assert first.old_no is not None and last.old_no is not None
-        return str(
-            Handle(change.old_path or change.path, change.old_oid, first.old_no, last.old_no)
-        )
-    assert first.new_no is not None and last.new_no is not None
-    return str(Handle(change.path, change.new_oid, first.new_no, last.new_no))
-
-
-def _moved(kind: str, runs: list[tuple[str, _Run]]) -> list[tuple[str, str]] | None:
-    """Where the hunk's blocks went and came from, if every non-blank line moved;
-    blank lines may be left over only where the kind gives them no meaning."""
-    policy = lexical.policy(kind)
+def _moved(matcher: _Matcher, f: int, h: int) -> list[tuple[str, int]] | None:
+    """The blocks the hunk's lines went into or came from, if every non-blank line
+    moved; blank lines may be left over only where the kind gives them no meaning."""
+    policy = lexical.policy(matcher.files[f][1])
     blank_free = policy is not None and policy.blank_lines != "none"
-    pointers: dict[tuple[str, str], None] = {}
-    for side, run in runs:
-        for key, handle in zip(run.keys, run.matched, strict=True):
-            if handle is None:
-                if key.strip() or not blank_free:
-                    return None
-                continue
-            pointers[("moved_to" if side == "-" else "moved_from", handle)] = None
-    return list(pointers) or None
+    blocks: dict[tuple[str, int], None] = {}
+    for index, line in enumerate(matcher.files[f][0].hunks[h].lines):
+        if line.origin == " ":
+            continue
+        block = matcher.block_of.get((line.origin, f, h, index))
+        if block is None:
+            if line.text.strip() or not blank_free:
+                return None
+            continue
+        blocks[(line.origin, block)] = None
+    return list(blocks) or None
+
+
+def _order_free(matcher: _Matcher, block: _Block) -> bool:
+    """Whether the block is whole top-level definitions or sections on both sides,
+    the same ones, with every name still resolving where it now is."""
+    files = matcher.files
+    _, kind, _, source_verdict = files[block.source.file]
+    _, target_kind, _, target_verdict = files[block.target.file]
+    outlines = (source_verdict.outline, target_verdict.outline)
+    if kind != target_kind or outlines[0] is None or outlines[1] is None:
+        return False
+    if outlines[0].old is None or outlines[1].new is None:
+        return False
+    texts = [matcher.line(block.source, offset).text for offset in range(block.source.length)]
+    first_old = matcher.line(block.source, 0).old_no
+    first_new = matcher.line(block.target, 0).new_no
+    assert first_old is not None and first_new is not None
+    was = whole_units(outlines[0].old, first_old, first_old + len(texts) - 1, texts)
+    now = whole_units(outlines[1].new, first_new, first_new + len(texts) - 1, texts)
+    if was is None or now is None or [u.name for u in was] != [u.name for u in now]:
+        return False
+    same_file = block.source.file == block.target.file
+    if kind == "markdown":
+        # A subsection moved under another heading now documents something else
+        # (`### Windows` from Install to Uninstall): within a file, the headings above
+        # stay the same; into another file, only a page's title may be above it.
+        if same_file:
+            return all(one.parents == two.parents for one, two in zip(was, now, strict=True))
+        if any(level > 1 for unit in (*was, *now) for level, _ in unit.parents):
+            return False
+        # Into another file, a relative or reference link may no longer resolve.
+        return not any("[" in text or HTML_LINK.search(text) for text in texts)
+    return all(
+        _resolves(outlines[1].new, unit, None if same_file else outlines[0].new) for unit in now
+    )
+
+
+def _resolves(head: Side, unit: Unit, source_head: Side | None) -> bool:
+    """A Python definition where it now is: bound once, read at import time only
+    after it, reading at import time only names bound once before it, reading when
+    called only names its module has, not reachable from the module's own code run
+    at import time before it; and its old module no longer reads it."""
+    module = head.module
+    if module is None or module.star or len(module.bound.get(unit.name, [])) != 1:
+        return False
+    early = module.read_early.get(unit.name, [])
+    if any(line < unit.first for line in early):
+        return False
+    for name in unit.needs_first:
+        lines = module.bound.get(name)
+        if lines is None and name not in MODULE_NAMES:
+            return False
+        if lines is not None and (len(lines) != 1 or lines[0] >= unit.first):
+            return False
+    if not all(name in module.bound or name in MODULE_NAMES for name in unit.needs):
+        return False
+    # Code of the module run at import time before the definition may reach it
+    # through a function that reads its name: `X = setup()` above `def helper()`.
+    if unit.name in module.read and any(line < unit.first for line in module.calls):
+        return False
+    if source_head is not None and source_head.module is not None:
+        old = source_head.module
+        if old.star or (unit.name in old.read and unit.name not in old.bound):
+            return False
+    return True

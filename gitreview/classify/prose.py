@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from gitreview.classify import prose_comments, prose_markdown, prose_metadata, prose_text
-from gitreview.classify.base import Proof
+from gitreview.classify.base import Proof, apply_hunk
 from gitreview.classify.prose_words import COMMENT, MARKDOWN, TEXT, Fix, Flavor, line_fixes
 from gitreview.model import Hunk, Line
 
@@ -57,6 +57,35 @@ def metadata_only(facts: FileFacts) -> Proof | None:
     )
 
 
+def metadata_hunk(facts: FileFacts, hunk: Hunk) -> Proof | None:
+    """A front matter hunk that only changes listed keys, whatever the rest of the file
+    does (issue 11): the old file with only this hunk applied differs from the old file
+    in listed keys only. The body's hunks are judged on their own."""
+    change = facts.change
+    if facts.kind != "markdown" or change.status not in ("modified", "renamed"):
+        return None
+    if _extension_changed(change.old_path, change.path):
+        return None
+    old_text = facts.analysis.old_text
+    if old_text is None:
+        return None
+    old = prose_metadata.front_matter(old_text)
+    if old is None:
+        return None
+    applied = prose_metadata.front_matter(apply_hunk(old_text, hunk))
+    if applied is None:
+        return None
+    changed = prose_metadata.changed_keys(old, applied, facts.config.metadata_keys)
+    if changed is None:
+        return None
+    values = "; ".join(f"{key}: {_shown(old)} → {_shown(new)}" for key, old, new in changed)
+    return Proof(
+        ("metadata",),
+        "the old file with only this hunk applied differs in listed front matter keys "
+        f"only ({values or 'no value, only their lines'})",
+    )
+
+
 def _shown(value: object) -> str:
     text = "(absent)" if value is prose_metadata.ABSENT else str(value)
     return text if len(text) <= 40 else text[:39] + "…"
@@ -69,10 +98,19 @@ def _extension_changed(old_path: str | None, path: str) -> bool:
 # --- reflow --------------------------------------------------------------------------
 
 
+# Prose rules compare words: a hunk with a line longer than this (a minified file, a
+# hostile multi-megabyte line) is no prose edit, and would cost seconds to compare.
+MAX_LINE_CHARS = 20_000
+
+
+def _too_long(hunk: Hunk) -> bool:
+    return any(len(line.text) > MAX_LINE_CHARS for line in hunk.lines if line.origin != " ")
+
+
 def reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
     """Prose re-wrapped: the same words in the same order, only the line breaks and the
     spaces between words moved."""
-    if facts.kind not in _PROSE_KINDS:
+    if facts.kind not in _PROSE_KINDS or _too_long(hunk):
         return None
     removed, added = hunk.removed, hunk.added
     words = _words(removed)
@@ -149,7 +187,7 @@ def _texts(lines: tuple[Line, ...]) -> list[tuple[str, bool]]:
 def typo(facts: FileFacts, hunk: Hunk) -> Proof | None:
     """Every changed word is a typo fix of the old word, in prose or in a comment."""
     flavor = _flavor(facts.kind)
-    pairs = _line_pairs(hunk)
+    pairs = None if _too_long(hunk) else _line_pairs(hunk)
     if flavor is None or pairs is None:
         return None
     fixes: list[Fixed] = []

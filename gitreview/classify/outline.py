@@ -1,0 +1,346 @@
+"""The units whose order cannot change behaviour: top-level definitions, sections.
+
+A moved block is trivial only when it is made of such units, whole, on both
+sides (issue 11): a Python function or class at the top of its module, a
+Markdown section with its subsections. Statements inside a body, module-level
+assignments, YAML keys, Makefile rules... keep their order's meaning.
+
+For Python the outline also says what each definition needs from its module
+(the names it reads at import time, from decorators, defaults, bases and class
+bodies, and the names its functions read when called), and what the module binds
+and reads, so that a move is trivial only where every name still resolves.
+The texts are kept at classification time only for files whose changed lines
+could start such a unit, and outlined only when a moved block needs them.
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from gitreview.model import FileChange, Hunk
+
+if TYPE_CHECKING:
+    import ast
+    import symtable
+
+# A changed line that can start a unit: without one, no hunk of the file moved a unit.
+_STARTS = {
+    "python": re.compile(r"(?:async[ \t]+def|def|class)[ \t]|@"),
+    "markdown": re.compile(r"#{1,6}(?:[ \t]|$)|(?:=+|-+)[ \t]*$"),
+}
+# Names a module has without binding them.
+MODULE_NAMES = frozenset(dir(builtins)) | {"__file__", "__builtins__", "__path__", "__cached__"}
+
+
+@dataclass(frozen=True)
+class Unit:
+    first: int
+    last: int  # its last line that is not blank
+    movable: bool  # a definition or a section; False: any other statement, the preamble
+    name: str = ""
+    needs: frozenset[str] = frozenset()  # module names it reads when called (Python)
+    needs_first: frozenset[str] = frozenset()  # module names it reads at import time
+    # Markdown: the headings above it (level, text): the section documents part of them.
+    parents: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Module:
+    """What a Python module binds and reads at its top level."""
+
+    bound: dict[str, list[int]] = field(default_factory=dict)  # name -> lines bound
+    read_early: dict[str, list[int]] = field(default_factory=dict)  # read at import time
+    read: frozenset[str] = frozenset()  # read anywhere
+    star: bool = False  # a star import: any name may be bound
+    # What runs code of the module's own at import time: calls, decorators and bases
+    # whose name a top-level def or class binds, by line.
+    calls: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Side:
+    units: tuple[Unit, ...]  # in order of first line; sections nest
+    module: Module | None = None  # Python only
+
+
+class Outline:
+    """The two sides of a file, outlined when a moved block first needs them: most
+    files whose changed lines could start a unit have no moved block at all."""
+
+    def __init__(self, kind: str, old_text: str | None, new_text: str | None) -> None:
+        self._read = _python if kind == "python" else _markdown
+        self._texts = {"old": old_text, "new": new_text}
+
+    @functools.cached_property
+    def old(self) -> Side | None:
+        return self._side("old")
+
+    @functools.cached_property
+    def new(self) -> Side | None:
+        return self._side("new")
+
+    def _side(self, name: str) -> Side | None:
+        text = self._texts.pop(name)
+        return None if text is None else self._read(text)
+
+
+def outline_of(
+    change: FileChange, kind: str, old_text: str | None, new_text: str | None
+) -> Outline | None:
+    """What to outline the two sides from, or None when no changed line can start a unit."""
+    starts = _STARTS.get(kind)
+    if starts is None or not any(_starts_unit(starts, hunk) for hunk in change.hunks):
+        return None
+    return Outline(kind, old_text, new_text)
+
+
+def _starts_unit(starts: re.Pattern[str], hunk: Hunk) -> bool:
+    return any(line.origin != " " and starts.match(line.text) for line in hunk.lines)
+
+
+def whole_units(side: Side, first: int, last: int, texts: list[str]) -> list[Unit] | None:
+    """The movable units that lines first..last hold whole, when every line that is
+    not blank (nor a Python comment between statements) is in one of them."""
+    inside = [u for u in side.units if u.first >= first and u.last <= last and u.movable]
+    if not inside:
+        return None
+    for number, text in zip(range(first, last + 1), texts, strict=True):
+        if not text.strip():
+            continue
+        if any(u.first <= number <= u.last for u in inside):
+            continue
+        if any(u.first <= number <= u.last for u in side.units):
+            return None  # part of a statement or section that did not move whole
+    return inside
+
+
+# -- Python -------------------------------------------------------------------
+
+
+def _python(text: str) -> Side | None:
+    import ast
+    import symtable
+
+    if re.search("\r(?!\n)", text):
+        return None  # Python ends a line at a lone CR, git does not: lines would not align
+    try:
+        tree = ast.parse(text)
+        table = symtable.symtable(text, "<moved>", "exec")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    tables: dict[tuple[str, int], symtable.SymbolTable] = {
+        (child.get_name(), child.get_lineno()): child for child in table.get_children()
+    }
+    units = []
+    bound: dict[str, list[int]] = {}
+    read_early: dict[str, list[int]] = {}
+    definitions = {
+        statement.name
+        for statement in tree.body
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    }
+    calls: list[int] = []
+    for statement in tree.body:
+        first = min([statement.lineno, *_decorator_lines(statement)])
+        last = statement.end_lineno or statement.lineno
+        for name in _bindings(statement):
+            bound.setdefault(name, []).append(first)
+        if not definitions.isdisjoint(_callees(statement)):
+            calls.append(first)
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            child = tables.get((statement.name, statement.lineno))
+            if child is None:
+                units.append(Unit(first, last, False))
+                continue
+            early = set(_header_names(statement))
+            if isinstance(statement, ast.ClassDef):
+                early |= _class_reads(child)
+            for name in early:
+                read_early.setdefault(name, []).append(first)
+            units.append(
+                Unit(first, last, True, statement.name, frozenset(_reads(child)), frozenset(early))
+            )
+        else:
+            for name in _early_reads(statement):
+                read_early.setdefault(name, []).append(first)
+            units.append(Unit(first, last, False))
+    # Read: every name loaded, and every string that could name one (`__all__`,
+    # getattr(module, "name")): a name that only a string reads still must resolve.
+    read: set[str] = set()
+    star = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            read.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if node.value.isidentifier():
+                read.add(node.value)
+        elif isinstance(node, ast.ImportFrom):
+            star = star or any(alias.name == "*" for alias in node.names)
+    return Side(tuple(units), Module(bound, read_early, frozenset(read), star, tuple(calls)))
+
+
+def _callees(statement: ast.stmt) -> Iterator[str]:
+    """The names of what a statement calls at import time (decorators and bases
+    included: they run code too), by the name their expression starts with."""
+    import ast
+
+    for node in _walk_early(statement):
+        callees: list[ast.expr] = []
+        if isinstance(node, ast.Call):
+            callees.append(node.func)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            callees += node.decorator_list
+            if isinstance(node, ast.ClassDef):
+                callees += node.bases
+        for callee in callees:
+            while isinstance(callee, ast.Attribute | ast.Call | ast.Subscript):
+                callee = callee.func if isinstance(callee, ast.Call) else callee.value
+            if isinstance(callee, ast.Name):
+                yield callee.id
+
+
+def _decorator_lines(statement: ast.stmt) -> list[int]:
+    return [decorator.lineno for decorator in getattr(statement, "decorator_list", [])]
+
+
+def _bindings(statement: ast.stmt) -> Iterator[str]:
+    """Names a top-level statement binds in the module (not in its functions' or
+    classes' own scopes)."""
+    import ast
+
+    for node in _walk_early(statement, class_bodies=False):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.name
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            yield node.id
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                yield alias.asname or alias.name.split(".")[0]
+        elif isinstance(node, ast.MatchAs | ast.MatchStar | ast.ExceptHandler) and node.name:
+            yield node.name
+
+
+def _walk_early(statement: ast.stmt, *, class_bodies: bool = True) -> Iterator[ast.AST]:
+    """The nodes of a statement that run at import time: function bodies, lambdas
+    and comprehensions aside (their own scopes); class bodies run, but bind in the
+    class, not in the module."""
+    import ast
+
+    stack: list[ast.AST] = [statement]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            stack += [*node.decorator_list, *_defaults(node.args)]
+            stack += [n for n in (node.returns,) if n is not None]
+        elif isinstance(node, ast.Lambda):
+            stack += _defaults(node.args)
+        elif isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+            stack.append(node.generators[0].iter)
+        elif isinstance(node, ast.ClassDef):
+            stack += [*node.decorator_list, *node.bases, *node.keywords]
+            if class_bodies:
+                stack += node.body
+        else:
+            stack += list(ast.iter_child_nodes(node))
+
+
+def _defaults(args: ast.arguments) -> list[ast.AST]:
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    annotations = [a.annotation for a in every if a is not None and a.annotation is not None]
+    return [*args.defaults, *(d for d in args.kw_defaults if d is not None), *annotations]
+
+
+def _early_reads(statement: ast.stmt) -> set[str]:
+    import ast
+
+    return {
+        node.id
+        for node in _walk_early(statement)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+    }
+
+
+def _header_names(
+    statement: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
+) -> Iterator[str]:
+    """Names a definition reads in the module scope when it is executed: decorators,
+    defaults and annotations, bases and keywords."""
+    import ast
+
+    parts: list[ast.AST] = [*statement.decorator_list]
+    if isinstance(statement, ast.ClassDef):
+        parts += [*statement.bases, *statement.keywords]
+    else:
+        parts += _defaults(statement.args)
+        parts += [n for n in (statement.returns,) if n is not None]
+    for part in parts:
+        for node in ast.walk(part):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                yield node.id
+
+
+def _globals(table: symtable.SymbolTable) -> set[str]:
+    return {s.get_name() for s in table.get_symbols() if s.is_global() and s.is_referenced()}
+
+
+def _reads(table: symtable.SymbolTable) -> set[str]:
+    """Module names read anywhere in a definition's scopes."""
+    names = _globals(table)
+    for child in table.get_children():
+        names |= _reads(child)
+    return names
+
+
+def _class_reads(table: symtable.SymbolTable) -> set[str]:
+    """Module names a class body reads while the class is made (nested classes too)."""
+    names = _globals(table)
+    for child in table.get_children():
+        if child.get_type() == "class":
+            names |= _class_reads(child)
+    return names
+
+
+# -- Markdown -----------------------------------------------------------------
+
+# Raw HTML that links: moved into another file, its target may no longer resolve.
+HTML_LINK = re.compile(r"\b(?:href|src)\s*=", re.IGNORECASE)
+
+
+def _markdown(text: str) -> Side:
+    """Sections with their subsections; the front matter and the preamble stay put."""
+    from gitreview.analyze.markdown_doc import parse
+
+    document = parse(text)
+    lines = document.lines
+    units = []
+    if document.frontmatter is not None:
+        units.append(Unit(document.frontmatter.first, document.frontmatter.last, False))
+    start = document.frontmatter.last + 1 if document.frontmatter else 1
+    headings = document.headings
+    preamble_last = headings[0].line - 1 if headings else len(lines)
+    if start <= preamble_last:
+        units.append(Unit(start, _trimmed(lines, start, preamble_last), False))
+    above: list[tuple[int, str]] = []
+    for position, heading in enumerate(headings):
+        last = len(lines)
+        for after in headings[position + 1 :]:
+            if after.level <= heading.level:
+                last = after.line - 1
+                break
+        above = [(level, text) for level, text in above if level < heading.level]
+        end = _trimmed(lines, heading.line, last)
+        units.append(Unit(heading.line, end, True, heading.slug, parents=tuple(above)))
+        above.append((heading.level, heading.text))
+    return Side(tuple(units))
+
+
+def _trimmed(lines: tuple[str, ...], first: int, last: int) -> int:
+    while last > first and not lines[last - 1].strip():
+        last -= 1
+    return last

@@ -1,0 +1,434 @@
+"""Python compared statement by statement: which changed lines change meaning.
+
+Both sides are parsed once per file (issue 11: a parse per hunk under a budget
+left large files without per-hunk verdicts). The statements of the two sides are
+aligned as an AST diff does: a statement no hunk touches, at the same place on
+both sides (its lines map through the unchanged lines), anchors the alignment;
+between two anchors, the statements of each side form a region, paired in order
+when both sides have as many statements, else compared as a whole: the same AST
+(positions aside, docstrings cleaned, string prefixes aside) and the same
+comments in the same order. A pair of definitions of the same kind is compared
+header apart and body by body, recursively, and so is a pair of `if`, `for`,
+`while`, `with` or `try` statements of the same shape, clause by clause: a change
+deep in a large class, or in a signature, leaves the other hunks their own verdicts.
+
+What a formatter does within one region (a trailing comment moved to another line
+of the same statement, a string's quotes changed at both ends on lines of two
+hunks, a statement split where git pairs lines of different statements) compares
+equal; a region whose meaning changed makes every changed line in it meaningful.
+"""
+
+from __future__ import annotations
+
+import bisect
+import inspect
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gitreview.classify.base import FileFacts
+from gitreview.model import Hunk
+
+if TYPE_CHECKING:
+    import ast
+
+Span = tuple[int, int]  # first and last line, 1-based
+_LONE_CR = re.compile("\r(?!\n)")
+
+
+@dataclass(frozen=True)
+class Parsed:
+    tree: ast.Module
+    comments: tuple[tuple[int, str], ...]  # (line, text normalized), in order
+
+
+@dataclass(frozen=True)
+class Differences:
+    """The line spans of each side whose meaning changed."""
+
+    old: tuple[Span, ...]
+    new: tuple[Span, ...]
+
+    def touches(self, hunk: Hunk) -> bool:
+        """Whether a changed line of the hunk is in a span whose meaning changed."""
+        for line in hunk.lines:
+            if line.origin == "-" and line.old_no is not None and _inside(self.old, line.old_no):
+                return True
+            if line.origin == "+" and line.new_no is not None and _inside(self.new, line.new_no):
+                return True
+        return False
+
+
+def _inside(spans: tuple[Span, ...], line: int) -> bool:
+    """Whether the line is in one of the spans (sorted, disjoint)."""
+    index = bisect.bisect_right(spans, (line, float("inf"))) - 1
+    return index >= 0 and spans[index][0] <= line <= spans[index][1]
+
+
+def parsed_sides(facts: FileFacts) -> tuple[Parsed, Parsed] | None:
+    """Both sides of a Python file, parsed once for every rule and hunk of the file."""
+    if "python:parsed" not in facts.memo:
+        old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
+        old = None if old_text is None else parse(old_text)
+        new = None if new_text is None else parse(new_text)
+        facts.memo["python:parsed"] = None if old is None or new is None else (old, new)
+    found = facts.memo["python:parsed"]
+    return found if isinstance(found, tuple) else None
+
+
+def parse(text: str) -> Parsed | None:
+    """The tree, normalized for comparison, and the comments; None when the text
+    does not parse (or nests too deep to parse)."""
+    import ast
+
+    from gitreview.analyze import lexers
+
+    if _LONE_CR.search(text):
+        return None  # Python ends a line there, git does not: the lines would not align
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    _clean_docstring_of(tree)
+    # Normalized where compared (_same): most statements of a large file never are.
+    starts = [0, *itertools.accumulate(len(line) + 1 for line in text.split("\n"))]
+    found = lexers.scan("python", text)
+    comments = tuple(
+        (bisect.bisect_right(starts, start), " ".join(text[start:end].lstrip("#").split()))
+        for start, end in found.comments
+    )
+    return Parsed(tree, comments)
+
+
+def clean_docstring(text: str) -> str:
+    """What formatters change in a docstring: its indentation, the whitespace at
+    the ends of lines and of the whole. The words and line breaks stay; so do
+    trailing spaces in a docstring with doctests, whose expected output they are."""
+    cleaned = inspect.cleandoc(text)
+    if ">>>" in cleaned:
+        return cleaned
+    return "\n".join(line.rstrip() for line in cleaned.split("\n")).strip()
+
+
+def differences(
+    old: Parsed, new: Parsed, hunks: Sequence[Hunk], old_lines: int, new_lines: int
+) -> Differences | None:
+    """Where the two sides differ in meaning; None when a tree is too deep to compare."""
+    diff = _Diff(old, new, hunks)
+    try:
+        diff.bodies(old.tree.body, new.tree.body, (1, old_lines), (1, new_lines))
+    except RecursionError:
+        return None
+    return Differences(tuple(sorted(diff.old_spans)), tuple(sorted(diff.new_spans)))
+
+
+class _Diff:
+    def __init__(self, old: Parsed, new: Parsed, hunks: Sequence[Hunk]) -> None:
+        self.old, self.new = old, new
+        lines = [line for hunk in hunks for line in hunk.lines]
+        self.removed = sorted(ln.old_no for ln in lines if ln.old_no and ln.origin == "-")
+        self.added = sorted(ln.new_no for ln in lines if ln.new_no and ln.origin == "+")
+        self.old_to_new: dict[int, int] = {}  # unchanged lines inside hunks
+        self.ends: list[int] = []  # the first old line after each hunk
+        self.shifts: list[int] = []  # how far the old lines from there moved
+        for hunk in hunks:
+            for line in hunk.lines:
+                if line.origin == " " and line.old_no is not None and line.new_no is not None:
+                    self.old_to_new[line.old_no] = line.new_no
+            end = hunk.old_start + hunk.old_count if hunk.old_count else hunk.old_start + 1
+            shift = (hunk.new_start + hunk.new_count) - end
+            if not hunk.new_count:
+                shift += 1  # an empty new side starts at the line before
+            self.ends.append(end)
+            self.shifts.append(shift)
+        self.old_spans: list[Span] = []
+        self.new_spans: list[Span] = []
+
+    def map(self, line: int) -> int | None:
+        """The new line an unchanged old line became."""
+        if _any_in(self.removed, (line, line)):
+            return None
+        if line in self.old_to_new:
+            return self.old_to_new[line]
+        index = bisect.bisect_right(self.ends, line) - 1
+        return line + (self.shifts[index] if index >= 0 else 0)
+
+    def bodies(
+        self, old: Sequence[ast.stmt], new: Sequence[ast.stmt], old_span: Span, new_span: Span
+    ) -> None:
+        by_first = {_span(statement)[0]: statement for statement in new}
+        anchors: list[tuple[int, int]] = []  # indexes of paired unchanged statements
+        position = {id(statement): index for index, statement in enumerate(new)}
+        for index, statement in enumerate(old):
+            first, last = _span(statement)
+            if _any_in(self.removed, (first, last)):
+                continue
+            target = self.map(first)
+            partner = by_first.get(target) if target is not None else None
+            if partner is None or _span(partner)[1] != self.map(last):
+                continue
+            if _any_in(self.added, _span(partner)):
+                continue
+            if anchors and position[id(partner)] <= anchors[-1][1]:
+                continue
+            anchors.append((index, position[id(partner)]))
+        previous_old, previous_new = -1, -1
+        for old_index, new_index in [*anchors, (len(old), len(new))]:
+            olds, news = old[previous_old + 1 : old_index], new[previous_new + 1 : new_index]
+            region_old = (
+                _span(old[previous_old])[1] + 1 if previous_old >= 0 else old_span[0],
+                _span(old[old_index])[0] - 1 if old_index < len(old) else old_span[1],
+            )
+            region_new = (
+                _span(new[previous_new])[1] + 1 if previous_new >= 0 else new_span[0],
+                _span(new[new_index])[0] - 1 if new_index < len(new) else new_span[1],
+            )
+            self.region(olds, news, region_old, region_new)
+            previous_old, previous_new = old_index, new_index
+
+    def region(
+        self, old: Sequence[ast.stmt], new: Sequence[ast.stmt], old_span: Span, new_span: Span
+    ) -> None:
+        """Statements between two anchors: paired in order when both sides have as
+        many (each pair with the lines before it), else compared as a whole."""
+        if not self._changed(old_span, new_span):
+            return
+        if len(old) != len(new) or not old:
+            self.pair(old, new, old_span, new_span)
+            return
+        old_first, new_first = old_span[0], new_span[0]
+        for index, (one, two) in enumerate(zip(old, new, strict=True)):
+            last = index == len(old) - 1
+            old_last = old_span[1] if last else _span(one)[1]
+            new_last = new_span[1] if last else _span(two)[1]
+            self.pair([one], [two], (old_first, old_last), (new_first, new_last))
+            old_first, new_first = old_last + 1, new_last + 1
+
+    def pair(
+        self, old: Sequence[ast.stmt], new: Sequence[ast.stmt], old_span: Span, new_span: Span
+    ) -> None:
+        if not self._changed(old_span, new_span):
+            return
+        if len(old) == 1 and len(new) == 1 and _definitions(old[0], new[0]):
+            # Header and body apart: a changed signature leaves the body's hunks
+            # their own verdicts, and the other way round.
+            old_header, new_header = _header_end(old[0]), _header_end(new[0])
+            before_old = (old_span[0], old_header)
+            before_new = (new_span[0], new_header)
+            if not _same_header(old[0], new[0]) or not self._same_comments(before_old, before_new):
+                self._differ(before_old, before_new)
+            for definition in (old[0], new[0]):
+                _clean_docstring_of(definition)  # type: ignore[arg-type]
+            inner_old = (old_header + 1, old_span[1])
+            inner_new = (new_header + 1, new_span[1])
+            self.bodies(old[0].body, new[0].body, inner_old, inner_new)  # type: ignore[attr-defined]
+            return
+        if len(old) == 1 and len(new) == 1 and _compounds(old[0], new[0]):
+            self.compound(old[0], new[0], old_span, new_span)
+            return
+        same = len(old) == len(new) and all(map(_same, old, new))
+        if not same or not self._same_comments(old_span, new_span):
+            self._differ(old_span, new_span)
+
+    def compound(self, old: ast.stmt, new: ast.stmt, old_span: Span, new_span: Span) -> None:
+        """An `if`, `for`, `while`, `with` or `try` on both sides, the same shape: its
+        header (the test, the target, the handlers' types...) apart, each clause's
+        statements on their own. A change on a line between clauses (`else:`, a
+        comment before `except`) makes the whole statement differ."""
+        old_clauses, new_clauses = _clauses(old), _clauses(new)
+        old_header = (old_span[0], _header_end(old))
+        new_header = (new_span[0], _header_end(new))
+        old_glue = _glue(old_span, old_header, [_list_span(c) for c in old_clauses])
+        new_glue = _glue(new_span, new_header, [_list_span(c) for c in new_clauses])
+        if any(_any_in(self.removed, span) for span in old_glue) or any(
+            _any_in(self.added, span) for span in new_glue
+        ):
+            self._differ(old_span, new_span)
+            return
+        if not _same_shell(old, new) or not self._same_comments(old_header, new_header):
+            self._differ(old_header, new_header)
+        for one, two in zip(old_clauses, new_clauses, strict=True):
+            self.bodies(one, two, _list_span(one), _list_span(two))
+
+    def _changed(self, old_span: Span, new_span: Span) -> bool:
+        return _any_in(self.removed, old_span) or _any_in(self.added, new_span)
+
+    def _same_comments(self, old_span: Span, new_span: Span) -> bool:
+        return _comments_in(self.old.comments, old_span) == _comments_in(
+            self.new.comments, new_span
+        )
+
+    def _differ(self, old_span: Span, new_span: Span) -> None:
+        # Either may be empty (first > last): a region only the other side has.
+        if old_span[0] <= old_span[1]:
+            self.old_spans.append(old_span)
+        if new_span[0] <= new_span[1]:
+            self.new_spans.append(new_span)
+
+
+def _definitions(old: ast.stmt, new: ast.stmt) -> bool:
+    """Two definitions of the same kind, each body on lines of its own."""
+    import ast
+
+    kinds = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    if not isinstance(old, kinds) or type(old) is not type(new):
+        return False
+    assert isinstance(new, kinds)
+    return old.body[0].lineno > _header_end(old) and new.body[0].lineno > _header_end(new)
+
+
+def _clauses(statement: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists of a compound statement, in order: body, handlers' bodies,
+    else, finally."""
+    lists = [statement.body]  # type: ignore[attr-defined]
+    lists += [handler.body for handler in getattr(statement, "handlers", ())]
+    lists += [getattr(statement, name, []) for name in ("orelse", "finalbody")]
+    return [statements for statements in lists if statements]
+
+
+def _compounds(old: ast.stmt, new: ast.stmt) -> bool:
+    """Two compound statements of the same kind and shape, each clause on lines of
+    its own."""
+    import ast
+
+    kinds = ast.If | ast.For | ast.AsyncFor | ast.While | ast.With | ast.AsyncWith | ast.Try
+    if not isinstance(old, kinds) or type(old) is not type(new):
+        return False
+    shape = [
+        [len(getattr(node, "handlers", ()))]
+        + [bool(getattr(node, name, ())) for name in ("orelse", "finalbody")]
+        for node in (old, new)
+    ]
+    if shape[0] != shape[1]:
+        return False
+    return all(
+        clause[0].lineno > _header_end(node) for node in (old, new) for clause in _clauses(node)
+    )
+
+
+def _list_span(statements: list[ast.stmt]) -> Span:
+    return _span(statements[0])[0], _span(statements[-1])[1]
+
+
+def _glue(whole: Span, header: Span, clauses: list[Span]) -> list[Span]:
+    """The lines of a compound statement outside its header and its clauses' statements."""
+    glue, position = [], header[1] + 1
+    for first, last in clauses:
+        if first > position:
+            glue.append((position, first - 1))
+        position = last + 1
+    if position <= whole[1]:
+        glue.append((position, whole[1]))
+    return glue
+
+
+def _same_shell(old: ast.stmt, new: ast.stmt) -> bool:
+    """The same compound statement but for its clauses' statements."""
+    import ast
+
+    lists: list[tuple[ast.AST, str, list[ast.stmt]]] = []
+    for node in (old, new):
+        owners: list[ast.AST] = [node, *getattr(node, "handlers", ())]
+        for owner in owners:
+            for name in ("body", "orelse", "finalbody"):
+                value = getattr(owner, name, None)
+                if isinstance(value, list) and (not value or isinstance(value[0], ast.stmt)):
+                    lists.append((owner, name, value))
+                    setattr(owner, name, [])
+    try:
+        return _same(old, new)
+    finally:
+        for owner, name, value in lists:
+            setattr(owner, name, value)
+
+
+def _same_header(old: ast.stmt, new: ast.stmt) -> bool:
+    """The same definition but for the body: name, decorators, arguments, bases."""
+    old_body, new_body = old.body, new.body  # type: ignore[attr-defined]
+    try:
+        old.body, new.body = [], []  # type: ignore[attr-defined]
+        return _same(old, new)
+    finally:
+        old.body, new.body = old_body, new_body  # type: ignore[attr-defined]
+
+
+def _any_in(lines: list[int], span: Span) -> bool:
+    """Whether a sorted list of lines has one in the span."""
+    index = bisect.bisect_left(lines, span[0])
+    return index < len(lines) and lines[index] <= span[1]
+
+
+def _span(statement: ast.stmt) -> Span:
+    decorators = getattr(statement, "decorator_list", [])
+    first = min([statement.lineno, *(d.lineno for d in decorators)])
+    return first, statement.end_lineno or statement.lineno
+
+
+def _header_end(statement: ast.stmt) -> int:
+    """The last line of a compound statement's header (a definition's decorators,
+    signature and bases; an `if`'s test...): its body starts after it."""
+    import ast
+
+    last = statement.lineno
+    for node in ast.iter_child_nodes(statement):
+        if isinstance(node, ast.stmt | ast.excepthandler | ast.match_case):
+            continue
+        last = max(last, getattr(node, "end_lineno", None) or last)
+    return last
+
+
+def _same(old: object, new: object) -> bool:
+    """The same tree, positions aside, as formatters leave it: string prefixes aside
+    (u"x" is "x"), docstrings cleaned of their indentation. Values compare type for
+    type and floats by their spelling (-0.0 is not 0.0). Iterative: no recursion limit,
+    and no dump of a large statement to build."""
+    import ast
+
+    pairs: list[tuple[object, object]] = [(old, new)]
+    while pairs:
+        one, two = pairs.pop()
+        if type(one) is not type(two):
+            return False
+        if isinstance(one, ast.AST):
+            if isinstance(one, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                _clean_docstring_of(one)
+                _clean_docstring_of(two)  # type: ignore[arg-type]
+            pairs += [
+                (getattr(one, name, None), getattr(two, name, None))
+                for name in one._fields
+                if name != "kind"  # a Constant's `u` prefix
+            ]
+        elif isinstance(one, list):
+            assert isinstance(two, list)
+            if len(one) != len(two):
+                return False
+            pairs += zip(one, two, strict=True)
+        elif isinstance(one, float | complex):
+            if repr(one) != repr(two):
+                return False
+        elif one != two:
+            return False
+    return True
+
+
+def _clean_docstring_of(
+    node: ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef,
+) -> None:
+    import ast
+
+    docstring = node.body[0] if node.body else None
+    if (
+        isinstance(docstring, ast.Expr)
+        and isinstance(docstring.value, ast.Constant)
+        and isinstance(docstring.value.value, str)
+    ):
+        docstring.value.value = clean_docstring(docstring.value.value)
+
+
+def _comments_in(comments: tuple[tuple[int, str], ...], span: Span) -> list[str]:
+    lines = [line for line, _ in comments]
+    start = bisect.bisect_left(lines, span[0])
+    end = bisect.bisect_right(lines, span[1])
+    return [text for _, text in comments[start:end]]

@@ -1,0 +1,71 @@
+"""Imports reordered, as isort writes them, wherever they are (issue 11)."""
+
+from pathlib import Path
+
+import pytest
+from manifests import files_by_path, manifest_of
+from repos import before_and_after
+
+USE = "\n\nprint(alpha, beta, gamma)\n"
+
+REORDERED = {
+    "inside a function": (
+        "def load():\n    import sys\n    import json\n    return json, sys\n",
+        "def load():\n    import json\n    import sys\n    return json, sys\n",
+    ),
+    "inside `if TYPE_CHECKING:`": (
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+        "    from pathlib import Path\n    from collections.abc import Iterator\n",
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+        "    from collections.abc import Iterator\n    from pathlib import Path\n",
+    ),
+    "inside `try:`": (
+        "try:\n    import yaml\n    import toml\nexcept ImportError:\n    yaml = toml = None\n",
+        "try:\n    import toml\n    import yaml\nexcept ImportError:\n    yaml = toml = None\n",
+    ),
+    "names on the indented lines of a parenthesised import": (
+        "from shapes import (\n    square,\n    circle,\n    triangle,\n)\n",
+        "from shapes import (\n    circle,\n    square,\n    triangle,\n)\n",
+    ),
+    "sections parted by a blank line": (
+        "import os\nimport requests\nimport sys\n",
+        "import os\nimport sys\n\nimport requests\n",
+    ),
+}
+
+NOT_REORDERED = {
+    "an import moved from `try:` into its `except`": (
+        "try:\n    import yaml\n    import toml\nexcept ImportError:\n    yaml = None\n",
+        "try:\n    import yaml\nexcept ImportError:\n    import toml\n    yaml = None\n",
+    ),
+    "an import moved past a call inside a function": (
+        "def load():\n    import json\n    setup()\n    import plugins\n    return json\n",
+        "def load():\n    import plugins\n    setup()\n    import json\n    return json\n",
+    ),
+    "imports moved into another block": (
+        "if FAST:\n    import fast\n    import quick\nelse:\n    import slow\n",
+        "if FAST:\n    import fast\nelse:\n    import quick\n    import slow\n",
+    ),
+    "a name dropped from a parenthesised import": (
+        "from shapes import (\n    square,\n    circle,\n    triangle,\n)\n",
+        "from shapes import (\n    circle,\n    triangle,\n)\n",
+    ),
+}
+
+
+def hunks(tmp_path: Path, old: str, new: str) -> list[tuple[str, list[str]]]:
+    repo = before_and_after(tmp_path / "repo", "module.py", old + USE, new + USE)
+    entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))["module.py"]
+    if entry["classification"] == "trivial":
+        return [("trivial", entry["reasons"])]
+    return [(hunk["classification"], hunk["reasons"]) for hunk in entry["hunks"]]
+
+
+@pytest.mark.parametrize("what", sorted(REORDERED))
+def test_imports_reordered(tmp_path: Path, what: str) -> None:
+    assert hunks(tmp_path, *REORDERED[what]) == [("trivial", ["import-order"])]
+
+
+@pytest.mark.parametrize("what", sorted(NOT_REORDERED))
+def test_imports_moved_elsewhere_stay_significant(tmp_path: Path, what: str) -> None:
+    assert ("significant", ["content"]) in hunks(tmp_path, *NOT_REORDERED[what])
