@@ -8,12 +8,23 @@ here writes to the working tree or the object database.
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import subprocess
-from dataclasses import dataclass
+from collections.abc import Generator, Iterator, Mapping
 from typing import TYPE_CHECKING, cast
 
 from gitreview.errors import Exit, UserError
+from gitreview.gitdiff import (
+    PatchBlock,
+    RawChange,
+    parse_block,
+    parse_raw_diff,
+    parse_raw_fields,
+    path_text,
+    split_blocks,
+)
 from gitreview.model import EMPTY_TREE, Commit, Hunk, Line, Origin
 
 if TYPE_CHECKING:
@@ -47,60 +58,6 @@ def no_git_env() -> dict[str, str]:
         or key in _KEPT_GIT_VARIABLES
         or key.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"))
     }
-
-
-@dataclass(frozen=True)
-class RawChange:
-    """One record of `git diff-tree --raw`: a file pair and its status letter."""
-
-    status: str  # A, M, D, R, C, T
-    score: int | None
-    old_mode: int
-    new_mode: int
-    old_oid: str
-    new_oid: str
-    old_path: str
-    new_path: str
-
-
-_ZERO_OID = "0" * 40
-
-
-def path_text(raw: bytes) -> str:
-    """A path as text. git paths are bytes; one that is not UTF-8 keeps its odd
-    bytes as `\\xe9` escapes, so the manifest stays valid UTF-8 JSON."""
-    return raw.decode("utf-8", "backslashreplace")
-
-
-def parse_raw_diff(output: bytes) -> list[RawChange]:
-    """Parse NUL-separated `git diff-tree -r -z --raw` output."""
-    fields = output.split(b"\0")
-    changes: list[RawChange] = []
-    i = 0
-    while i < len(fields) and fields[i]:
-        meta = fields[i].decode("ascii").lstrip(":").split(" ")
-        old_mode, new_mode, old_oid, new_oid, status = meta
-        letter, score = status[0], (int(status[1:]) if len(status) > 1 else None)
-        old_path = path_text(fields[i + 1])
-        if letter in "RC":
-            new_path = path_text(fields[i + 2])
-            i += 3
-        else:
-            new_path = old_path
-            i += 2
-        changes.append(
-            RawChange(
-                status=letter,
-                score=score,
-                old_mode=int(old_mode, 8),
-                new_mode=int(new_mode, 8),
-                old_oid=old_oid,
-                new_oid=new_oid,
-                old_path=old_path,
-                new_path=new_path,
-            )
-        )
-    return changes
 
 
 class Repository:
@@ -211,25 +168,50 @@ class Repository:
 
     # -- trees and blobs -----------------------------------------------------
 
-    def raw_diff(self, base: str | None, head: str, *, copies: bool) -> list[RawChange]:
-        """File pairs between two commits, as `git diff -M` pairs them.
+    def diff(self, base: str | None, head: str) -> DiffStream:
+        """The range's file pairs and hunks, as `git diff -M` pairs and cuts them,
+        from one git process read as it runs (issue 12)."""
+        return DiffStream(self, base, head)
 
-        The pairs come from git itself: libgit2's find_similar pairs some
-        files differently from git and is slower on large ranges (issue #2).
-        """
-        args = ["diff-tree", "-r", "-z", "--raw", "--no-commit-id", "-M"]
-        if copies:
-            args.append("-C")
-        args += [base or EMPTY_TREE, head]
-        return parse_raw_diff(self._git(*args).stdout)
+    def copies(self, base: str | None, head: str) -> Copies:
+        """Copy pairs of the range (`git diff-tree -M -C`), started at once so git
+        finds them while the caller reads the diff."""
+        return Copies(self, base, head)
 
-    def blob(self, oid: str) -> bytes:
-        import pygit2
+    def blobs(self) -> BlobReader:
+        """One long-lived `git cat-file --batch`: blobs without a process each, and
+        without mapping the packs into this process (issue 12)."""
+        return BlobReader(self)
 
-        # Straight from the object database with a full Oid: a hex string would be
-        # looked up as a prefix, and an Object wrapper costs twice the read.
-        _, data = self._repo.odb.read(pygit2.Oid(hex=oid))
-        return bytes(data)
+    def blob_hunks(self, old_oid: str, new_oid: str, *, path: str) -> tuple[Hunk, ...]:
+        """git's hunks between two blobs, as text, with the stream's options: for a
+        copy, and for a file git's attributes call binary that is text to us."""
+        result = self._isolated(
+            "diff", *_PATCH_OPTIONS, "--text", "--diff-algorithm=myers", old_oid, new_oid
+        )
+        if result.returncode not in (0, 1):
+            raise self.object_error(result.stderr, {old_oid: path, new_oid: path})
+        blocks = list(split_blocks(result.stdout.split(b"\n")))
+        return parse_block(blocks[0]).hunks if blocks else ()
+
+    def _isolated(self, *args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            isolated_command(self.git_dir, *args),
+            capture_output=True,
+            env=isolated_env(self.git_dir),
+            cwd=self.git_dir,
+            check=False,
+        )
+
+    def object_error(self, stderr: bytes, paths: Mapping[str, str]) -> UserError:
+        """git's failure to read the objects of `paths` (object id -> path) as one
+        line naming the path: a partial clone or a damaged mirror (issue 11)."""
+        message = stderr.decode("utf-8", "replace").strip().splitlines()
+        last = message[-1] if message else "git failed"
+        for oid in _OBJECT_ID.findall(stderr.decode("ascii", "replace")):
+            if oid in paths:
+                return missing_object(oid, paths[oid])
+        return UserError(f"git failed: {last}", status=Exit.RANGE)
 
     def blob_by_prefix(self, prefix: str) -> bytes | None:
         """The content of the blob a (possibly abbreviated) id names, or None."""
@@ -242,6 +224,224 @@ class Repository:
         if not isinstance(obj, pygit2.Blob):
             return None
         return bytes(obj.data)
+
+
+# The options of every patch gitreview reads, spelled out so no configuration
+# changes the hunks: git's defaults, with its indent heuristic (issue 2).
+_PATCH_OPTIONS = (
+    "--full-index",
+    "--indent-heuristic",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--no-color",
+    "--unified=3",
+    "--inter-hunk-context=0",
+)
+_ZERO_OID = "0" * 40
+_OBJECT_ID = re.compile(r"\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b")
+
+
+def missing_object(oid: str, path: str) -> UserError:
+    """A blob the range needs is not in the object database (issue 11)."""
+    return UserError(
+        f"{path or 'a file of the range'}: blob {oid[:12]} is missing from the repository",
+        status=Exit.RANGE,
+        hint="a partial clone or a damaged mirror cannot be reviewed; fetch the range in full",
+    )
+
+
+def isolated_command(git_dir: str, *args: str) -> tuple[str, ...]:
+    """A git command that reads git objects only: no user or system attributes."""
+    return ("git", "--git-dir", git_dir, "-c", "core.attributesFile=/dev/null", *args)
+
+
+def isolated_env(git_dir: str) -> dict[str, str]:
+    """The environment of a git process that must read objects only (issue 12).
+
+    Run from the git directory with an index that does not exist, git finds no
+    `.gitattributes` in a working tree or an index, so a checkout's `-diff`
+    cannot turn a text file binary; and it never fetches a missing object of a
+    partial clone into the object database (GIT_NO_LAZY_FETCH, git 2.44+).
+    """
+    env = no_git_env()
+    env["GIT_ATTR_NOSYSTEM"] = "1"
+    env["GIT_INDEX_FILE"] = os.path.join(git_dir, "gitreview-no-index")
+    env["GIT_NO_LAZY_FETCH"] = "1"
+    return env
+
+
+class _Process:
+    """A git process whose output is read as it runs. A thread drains stderr, so
+    a chatty git can never block on a full pipe."""
+
+    def __init__(self, repo: Repository, *args: str, stdin: bool = False) -> None:
+        import threading
+
+        self._repo = repo
+        self.process = subprocess.Popen(
+            isolated_command(repo.git_dir, *args),
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=isolated_env(repo.git_dir),
+            cwd=repo.git_dir,
+        )
+        self.stdout = cast(io.BufferedReader, self.process.stdout)
+        self._stderr = b""
+        self._drain = threading.Thread(target=self._read_stderr, daemon=True)
+        self._drain.start()
+
+    def _read_stderr(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self._stderr = (self._stderr + line)[-65536:]
+
+    def finish(self, paths: Mapping[str, str]) -> None:
+        """Wait for git; its failure becomes one line naming the path it could not read."""
+        status = self.process.wait()
+        try:
+            if status != 0:
+                self._drain.join()
+                raise self._repo.object_error(self._stderr, paths)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self._drain.join()
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
+
+
+class DiffStream:
+    """`git diff-tree -r -z --raw -p -M` of a range: the pairs, then one patch
+    block per pair, read as git writes them so git works on another core."""
+
+    def __init__(self, repo: Repository, base: str | None, head: str) -> None:
+        self._repo = repo
+        self._base, self._head = base or EMPTY_TREE, head
+        self._git = _Process(
+            repo, "diff-tree", "-r", "-z", "--raw", "-p", "-M", *_PATCH_OPTIONS, self._base, head
+        )
+        self.raw, self._rest = self._read_raw()
+
+    def _read_raw(self) -> tuple[list[RawChange], bytes]:
+        """The raw records, which end with an empty field, and what follows them."""
+        chunks: list[bytes] = []
+        seen = b""
+        while True:
+            chunk = self._git.stdout.read1(1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            seen = seen[-1:] + chunk
+            if b"\0\0" in seen:
+                break
+        data = b"".join(chunks)
+        if not data:
+            self._git.finish(self._oids_of([]))
+            return [], b""
+        end = data.find(b"\0\0")
+        if end < 0:
+            # git stopped before the end of the records: it could not read a blob.
+            self._git.finish(self._oids_of([]))
+            raise UserError("git diff-tree stopped without an error", status=Exit.RANGE)
+        return parse_raw_fields(data[: end + 1].split(b"\0")), data[end + 2 :]
+
+    def blocks(self) -> Generator[PatchBlock]:
+        """The patch blocks, in the order of `raw` (a type change has two)."""
+        if not self.raw:
+            return
+        try:
+            for block in split_blocks(self._lines()):
+                yield parse_block(block)
+            self._git.finish(self._oids_of(self.raw))
+        finally:
+            self._git.close()
+
+    def close(self) -> None:
+        self._git.close()
+
+    def _lines(self) -> Iterator[bytes]:
+        parts = self._rest.split(b"\n")
+        self._rest = b""
+        tail = parts.pop()
+        yield from parts
+        first = tail + self._git.stdout.readline()
+        if not first:
+            return
+        yield first[:-1] if first.endswith(b"\n") else first
+        for line in self._git.stdout:
+            yield line[:-1] if line.endswith(b"\n") else line
+
+    def paths(self) -> dict[str, str]:
+        """Object id -> path of the range's blobs, to name one git could not read."""
+        return self._oids_of(self.raw)
+
+    def _oids_of(self, raw: list[RawChange]) -> dict[str, str]:
+        """Object id -> path, to name the file git could not read. Without the
+        records (git failed while pairing), a diff without renames names them:
+        it never reads a blob."""
+        if not raw:
+            result = self._repo._isolated(
+                "diff-tree", "-r", "-z", "--raw", "--no-renames", self._base, self._head
+            )
+            raw = parse_raw_diff(result.stdout) if result.returncode == 0 else []
+        paths: dict[str, str] = {}
+        for change in raw:
+            paths[change.old_oid] = change.old_path
+            paths[change.new_oid] = change.new_path
+        paths.pop(_ZERO_OID, None)
+        return paths
+
+
+class Copies:
+    """The copies `git diff-tree -M -C` finds, by their new path; its process
+    starts at once and is read when asked."""
+
+    def __init__(self, repo: Repository, base: str | None, head: str) -> None:
+        self._git = _Process(
+            repo, "diff-tree", "-r", "-z", "--raw", "-M", "-C", base or EMPTY_TREE, head
+        )
+
+    def by_path(self, paths: Mapping[str, str]) -> dict[str, RawChange]:
+        """`paths` (object id -> path) names the file of a blob git could not read."""
+        try:
+            records = parse_raw_diff(self._git.stdout.read())
+            self._git.finish(paths)
+        finally:
+            self._git.close()
+        return {change.new_path: change for change in records if change.status == "C"}
+
+    def close(self) -> None:
+        self._git.close()
+
+
+class BlobReader:
+    """Blob contents from one `git cat-file --batch` process."""
+
+    def __init__(self, repo: Repository) -> None:
+        self._git = _Process(repo, "cat-file", "--batch", stdin=True)
+
+    def read(self, oid: str, path: str) -> bytes:
+        stdin = self._git.process.stdin
+        assert stdin is not None
+        stdin.write(oid.encode("ascii") + b"\n")
+        stdin.flush()
+        header = self._git.stdout.readline()
+        fields = header.split()
+        if len(fields) != 3 or fields[1] != b"blob":
+            self.close()
+            raise missing_object(oid, path)
+        size = int(fields[2])
+        data = self._git.stdout.read(size + 1)  # the content, then "\n"
+        return data[:size]
+
+    def close(self) -> None:
+        self._git.close()
 
 
 class TreeReader:
