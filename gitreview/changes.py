@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gitreview.git import BlobReader, Copies, DiffStream, Repository
+from gitreview.git import Copies, DiffStream, ObjectReader, Repository
 from gitreview.gitdiff import PatchBlock, RawChange, whole_file_hunks
 from gitreview.model import MODE_GITLINK, FileChange, Hunk, Origin, Range, Status
 
@@ -60,7 +60,7 @@ class Changes:
     def __iter__(self) -> Iterator[FileChange]:
         if not self._pairs:
             return
-        blobs = self._repo.blobs()
+        blobs = self._repo.objects()
         blocks = self._diff.blocks()
         try:
             for streamed, raw in self._pairs:
@@ -85,18 +85,18 @@ def iter_changes(repo: Repository, rng: Range, *, copies: bool = True) -> Change
 
 
 def _file_change(
-    repo: Repository, blobs: BlobReader, raw: RawChange, patches: list[PatchBlock]
+    repo: Repository, blobs: ObjectReader, raw: RawChange, patches: list[PatchBlock]
 ) -> FileChange:
     status = _STATUS[raw.status]
     old_exists = raw.status != "A"
     new_exists = raw.status != "D"
     old_data = (
-        blobs.read(raw.old_oid, raw.old_path)
+        blobs.read(raw.old_oid, "blob", raw.old_path)
         if old_exists and raw.old_mode != MODE_GITLINK
         else None
     )
     new_data = (
-        blobs.read(raw.new_oid, raw.new_path)
+        blobs.read(raw.new_oid, "blob", raw.new_path)
         if new_exists and raw.new_mode != MODE_GITLINK
         else None
     )

@@ -1,4 +1,4 @@
-"""Every call into pygit2 or the git binary. Returns plain records.
+"""Every call into the git binary (and pygit2, for diff_hunks). Returns plain records.
 
 The repository path is always explicit: inside hooks git exports GIT_DIR,
 GIT_INDEX_FILE and friends, which would silently point subprocesses at another
@@ -13,7 +13,7 @@ import os
 import re
 import subprocess
 from collections.abc import Generator, Iterator, Mapping
-from typing import TYPE_CHECKING, cast
+from typing import IO, TYPE_CHECKING, cast
 
 from gitreview.errors import Exit, UserError
 from gitreview.gitdiff import (
@@ -28,6 +28,8 @@ from gitreview.gitdiff import (
 from gitreview.model import EMPTY_TREE, Commit, Hunk, Line, Origin
 
 if TYPE_CHECKING:
+    import threading
+
     import pygit2
 
 # Variables git itself needs to run; every other GIT_* variable is dropped.
@@ -61,11 +63,13 @@ def no_git_env() -> dict[str, str]:
 
 
 class Repository:
-    """A git repository opened by path, read only."""
+    """A git repository opened by path, read only, through the git binary: no
+    library to load at start-up (pygit2 alone took 0.17 s, issue 12)."""
 
-    def __init__(self, handle: pygit2.Repository) -> None:
-        self._repo = handle
-        self.git_dir = handle.path.rstrip("/")
+    def __init__(self, git_dir: str, *, work_tree: str | None, shallow: bool) -> None:
+        self.git_dir = git_dir.rstrip("/")
+        self.work_tree = work_tree
+        self._shallow = shallow
 
     # -- running git ---------------------------------------------------------
 
@@ -88,21 +92,20 @@ class Repository:
 
     @property
     def is_shallow(self) -> bool:
-        return bool(self._repo.is_shallow)
+        return self._shallow
 
     def resolve_commit(self, rev: str) -> str | None:
         """The full id of the commit `rev` names, with git's own revision syntax."""
-        import pygit2
-
         # No `^{commit}` suffix on the revision: `:/message` would swallow it.
         result = self._git("rev-parse", "--verify", "--quiet", "--end-of-options", rev, check=False)
         if result.returncode != 0:
             return None
-        try:
-            commit = self._repo[result.stdout.decode("ascii").strip()].peel(pygit2.Commit)
-        except (KeyError, ValueError, pygit2.GitError):
-            return None  # names a tree or a blob: not a commit
-        return str(commit.id)
+        found = result.stdout.decode("ascii").strip()
+        return self._peel_commit(found)  # None for a tree or a blob: not a commit
+
+    def _peel_commit(self, oid: str) -> str | None:
+        result = self._git("rev-parse", "--verify", "--quiet", f"{oid}^{{commit}}", check=False)
+        return result.stdout.decode("ascii").strip() if result.returncode == 0 else None
 
     def merge_base(self, one: str, two: str) -> str | None:
         result = self._git("merge-base", one, two, check=False)
@@ -111,11 +114,10 @@ class Repository:
         return result.stdout.decode("ascii").strip()
 
     def first_parent(self, sha: str) -> str | None:
-        import pygit2
-
-        commit = self._repo[sha].peel(pygit2.Commit)
-        parents = commit.parent_ids
-        return str(parents[0]) if parents else None
+        """The first parent; None for a root commit and a shallow clone's boundary."""
+        result = self._git("rev-list", "--parents", "-n1", sha, "--")
+        parents = result.stdout.decode("ascii").split()[1:]
+        return parents[0] if parents else None
 
     def current_branch(self) -> str | None:
         result = self._git("symbolic-ref", "--quiet", "--short", "HEAD", check=False)
@@ -149,22 +151,21 @@ class Repository:
             return os.path.join(self.git_dir, "hooks")
         if os.path.isabs(configured):
             return configured
-        root = self._repo.workdir or self.git_dir
+        root = self.work_tree or self.git_dir
         return os.path.normpath(os.path.join(root, configured))
 
     def commits(self, base: str | None, head: str) -> tuple[Commit, ...]:
         """Commits reachable from head and not from base, oldest first."""
-        import pygit2
-        from pygit2.enums import SortMode
-
-        walker = self._repo.walk(pygit2.Oid(hex=head), SortMode.TOPOLOGICAL | SortMode.REVERSE)
-        if base is not None:
-            walker.hide(pygit2.Oid(hex=base))
-        found: list[Commit] = []
-        for commit in walker:
-            subject = commit.message.split("\n", 1)[0].strip()
-            found.append(Commit(sha=str(commit.id), subject=subject))
-        return tuple(found)
+        hidden = ("--not", base) if base is not None else ()
+        listed = self._git("rev-list", "--topo-order", "--reverse", head, *hidden, "--")
+        shas = listed.stdout.decode("ascii").split()
+        if not shas:
+            return ()
+        reader = ObjectReader(self)
+        try:
+            return tuple(Commit(sha, _subject(reader.read(sha, "commit"))) for sha in shas)
+        finally:
+            reader.close()
 
     # -- trees and blobs -----------------------------------------------------
 
@@ -178,10 +179,10 @@ class Repository:
         finds them while the caller reads the diff."""
         return Copies(self, base, head)
 
-    def blobs(self) -> BlobReader:
-        """One long-lived `git cat-file --batch`: blobs without a process each, and
-        without mapping the packs into this process (issue 12)."""
-        return BlobReader(self)
+    def objects(self) -> ObjectReader:
+        """One long-lived `git cat-file --batch`: objects without a process each,
+        and without mapping the packs into this process (issue 12)."""
+        return ObjectReader(self)
 
     def blob_hunks(self, old_oid: str, new_oid: str, *, path: str) -> tuple[Hunk, ...]:
         """git's hunks between two blobs, as text, with the stream's options: for a
@@ -215,15 +216,14 @@ class Repository:
 
     def blob_by_prefix(self, prefix: str) -> bytes | None:
         """The content of the blob a (possibly abbreviated) id names, or None."""
-        import pygit2
-
+        if not re.fullmatch(r"[0-9a-fA-F]{4,64}", prefix):
+            return None
+        reader = ObjectReader(self)
         try:
-            obj = self._repo.revparse_single(prefix)
-        except (KeyError, ValueError, pygit2.GitError):
-            return None
-        if not isinstance(obj, pygit2.Blob):
-            return None
-        return bytes(obj.data)
+            found = reader.lookup(prefix)
+        finally:
+            reader.close()
+        return found[1] if found is not None and found[0] == "blob" else None
 
 
 # The options of every patch gitreview reads, spelled out so no configuration
@@ -272,10 +272,12 @@ def isolated_env(git_dir: str) -> dict[str, str]:
 
 class _Process:
     """A git process whose output is read as it runs. A thread drains stderr, so
-    a chatty git can never block on a full pipe."""
+    a chatty git can never block on a full pipe; the process ends when this
+    object is closed or forgotten."""
 
     def __init__(self, repo: Repository, *args: str, stdin: bool = False) -> None:
         import threading
+        import weakref
 
         self._repo = repo
         self.process = subprocess.Popen(
@@ -287,14 +289,14 @@ class _Process:
             cwd=repo.git_dir,
         )
         self.stdout = cast(io.BufferedReader, self.process.stdout)
-        self._stderr = b""
-        self._drain = threading.Thread(target=self._read_stderr, daemon=True)
+        self._stderr: list[bytes] = []
+        # The thread and the finalizer hold no reference to self: forgetting the
+        # object must end the process.
+        self._drain = threading.Thread(
+            target=_drain, args=(self.process.stderr, self._stderr), daemon=True
+        )
         self._drain.start()
-
-    def _read_stderr(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            self._stderr = (self._stderr + line)[-65536:]
+        self._stop = weakref.finalize(self, _stop, self.process, self._drain)
 
     def finish(self, paths: Mapping[str, str]) -> None:
         """Wait for git; its failure becomes one line naming the path it could not read."""
@@ -302,18 +304,31 @@ class _Process:
         try:
             if status != 0:
                 self._drain.join()
-                raise self._repo.object_error(self._stderr, paths)
+                raise self._repo.object_error(b"".join(self._stderr), paths)
         finally:
             self.close()
 
     def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        self._drain.join()
-        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
-            if stream is not None:
-                stream.close()
+        self._stop()
+
+
+def _drain(stream: IO[bytes], kept: list[bytes]) -> None:
+    for line in stream:
+        kept.append(line)
+        if len(kept) > 100:
+            del kept[0]
+
+
+def _stop(process: subprocess.Popen[bytes], drain: threading.Thread) -> None:
+    if process.stdin is not None:
+        process.stdin.close()  # a cat-file --batch ends at the end of its input
+    if process.poll() is None:
+        process.kill()
+    process.wait()
+    drain.join()
+    for stream in (process.stdout, process.stderr):
+        if stream is not None:
+            stream.close()
 
 
 class DiffStream:
@@ -420,28 +435,69 @@ class Copies:
         self._git.close()
 
 
-class BlobReader:
-    """Blob contents from one `git cat-file --batch` process."""
+class ObjectReader:
+    """Objects from one long-lived `git cat-file --batch` process."""
 
     def __init__(self, repo: Repository) -> None:
-        self._git = _Process(repo, "cat-file", "--batch", stdin=True)
+        self._repo = repo
+        self._git: _Process | None = None
 
-    def read(self, oid: str, path: str) -> bytes:
+    def lookup(self, name: str) -> tuple[str, bytes] | None:
+        """The type and content of the object `name` names (`OID`, `REV:PATH`),
+        or None when there is none."""
+        if "\n" in name:  # the batch reads one name a line
+            return self._lookup_alone(name)
+        if self._git is None:
+            self._git = _Process(self._repo, "cat-file", "--batch", stdin=True)
         stdin = self._git.process.stdin
         assert stdin is not None
-        stdin.write(oid.encode("ascii") + b"\n")
+        stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
         stdin.flush()
-        header = self._git.stdout.readline()
-        fields = header.split()
-        if len(fields) != 3 or fields[1] != b"blob":
-            self.close()
-            raise missing_object(oid, path)
+        fields = self._git.stdout.readline().split()
+        if len(fields) != 3 or not fields[2].isdigit() or fields[1] not in _OBJECT_TYPES:
+            return None  # "NAME missing", "NAME ambiguous"
         size = int(fields[2])
         data = self._git.stdout.read(size + 1)  # the content, then "\n"
-        return data[:size]
+        return fields[1].decode("ascii"), data[:size]
+
+    def _lookup_alone(self, name: str) -> tuple[str, bytes] | None:
+        kind = self._repo._git("cat-file", "-t", name, check=False)
+        if kind.returncode != 0:
+            return None
+        text = kind.stdout.decode("ascii").strip()
+        data = self._repo._git("cat-file", text, name, check=False)
+        return (text, data.stdout) if data.returncode == 0 else None
+
+    def read(self, oid: str, kind: str, path: str = "") -> bytes:
+        """The content of object `oid` of type `kind`; missing, it is an error
+        naming `path` (issue 11)."""
+        found = self.lookup(oid)
+        if found is None or found[0] != kind:
+            self.close()
+            raise missing_object(oid, path)
+        return found[1]
 
     def close(self) -> None:
-        self._git.close()
+        if self._git is not None:
+            self._git.close()
+            self._git = None
+
+
+_OBJECT_TYPES = frozenset({b"blob", b"tree", b"commit", b"tag"})
+
+
+def _subject(commit: bytes) -> str:
+    """The first line of a raw commit object's message, in its declared encoding."""
+    headers, _, message = commit.partition(b"\n\n")
+    encoding = "utf-8"
+    for header in headers.split(b"\n"):
+        if header.startswith(b"encoding "):
+            encoding = header[9:].decode("ascii", "replace").strip()
+    try:
+        text = message.decode(encoding, "replace")
+    except LookupError:  # an encoding Python does not know
+        text = message.decode("utf-8", "replace")
+    return text.lstrip("\n").split("\n", 1)[0].strip()
 
 
 class TreeReader:
@@ -449,48 +505,28 @@ class TreeReader:
     from git objects, so checks work in bare repositories and in CI alike."""
 
     def __init__(self, repo: Repository, commit: str) -> None:
-        import pygit2
-
         self._repo = repo
-        self._tree = repo._repo[commit].peel(pygit2.Tree)
+        self._commit = commit
+        self._objects = ObjectReader(repo)
         self._files: tuple[str, ...] | None = None
-        # Folder path -> its tree: `tree["a/b/c"]` re-reads every folder on the way,
-        # and link checks ask about many paths in the same folders.
-        self._folders: dict[str, pygit2.Tree | None] = {"": self._tree}
+        # Path -> its object type (or None): link checks ask about the same paths.
+        self._types: dict[str, str | None] = {}
 
-    def _folder(self, path: str) -> pygit2.Tree | None:
-        import pygit2
-
-        if path not in self._folders:
-            parent, _, name = path.rpartition("/")
-            above = self._folder(parent)
-            found = None
-            if above is not None and name in above:
-                entry = above[name]
-                found = entry if isinstance(entry, pygit2.Tree) else None
-            self._folders[path] = found
-        return self._folders[path]
-
-    def _entry(self, path: str) -> pygit2.Object | None:
+    def _lookup(self, path: str) -> tuple[str, bytes] | None:
         path = path.strip("/")
-        if not path:
-            return self._tree
-        parent, _, name = path.rpartition("/")
-        folder = self._folder(parent)
-        if folder is None or name not in folder:
-            return None
-        return folder[name]
+        found = self._objects.lookup(f"{self._commit}:{path}")
+        self._types[path] = None if found is None else found[0]
+        return found
 
     def _entry_type(self, path: str) -> str | None:
-        entry = self._entry(path)
-        return None if entry is None else str(entry.type_str)
+        path = path.strip("/")
+        if path not in self._types:
+            self._lookup(path)
+        return self._types[path]
 
     def read(self, path: str) -> bytes | None:
-        entry = self._entry(path)
-        if entry is None or entry.type_str != "blob":
-            return None
-        _, data = self._repo._repo.odb.read(entry.id)
-        return bytes(data)
+        found = self._lookup(path)
+        return found[1] if found is not None and found[0] == "blob" else None
 
     def is_file(self, path: str) -> bool:
         return self._entry_type(path) == "blob"
@@ -500,32 +536,53 @@ class TreeReader:
 
     def files(self, suffixes: tuple[str, ...] = ()) -> tuple[str, ...]:
         if self._files is None:
-            output = self._repo._git("ls-tree", "-r", "-z", "--name-only", str(self._tree.id))
+            output = self._repo._git("ls-tree", "-r", "-z", "--name-only", self._commit)
             names = output.stdout.split(b"\0")
             self._files = tuple(path_text(name) for name in names if name)
         if not suffixes:
             return self._files
         return tuple(path for path in self._files if path.endswith(suffixes))
 
+    def close(self) -> None:
+        self._objects.close()
+
+
+_WHERE_AND_WHAT = ("--absolute-git-dir", "--is-shallow-repository", "--is-bare-repository")
+
 
 def open_repository(path: str | None) -> Repository:
     """Open the repository containing `path` (default: the current folder)."""
-    import pygit2
-
     start = os.path.abspath(path or os.getcwd())
     if not os.path.isdir(start):
         raise UserError(f"not a git repository: {start} (no such folder)", status=Exit.RANGE)
-    found = pygit2.discover_repository(start)
-    if found is None:
-        raise UserError(
-            f"not a git repository (or any parent up to the root): {start}",
-            status=Exit.RANGE,
-            hint="run inside a repository or pass --repo PATH",
+    result = subprocess.run(
+        ("git", "rev-parse", *_WHERE_AND_WHAT),
+        capture_output=True,
+        env=no_git_env(),
+        cwd=start,
+        check=False,
+    )
+    if result.returncode != 0:
+        message = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        if not message or "not a git repository" in message[-1]:
+            raise UserError(
+                f"not a git repository (or any parent up to the root): {start}",
+                status=Exit.RANGE,
+                hint="run inside a repository or pass --repo PATH",
+            )
+        raise UserError(f"cannot open repository {start}: {message[-1]}", status=Exit.RANGE)
+    git_dir, shallow, bare = result.stdout.decode("utf-8", "surrogateescape").splitlines()
+    work_tree = None
+    if bare != "true":
+        top = subprocess.run(
+            ("git", "rev-parse", "--show-toplevel"),
+            capture_output=True,
+            env=no_git_env(),
+            cwd=start,
+            check=False,
         )
-    try:
-        return Repository(pygit2.Repository(found))
-    except pygit2.GitError as error:
-        raise UserError(f"cannot open repository {found}: {error}", status=Exit.RANGE) from None
+        work_tree = top.stdout.decode("utf-8", "surrogateescape").strip() or None
+    return Repository(git_dir, work_tree=work_tree, shallow=shallow == "true")
 
 
 def diff_hunks(old: bytes | None, new: bytes | None, *, context: int = 3) -> tuple[Hunk, ...]:
