@@ -442,7 +442,7 @@ def median(samples: list[Sample], field: str) -> float:
     return statistics.median(values)
 
 
-def print_table(rows: list[Row], compare: bool) -> None:
+def print_header(compare: bool) -> None:
     header = "| range | files / hunks | `git diff -M -p` | gitreview | ratio |"
     rule = "|---|---|---|---|---|"
     if compare:
@@ -451,20 +451,23 @@ def print_table(rows: list[Row], compare: bool) -> None:
     header += " peak RSS git / gitreview | tokens full / manifest / significant |"
     rule += "---|---|"
     print(header)
-    print(rule)
-    for row in rows:
-        git_s, ours_s = median(row.git, "seconds"), median(row.ours, "seconds")
-        line = f"| {row.label} | {row.files:,} / {row.hunks:,} | {git_s:.3f} s | {ours_s:.2f} s"
-        line += f" | {ours_s / git_s:.1f}x |"
-        if compare:
-            other_s = median(row.other, "seconds")
-            line += f" {other_s:.2f} s | {other_s / git_s:.1f}x |"
-        tokens = row.tokens
-        line += (
-            f" {median(row.git, 'peak_mib'):.0f} / {median(row.ours, 'peak_mib'):.0f} MiB |"
-            f" {tokens['full']:,} / {tokens['manifest']:,} / {tokens['significant']:,} |"
-        )
-        print(line, flush=True)
+    print(rule, flush=True)
+
+
+def print_row(row: Row, compare: bool) -> None:
+    git_s, ours_s = median(row.git, "seconds"), median(row.ours, "seconds")
+    line = f"| {row.label} | {row.files:,} / {row.hunks:,} | {git_s:.3f} s | {ours_s:.2f} s"
+    line += f" | {ours_s / git_s:.1f}x |"
+    if compare:
+        other_s = median(row.other, "seconds")
+        line += f" {other_s:.2f} s | {other_s / git_s:.1f}x |"
+    tokens = row.tokens
+    line += (
+        f" {median(row.git, 'peak_mib'):.0f} / {median(row.ours, 'peak_mib'):.0f} MiB"
+        + (f" (before {median(row.other, 'peak_mib'):.0f})" if compare else "")
+        + f" | {tokens['full']:,} / {tokens['manifest']:,} / {tokens['significant']:,} |"
+    )
+    print(line, flush=True)
 
 
 def main() -> int:
@@ -483,10 +486,11 @@ def main() -> int:
         ranges.append((CASES[name].description, repo, spec))
     ranges += [(f"{Path(path).name} {spec}", Path(path), spec) for path, spec in options.repo]
     print(f"# {os.cpu_count()} cpus, {options.repeat} runs each, medians\n", flush=True)
-    rows = []
+    compare = options.compare is not None
+    print_header(compare)
     for label, repo, spec in ranges:
-        rows.append(run_range(label, repo, spec, options.repeat, options.compare, sys.executable))
-    print_table(rows, options.compare is not None)
+        row = run_range(label, repo, spec, options.repeat, options.compare, sys.executable)
+        print_row(row, compare)
     return 0
 
 

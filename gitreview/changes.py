@@ -43,27 +43,29 @@ class Changes:
     def __init__(self, repo: Repository, diff: DiffStream, copies: Copies | None) -> None:
         self._repo = repo
         self._diff = diff
-        found: dict[str, RawChange] = {}
-        if copies is not None:
-            if any(raw.status == "A" for raw in diff.raw):
-                found = copies.by_path(diff.paths())
-            else:
-                copies.close()
-        # (the stream's own record, the pair we report): an added file may be a copy.
-        self._pairs = [
-            (raw, found.get(raw.new_path, raw) if raw.status == "A" else raw) for raw in diff.raw
-        ]
+        self._copies = copies
+        if copies is not None and not any(raw.status == "A" for raw in diff.raw):
+            copies.close()
+            self._copies = None
 
     def __len__(self) -> int:
-        return len(self._pairs)
+        return len(self._diff.raw)
 
     def __iter__(self) -> Iterator[FileChange]:
-        if not self._pairs:
+        if not self._diff.raw:
             return
         blobs = self._repo.objects()
         blocks = self._diff.blocks()
+        copies: dict[str, RawChange] | None = None
         try:
-            for streamed, raw in self._pairs:
+            for streamed in self._diff.raw:
+                raw = streamed
+                if streamed.status == "A" and self._copies is not None:
+                    # Waited for at the first added file only: until then git looks
+                    # for copies on the other core.
+                    if copies is None:
+                        copies = self._copies.by_path(self._diff.paths())
+                    raw = copies.get(streamed.new_path, streamed)
                 # git prints a type change as two blocks: the old entry deleted,
                 # the new one added (diff.c run_diff).
                 patches = [next(blocks)] + ([next(blocks)] if streamed.status == "T" else [])
@@ -71,6 +73,8 @@ class Changes:
         finally:
             blocks.close()
             blobs.close()
+            if self._copies is not None:
+                self._copies.close()
 
 
 def iter_changes(repo: Repository, rng: Range, *, copies: bool = True) -> Changes:
