@@ -575,14 +575,16 @@ def open_repository(path: str | None) -> Repository:
         check=False,
     )
     if result.returncode != 0:
-        message = result.stderr.decode("utf-8", "replace").strip().splitlines()
-        if not message or "not a git repository" in message[-1]:
+        lines = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        # git's reason is its "fatal:" line; "dubious ownership" adds advice after it.
+        fatal = [line.removeprefix("fatal: ") for line in lines if line.startswith("fatal: ")]
+        if not fatal or "not a git repository" in fatal[0]:
             raise UserError(
                 f"not a git repository (or any parent up to the root): {start}",
                 status=Exit.RANGE,
                 hint="run inside a repository or pass --repo PATH",
             )
-        raise UserError(f"cannot open repository {start}: {message[-1]}", status=Exit.RANGE)
+        raise UserError(f"cannot open repository {start}: {fatal[0]}", status=Exit.RANGE)
     git_dir, shallow, bare = result.stdout.decode("utf-8", "surrogateescape").splitlines()
     work_tree = None
     if bare != "true":
