@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gitreview.git import Copies, DiffStream, ObjectReader, Repository
+from gitreview.git import Copies, DiffStream, Repository
 from gitreview.gitdiff import PatchBlock, RawChange, whole_file_hunks
 from gitreview.model import MODE_GITLINK, FileChange, Hunk, Origin, Range, Status
 
@@ -54,8 +54,10 @@ class Changes:
     def __iter__(self) -> Iterator[FileChange]:
         if not self._diff.raw:
             return
-        blobs = self._repo.objects()
+        wanted = [side[0] for raw in self._diff.raw for side in _sides(raw) if side is not None]
+        blobs = self._repo.blob_stream(wanted)
         blocks = self._diff.blocks()
+        sources = self._repo.objects()  # copies' sources, outside the stream's order
         copies: dict[str, RawChange] | None = None
         try:
             for streamed in self._diff.raw:
@@ -66,13 +68,19 @@ class Changes:
                     if copies is None:
                         copies = self._copies.by_path(self._diff.paths())
                     raw = copies.get(streamed.new_path, streamed)
+                old_data, new_data = (
+                    None if side is None else blobs.next(*side) for side in _sides(streamed)
+                )
+                if raw is not streamed and raw.old_mode != MODE_GITLINK:
+                    old_data = sources.read(raw.old_oid, "blob", raw.old_path)
                 # git prints a type change as two blocks: the old entry deleted,
                 # the new one added (diff.c run_diff).
                 patches = [next(blocks)] + ([next(blocks)] if streamed.status == "T" else [])
-                yield _file_change(self._repo, blobs, raw, patches)
+                yield _file_change(self._repo, raw, old_data, new_data, patches)
         finally:
             blocks.close()
             blobs.close()
+            sources.close()
             if self._copies is not None:
                 self._copies.close()
 
@@ -88,22 +96,27 @@ def iter_changes(repo: Repository, rng: Range, *, copies: bool = True) -> Change
         raise
 
 
+def _sides(raw: RawChange) -> tuple[tuple[str, str] | None, tuple[str, str] | None]:
+    """The blobs a pair reads, old side and new side: (object id, path), or None
+    for a side that does not exist or is a submodule."""
+    old = (raw.old_oid, raw.old_path) if raw.status != "A" else None
+    new = (raw.new_oid, raw.new_path) if raw.status != "D" else None
+    return (
+        None if raw.old_mode == MODE_GITLINK else old,
+        None if raw.new_mode == MODE_GITLINK else new,
+    )
+
+
 def _file_change(
-    repo: Repository, blobs: ObjectReader, raw: RawChange, patches: list[PatchBlock]
+    repo: Repository,
+    raw: RawChange,
+    old_data: bytes | None,
+    new_data: bytes | None,
+    patches: list[PatchBlock],
 ) -> FileChange:
     status = _STATUS[raw.status]
     old_exists = raw.status != "A"
     new_exists = raw.status != "D"
-    old_data = (
-        blobs.read(raw.old_oid, "blob", raw.old_path)
-        if old_exists and raw.old_mode != MODE_GITLINK
-        else None
-    )
-    new_data = (
-        blobs.read(raw.new_oid, "blob", raw.new_path)
-        if new_exists and raw.new_mode != MODE_GITLINK
-        else None
-    )
     binary = is_binary(old_data) or is_binary(new_data)
     hunks: tuple[Hunk, ...] = ()
     if len(patches) == 2:
