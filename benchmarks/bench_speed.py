@@ -174,6 +174,7 @@ class Case:
     name: str
     description: str
     build: Callable[[], list[Tree]]  # the trees of the commits, oldest first
+    version: str = ""  # bumped when this case's contents change
 
 
 def codebase(rng: random.Random, counts: dict[str, int]) -> Tree:
@@ -248,8 +249,8 @@ def case_release() -> list[Tree]:
 
 def case_markdown() -> list[Tree]:
     rng = random.Random(4)
-    base = codebase(rng, {"md": 6000, "yml": 50})
-    head = changed(rng, base, modify=3000, rename=300, add=200, delete=50, hunks=1)
+    base = codebase(rng, {"md": 4000, "yml": 50})
+    head = changed(rng, base, modify=1500, rename=100, add=100, delete=20, hunks=1)
     return [base, head]
 
 
@@ -273,7 +274,12 @@ CASES = {
             "release range: C, Python, Markdown, YAML, JSON; thousands of files, 1,050 renames",
             case_release,
         ),
-        Case("markdown", "Markdown-heavy: 3,000 pages edited of 6,000, 300 renamed", case_markdown),
+        Case(
+            "markdown",
+            "Markdown-heavy: 1,500 pages edited of 4,000, 100 renamed",
+            case_markdown,
+            version=".2",
+        ),
         Case(
             "reformat",
             "whole-repository Python reformat (quotes, spacing), 1,500 files",
@@ -308,7 +314,7 @@ def fast_import(trees: list[Tree]) -> Iterator[bytes]:
 
 
 def build_case(case: Case, workdir: Path) -> tuple[Path, str]:
-    repo = workdir / f"{case.name}-v{GENERATOR_VERSION}"
+    repo = workdir / f"{case.name}-v{GENERATOR_VERSION}{case.version}"
     trees = None
     if not (repo / "done").exists():
         trees = case.build()

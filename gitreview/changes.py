@@ -80,7 +80,6 @@ class Changes:
         finally:
             blocks.close()
             blobs.close()
-            sources.close()
             if self._copies is not None:
                 self._copies.close()
 

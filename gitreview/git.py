@@ -14,7 +14,7 @@ import os
 import re
 import subprocess
 from collections.abc import Generator, Iterator, Mapping
-from typing import IO, TYPE_CHECKING, cast
+from typing import IO, TYPE_CHECKING, NamedTuple, cast
 
 from gitreview.errors import Exit, UserError
 from gitreview.gitdiff import (
@@ -71,6 +71,7 @@ class Repository:
         self.git_dir = git_dir.rstrip("/")
         self.work_tree = work_tree
         self._shallow = shallow
+        self._objects: ObjectReader | None = None
 
     # -- running git ---------------------------------------------------------
 
@@ -101,12 +102,8 @@ class Repository:
         result = self._git("rev-parse", "--verify", "--quiet", "--end-of-options", rev, check=False)
         if result.returncode != 0:
             return None
-        found = result.stdout.decode("ascii").strip()
-        return self._peel_commit(found)  # None for a tree or a blob: not a commit
-
-    def _peel_commit(self, oid: str) -> str | None:
-        result = self._git("rev-parse", "--verify", "--quiet", f"{oid}^{{commit}}", check=False)
-        return result.stdout.decode("ascii").strip() if result.returncode == 0 else None
+        found = self.objects().lookup(f"{result.stdout.decode('ascii').strip()}^{{commit}}")
+        return found.oid if found is not None else None  # a tree or a blob: not a commit
 
     def merge_base(self, one: str, two: str) -> str | None:
         result = self._git("merge-base", one, two, check=False)
@@ -162,11 +159,8 @@ class Repository:
         shas = listed.stdout.decode("ascii").split()
         if not shas:
             return ()
-        reader = ObjectReader(self)
-        try:
-            return tuple(Commit(sha, _subject(reader.read(sha, "commit"))) for sha in shas)
-        finally:
-            reader.close()
+        reader = self.objects()
+        return tuple(Commit(sha, _subject(reader.read(sha, "commit"))) for sha in shas)
 
     # -- trees and blobs -----------------------------------------------------
 
@@ -185,9 +179,12 @@ class Repository:
         return BlobStream(self, wanted)
 
     def objects(self) -> ObjectReader:
-        """One long-lived `git cat-file --batch`: objects without a process each,
-        and without mapping the packs into this process (issue 12)."""
-        return ObjectReader(self)
+        """The repository's long-lived `git cat-file --batch`, shared by every
+        reader: objects without a process each, and without mapping the packs
+        into this process (issue 12)."""
+        if self._objects is None:
+            self._objects = ObjectReader(self)
+        return self._objects
 
     def blob_hunks(self, old_oid: str, new_oid: str, *, path: str) -> tuple[Hunk, ...]:
         """git's hunks between two blobs, as text, with the stream's options: for a
@@ -197,7 +194,7 @@ class Repository:
         )
         if result.returncode not in (0, 1):
             raise self.object_error(result.stderr, {old_oid: path, new_oid: path})
-        blocks = list(split_blocks(result.stdout.split(b"\n")))
+        blocks = list(split_blocks([result.stdout]))
         return parse_block(blocks[0]).hunks if blocks else ()
 
     def _isolated(self, *args: str) -> subprocess.CompletedProcess[bytes]:
@@ -223,12 +220,8 @@ class Repository:
         """The content of the blob a (possibly abbreviated) id names, or None."""
         if not re.fullmatch(r"[0-9a-fA-F]{4,64}", prefix):
             return None
-        reader = ObjectReader(self)
-        try:
-            found = reader.lookup(prefix)
-        finally:
-            reader.close()
-        return found[1] if found is not None and found[0] == "blob" else None
+        found = self.objects().lookup(prefix)
+        return found.data if found is not None and found.kind == "blob" else None
 
 
 # The options of every patch gitreview reads, spelled out so no configuration
@@ -387,7 +380,7 @@ class DiffStream:
         if not self.raw:
             return
         try:
-            for block in split_blocks(self._lines()):
+            for block in split_blocks(self._chunks()):
                 yield parse_block(block)
             self._git.finish(self._oids_of(self.raw))
         finally:
@@ -396,17 +389,11 @@ class DiffStream:
     def close(self) -> None:
         self._git.close()
 
-    def _lines(self) -> Iterator[bytes]:
-        parts = self._rest.split(b"\n")
+    def _chunks(self) -> Iterator[bytes]:
+        yield self._rest
         self._rest = b""
-        tail = parts.pop()
-        yield from parts
-        first = tail + self._git.stdout.readline()
-        if not first:
-            return
-        yield first[:-1] if first.endswith(b"\n") else first
-        for line in self._git.stdout:
-            yield line[:-1] if line.endswith(b"\n") else line
+        while chunk := self._git.stdout.read1(1 << 20):
+            yield chunk
 
     def paths(self) -> dict[str, str]:
         """Object id -> path of the range's blobs, to name one git could not read."""
@@ -491,16 +478,23 @@ def _feed(stdin: IO[bytes], names: list[str]) -> None:
         pass
 
 
+class GitObject(NamedTuple):
+    oid: str
+    kind: str  # blob, tree, commit, tag
+    data: bytes
+
+
 class ObjectReader:
-    """Objects from one long-lived `git cat-file --batch` process."""
+    """Objects from one long-lived `git cat-file --batch` process, started at
+    the first question."""
 
     def __init__(self, repo: Repository) -> None:
         self._repo = repo
         self._git: _Process | None = None
 
-    def lookup(self, name: str) -> tuple[str, bytes] | None:
-        """The type and content of the object `name` names (`OID`, `REV:PATH`),
-        or None when there is none."""
+    def lookup(self, name: str) -> GitObject | None:
+        """The object `name` names (`OID`, `REV:PATH`, `OID^{commit}`), or None
+        when there is none."""
         if "\n" in name:  # the batch reads one name a line
             return self._lookup_alone(name)
         if self._git is None:
@@ -514,24 +508,23 @@ class ObjectReader:
             return None  # "NAME missing", "NAME ambiguous"
         size = int(fields[2])
         data = self._git.stdout.read(size + 1)  # the content, then "\n"
-        return fields[1].decode("ascii"), data[:size]
+        return GitObject(fields[0].decode("ascii"), fields[1].decode("ascii"), data[:size])
 
-    def _lookup_alone(self, name: str) -> tuple[str, bytes] | None:
-        kind = self._repo._git("cat-file", "-t", name, check=False)
-        if kind.returncode != 0:
+    def _lookup_alone(self, name: str) -> GitObject | None:
+        found = self._repo._git("rev-parse", "--verify", "--quiet", name, check=False)
+        if found.returncode != 0:
             return None
-        text = kind.stdout.decode("ascii").strip()
-        data = self._repo._git("cat-file", text, name, check=False)
-        return (text, data.stdout) if data.returncode == 0 else None
+        oid = found.stdout.decode("ascii").strip()
+        kind = self._repo._git("cat-file", "-t", oid).stdout.decode("ascii").strip()
+        return GitObject(oid, kind, self._repo._git("cat-file", kind, oid).stdout)
 
     def read(self, oid: str, kind: str, path: str = "") -> bytes:
         """The content of object `oid` of type `kind`; missing, it is an error
         naming `path` (issue 11)."""
         found = self.lookup(oid)
-        if found is None or found[0] != kind:
-            self.close()
+        if found is None or found.kind != kind:
             raise missing_object(oid, path)
-        return found[1]
+        return found.data
 
     def close(self) -> None:
         if self._git is not None:
@@ -563,15 +556,15 @@ class TreeReader:
     def __init__(self, repo: Repository, commit: str) -> None:
         self._repo = repo
         self._commit = commit
-        self._objects = ObjectReader(repo)
+        self._objects = repo.objects()
         self._files: tuple[str, ...] | None = None
         # Path -> its object type (or None): link checks ask about the same paths.
         self._types: dict[str, str | None] = {}
 
-    def _lookup(self, path: str) -> tuple[str, bytes] | None:
+    def _lookup(self, path: str) -> GitObject | None:
         path = path.strip("/")
         found = self._objects.lookup(f"{self._commit}:{path}")
-        self._types[path] = None if found is None else found[0]
+        self._types[path] = None if found is None else found.kind
         return found
 
     def _entry_type(self, path: str) -> str | None:
@@ -582,7 +575,7 @@ class TreeReader:
 
     def read(self, path: str) -> bytes | None:
         found = self._lookup(path)
-        return found[1] if found is not None and found[0] == "blob" else None
+        return found.data if found is not None and found.kind == "blob" else None
 
     def is_file(self, path: str) -> bool:
         return self._entry_type(path) == "blob"
@@ -598,9 +591,6 @@ class TreeReader:
         if not suffixes:
             return self._files
         return tuple(path for path in self._files if path.endswith(suffixes))
-
-    def close(self) -> None:
-        self._objects.close()
 
 
 _WHERE_AND_WHAT = ("--absolute-git-dir", "--is-shallow-repository", "--is-bare-repository")

@@ -10,7 +10,7 @@ shows (issue 12).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from gitreview.model import Hunk, Line, Origin
@@ -81,27 +81,32 @@ def parse_raw_fields(fields: list[bytes]) -> list[RawChange]:
     return changes
 
 
-_HUNK_HEADER = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-_INDEX = re.compile(rb"^index ([0-9a-f]+)\.\.([0-9a-f]+)")
+_HUNK_HEADER = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_INDEX = re.compile(r"index ([0-9a-f]+)\.\.([0-9a-f]+)")
+BLOCK_START = b"diff --git "
 
 
-def parse_block(lines: list[bytes]) -> PatchBlock:
-    """One `diff --git` block (its lines without their "\\n") into hunks.
+def parse_block(block: bytes) -> PatchBlock:
+    """One `diff --git` block into hunks.
 
     Hunk lines are counted from the header, so a content line that looks like a
-    header is never taken for one.
+    header is never taken for one. The block is decoded once: "\n" never sits
+    inside a UTF-8 sequence, so each line reads as it would alone.
     """
+    lines = block.decode("utf-8", "replace").split("\n")
+    if lines[-1] == "":
+        lines.pop()
     binary = False
     old_oid = new_oid = None
     hunks: list[Hunk] = []
-    i = 1  # past "diff --git"
-    while i < len(lines):
+    i, end = 1, len(lines)  # past "diff --git"
+    while i < end:
         line = lines[i]
-        header = _HUNK_HEADER.match(line)
+        header = _HUNK_HEADER.match(line) if line.startswith("@@") else None
         if header is None:
             if index := _INDEX.match(line):
-                old_oid, new_oid = index[1].decode("ascii"), index[2].decode("ascii")
-            elif line.startswith(b"Binary files ") or line == b"GIT binary patch":
+                old_oid, new_oid = index[1], index[2]
+            elif line.startswith("Binary files ") or line == "GIT binary patch":
                 binary = True
             i += 1
             continue
@@ -110,33 +115,40 @@ def parse_block(lines: list[bytes]) -> PatchBlock:
     return PatchBlock(binary, tuple(hunks), old_oid, new_oid)
 
 
-def _parse_hunk(lines: list[bytes], i: int, header: re.Match[bytes]) -> tuple[Hunk, int]:
+def _parse_hunk(lines: list[str], i: int, header: re.Match[str]) -> tuple[Hunk, int]:
     old_start, new_start = int(header[1]), int(header[3])
     old_count = 1 if header[2] is None else int(header[2])
     new_count = 1 if header[4] is None else int(header[4])
     old_no, new_no = old_start, new_start
     old_left, new_left = old_count, new_count
     found: list[Line] = []
-    while i < len(lines) and (old_left or new_left or lines[i].startswith(b"\\")):
-        raw = lines[i]
+    append = found.append
+    end = len(lines)
+    while i < end and (old_left or new_left):
+        text = lines[i]
         i += 1
-        mark = raw[:1]
-        if mark == b"\\":
+        mark = text[:1]
+        if mark == "-":
+            append(Line("-", old_no, None, text[1:]))
+            old_no += 1
+            old_left -= 1
+        elif mark == "+":
+            append(Line("+", None, new_no, text[1:]))
+            new_no += 1
+            new_left -= 1
+        elif mark == "\\":
             # "\ No newline at end of file" belongs to the line just before it.
             found[-1] = found[-1]._replace(newline=False)
-            continue
-        text = raw[1:].decode("utf-8", "replace")
-        if mark == b"-":
-            found.append(Line("-", old_no, None, text))
-            old_no, old_left = old_no + 1, old_left - 1
-        elif mark == b"+":
-            found.append(Line("+", None, new_no, text))
-            new_no, new_left = new_no + 1, new_left - 1
         else:
             # A context line; an empty one under diff.suppressBlankEmpty.
-            found.append(Line(" ", old_no, new_no, text))
-            old_no, new_no = old_no + 1, new_no + 1
-            old_left, new_left = old_left - 1, new_left - 1
+            append(Line(" ", old_no, new_no, text[1:]))
+            old_no += 1
+            new_no += 1
+            old_left -= 1
+            new_left -= 1
+    while i < end and lines[i][:1] == "\\":
+        found[-1] = found[-1]._replace(newline=False)
+        i += 1
     return Hunk(old_start, old_count, new_start, new_count, tuple(found)), i
 
 
@@ -165,17 +177,38 @@ def whole_file_hunks(data: bytes, origin: Origin) -> tuple[Hunk, ...]:
     return (Hunk(1, count, 0, 0, tuple(lines)),)
 
 
-def split_blocks(lines: Iterable[bytes]) -> Iterable[list[bytes]]:
-    """Patch text (lines without "\\n") cut into its `diff --git` blocks.
+def split_blocks(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """Patch text, in chunks as read, cut into its `diff --git` blocks.
 
     Every line inside a hunk starts with " ", "+", "-" or "\\", so a line
-    starting with "diff --git " always opens a block.
+    starting with "diff --git " always opens a block. A block longer than a
+    chunk is joined once, when it is complete.
     """
-    block: list[bytes] = []
-    for line in lines:
-        if line.startswith(b"diff --git ") and block:
-            yield block
-            block = []
-        block.append(line)
-    if block:
-        yield block
+    marker = b"\n" + BLOCK_START
+    parts: list[bytes] = []
+    tail = b""  # the end of the parts, where a marker may begin
+    for chunk in chunks:
+        window = tail + chunk
+        cut = window.rfind(marker)
+        if cut < 0:
+            parts.append(chunk)
+            tail = window[-len(marker) :]
+            continue
+        text = b"".join([*parts, chunk])
+        cut += len(text) - len(window)
+        yield from _blocks_of(text[: cut + 1])
+        rest = text[cut + 1 :]
+        parts, tail = [rest], rest[-len(marker) :]
+    text = b"".join(parts)
+    if text:
+        yield from _blocks_of(text)
+
+
+def _blocks_of(text: bytes) -> Iterator[bytes]:
+    starts = [0] if text.startswith(BLOCK_START) else []
+    position = text.find(b"\n" + BLOCK_START)
+    while position >= 0:
+        starts.append(position + 1)
+        position = text.find(b"\n" + BLOCK_START, position + 1)
+    for first, last in zip(starts, [*starts[1:], len(text)], strict=True):
+        yield text[first:last]
