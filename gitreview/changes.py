@@ -38,7 +38,8 @@ def is_binary(data: bytes | None) -> bool:
 
 
 class Changes:
-    """The range's file changes: sized (for a progress bar), read one at a time."""
+    """The range's file changes: sized (for a progress bar), read one at a time,
+    once (git's output is not kept)."""
 
     def __init__(self, repo: Repository, diff: DiffStream, copies: Copies | None) -> None:
         self._repo = repo
@@ -76,6 +77,7 @@ class Changes:
                 # git prints a type change as two blocks: the old entry deleted,
                 # the new one added (diff.c run_diff).
                 patches = [next(blocks)] + ([next(blocks)] if streamed.status == "T" else [])
+                _check_order(streamed, patches)
                 yield _file_change(self._repo, raw, old_data, new_data, patches)
         finally:
             blocks.close()
@@ -93,6 +95,14 @@ def iter_changes(repo: Repository, rng: Range, *, copies: bool = True) -> Change
         if found is not None:
             found.close()
         raise
+
+
+def _check_order(raw: RawChange, patches: list[PatchBlock]) -> None:
+    """Each block's `index` line (--full-index) names the pair's blobs: a block
+    never lends its hunks to another file."""
+    old, new = patches[0].old_oid, patches[-1].new_oid
+    if (old is not None and old != raw.old_oid) or (new is not None and new != raw.new_oid):
+        raise AssertionError(f"git's patch for {raw.new_path} names {old}..{new}")
 
 
 def _sides(raw: RawChange) -> tuple[tuple[str, str] | None, tuple[str, str] | None]:

@@ -69,13 +69,7 @@ def test_a_missing_blob_names_its_file(writable_repo: RepoFactory) -> None:
     repo = writable_repo("kinds")
     blob = git(repo, "rev-parse", "v1:src/app.py")
     (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
-    result = run("--repo", repo, "v1..v2")
-    assert (result.status, result.stdout) == (3, "")
-    assert result.stderr == (
-        f"git review-manifest: error: src/app.py: blob {blob[:12]} is missing from the "
-        "repository (hint: a partial clone or a damaged mirror cannot be reviewed; "
-        "fetch the range in full)\n"
-    )
+    assert_missing(repo, "src/app.py", blob)
 
 
 def test_a_blob_missing_while_git_pairs_renames(writable_repo: RepoFactory) -> None:
@@ -84,10 +78,14 @@ def test_a_blob_missing_while_git_pairs_renames(writable_repo: RepoFactory) -> N
     blob = git(repo, "rev-parse", "v2:src/settings.py")  # renamed from src/config.py, edited
     git(repo, "rm", "--quiet", "--cached", "src/settings.py")
     (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    assert_missing(repo, "src/settings.py", blob)
+
+
+def assert_missing(repo: Path, path: str, blob: str) -> None:
     result = run("--repo", repo, "v1..v2")
     assert (result.status, result.stdout) == (3, "")
     assert result.stderr == (
-        f"git review-manifest: error: src/settings.py: blob {blob[:12]} is missing from the "
+        f"git review-manifest: error: {path}: blob {blob[:12]} is missing from the "
         "repository (hint: a partial clone or a damaged mirror cannot be reviewed; "
         "fetch the range in full)\n"
     )
