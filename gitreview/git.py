@@ -439,22 +439,32 @@ class Copies:
 
 
 class BlobStream:
-    """Blobs in an order known in advance, from one `git cat-file --batch` that a
-    thread feeds with every name at once: git reads ahead on the other core and
-    no blob costs a round trip (issue 12)."""
+    """Blobs in an order known in advance, from one `git cat-file --batch` kept
+    up to _AHEAD names ahead of the reader: git reads the next files' blobs on
+    the other core while this one is analyzed, and no blob costs a round trip
+    (issue 12). No thread: the names ahead never fill the input pipe (64 KiB),
+    so writing them cannot block while git waits for its output to be read."""
 
     def __init__(self, repo: Repository, wanted: list[str]) -> None:
-        import threading
-
         self._git = _Process(repo, "cat-file", "--batch", stdin=True)
         _widen_pipe(self._git.stdout)
-        stdin = self._git.process.stdin
-        assert stdin is not None
-        feeder = threading.Thread(target=_feed, args=(stdin, wanted), daemon=True)
-        feeder.start()
+        self._wanted = wanted
+        self._sent = self._read = 0
 
     def next(self, oid: str, path: str) -> bytes:
         """The next blob, which must be `oid`; missing, an error naming `path`."""
+        if (
+            self._sent < min(len(self._wanted), self._read + _AHEAD // 2)
+            or self._sent == self._read
+        ):
+            end = min(len(self._wanted), self._read + _AHEAD)
+            names = "".join(f"{name}\n" for name in self._wanted[self._sent : end])
+            stdin = self._git.process.stdin
+            assert stdin is not None
+            stdin.write(names.encode("ascii"))
+            stdin.flush()
+            self._sent = end
+        self._read += 1
         fields = self._git.stdout.readline().split()
         if len(fields) != 3 or fields[1] != b"blob":
             self.close()
@@ -469,13 +479,9 @@ class BlobStream:
         self._git.close()
 
 
-def _feed(stdin: IO[bytes], names: list[str]) -> None:
-    try:
-        for start in range(0, len(names), 512):
-            stdin.write("".join(f"{name}\n" for name in names[start : start + 512]).encode())
-        stdin.close()
-    except (OSError, ValueError):  # the reader stopped early and closed the process
-        pass
+# Blob names a BlobStream keeps ahead: at most 65 bytes each (SHA-256), well
+# under the 64 KiB of a pipe.
+_AHEAD = 512
 
 
 class GitObject(NamedTuple):
