@@ -8,7 +8,7 @@
 Builds deterministic repositories (fixed contents, dates and ids; cached under
 --workdir) of several sizes, then times, in the same loop, `git diff -M -p` of
 the range and `git review-manifest` of it, each as a fresh process (start-up
-included), and prints the medians, their ratio, each one's peak RSS (read with
+included), and prints the medians of wall and CPU time, their ratios, each one's peak RSS (read with
 os.wait4 for that process and the children it waited for) and the manifest's
 token figures. `--compare DIR` also runs the gitreview package found in DIR
 (a checkout or `git archive` of another version), interleaved, for a
@@ -353,6 +353,7 @@ def git_env() -> dict[str, str]:
 @dataclass
 class Sample:
     seconds: float
+    cpu: float  # user + system, of the process and the children it waited for
     peak_mib: float
     output: bytes
 
@@ -375,7 +376,7 @@ def measure(command: list[str], env: dict[str, str]) -> Sample:
     if process.returncode not in (0, 1):
         message = b"".join(errors).decode(errors="replace")[-500:]
         raise SystemExit(f"{' '.join(command)} failed ({process.returncode}): {message}")
-    return Sample(seconds, usage.ru_maxrss / 1024, output)
+    return Sample(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, output)
 
 
 @dataclass
@@ -449,6 +450,8 @@ def median(samples: list[Sample], field: str) -> float:
 
 
 def print_header(compare: bool) -> None:
+    """Wall time (CPU time in brackets: user + system of the process and its git
+    children, which a busy shared machine disturbs less)."""
     header = "| range | files / hunks | `git diff -M -p` | gitreview | ratio |"
     rule = "|---|---|---|---|---|"
     if compare:
@@ -460,13 +463,21 @@ def print_header(compare: bool) -> None:
     print(rule, flush=True)
 
 
+def timing(samples: list[Sample], digits: int = 2) -> str:
+    return f"{median(samples, 'seconds'):.{digits}f} s ({median(samples, 'cpu'):.{digits}f})"
+
+
+def ratio(samples: list[Sample], base: list[Sample]) -> str:
+    wall = median(samples, "seconds") / median(base, "seconds")
+    cpu = median(samples, "cpu") / max(median(base, "cpu"), 0.001)
+    return f"{wall:.1f}x ({cpu:.1f}x)"
+
+
 def print_row(row: Row, compare: bool) -> None:
-    git_s, ours_s = median(row.git, "seconds"), median(row.ours, "seconds")
-    line = f"| {row.label} | {row.files:,} / {row.hunks:,} | {git_s:.3f} s | {ours_s:.2f} s"
-    line += f" | {ours_s / git_s:.1f}x |"
+    line = f"| {row.label} | {row.files:,} / {row.hunks:,} | {timing(row.git, 3)} |"
+    line += f" {timing(row.ours)} | {ratio(row.ours, row.git)} |"
     if compare:
-        other_s = median(row.other, "seconds")
-        line += f" {other_s:.2f} s | {other_s / git_s:.1f}x |"
+        line += f" {timing(row.other)} | {ratio(row.other, row.git)} |"
     tokens = row.tokens
     line += (
         f" {median(row.git, 'peak_mib'):.0f} / {median(row.ours, 'peak_mib'):.0f} MiB"

@@ -453,10 +453,7 @@ class BlobStream:
 
     def next(self, oid: str, path: str) -> bytes:
         """The next blob, which must be `oid`; missing, an error naming `path`."""
-        if (
-            self._sent < min(len(self._wanted), self._read + _AHEAD // 2)
-            or self._sent == self._read
-        ):
+        if self._sent - self._read < _AHEAD // 2 and self._sent < len(self._wanted):
             end = min(len(self._wanted), self._read + _AHEAD)
             names = "".join(f"{name}\n" for name in self._wanted[self._sent : end])
             stdin = self._git.process.stdin
