@@ -17,7 +17,18 @@ from gitreview.errors import Exit, UserError
 from gitreview.render import FORMATS
 
 PROG = "git review-manifest"
-SUBCOMMANDS = ("show", "explain", "ci", "pre-push", "install-hook", "uninstall-hook")
+SUBCOMMANDS = (
+    "show",
+    "explain",
+    "verify",
+    "ci",
+    "pre-push",
+    "install-hook",
+    "uninstall-hook",
+    "mcp",
+)
+# --format brief is built from the review items, not rendered from the manifest.
+BRIEF = "brief"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,8 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _subcommand(args[0], args[1:])
         return _manifest(args)
     except UserError as error:
-        message = error.message if error.hint is None else f"{error.message} (hint: {error.hint})"
-        print(f"{PROG}: error: {message}", file=sys.stderr)
+        print(error_line(error), file=sys.stderr)
         return int(error.status)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
@@ -48,6 +58,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(Exit.INTERNAL)
 
 
+def error_line(error: UserError) -> str:
+    """The one line a user's mistake is reported as, here and by the MCP server."""
+    hint = "" if error.hint is None else f" (hint: {error.hint})"
+    return f"{PROG}: error: {error.message}{hint}"
+
+
 def _manifest(args: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog=PROG,
@@ -57,10 +73,13 @@ def _manifest(args: list[str]) -> int:
             "handles that point reviewers at exactly what needs judgment."
         ),
         epilog=(
-            "subcommands: show HANDLE prints the lines a handle names; explain HANDLE|PATH "
-            "[RANGE] says why a hunk or file got its class. "
-            "Exit status: 0 ok, 1 findings at or above --fail-on, 2 usage, 3 repository or "
-            "range, 4 configuration, 5 patch, 6 handle, 70 internal error."
+            "subcommands: show HANDLE... prints the changes handles name; explain HANDLE|PATH "
+            "[RANGE] says why a hunk or file got its class; verify --role NAME MANIFEST ANSWER "
+            "checks that a reviewer's answer lists every handle of its share; mcp runs an MCP "
+            "server of read-only tools for coding agents. "
+            "Exit status: 0 ok, 1 findings at or above --fail-on (verify: handles missing), "
+            "2 usage, 3 repository or range, 4 configuration, 5 patch, 6 handle, "
+            "70 internal error."
         ),
     )
     parser.add_argument(
@@ -79,13 +98,26 @@ def _manifest(args: list[str]) -> int:
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
     parser.add_argument(
         "--format",
-        choices=tuple(FORMATS),
+        choices=(*FORMATS, BRIEF),
         default="json",
         help="json: the manifest (default); text: a short summary for people; full: every "
         "changed file in full plus its diff, for consumers that cannot use handles; markdown: "
         "a report for a pull-request comment or a step summary; github: one workflow "
         "annotation per finding (::error file=...,line=...::); sarif: the findings as "
-        "SARIF 2.1.0, for code scanning",
+        "SARIF 2.1.0, for code scanning; brief: each reviewer role's prompt (its findings, "
+        "its changes inlined as compact diffs up to its budget, what was left out and why)",
+    )
+    parser.add_argument(
+        "--role",
+        metavar="NAME",
+        help="with --format brief: only this role's brief (default: every role in turn)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=int,
+        metavar="TOKENS",
+        help="tokens of changes a brief inlines and a batch holds, for every role "
+        "(default: each role's budget in the configuration, else no limit)",
     )
     parser.add_argument(
         "--fallback",
@@ -99,10 +131,27 @@ def _manifest(args: list[str]) -> int:
         help="exit 1 when a finding is at least this severe (default: fail_on of the "
         "configuration, else error)",
     )
+    since = parser.add_mutually_exclusive_group()
+    since.add_argument(
+        "--since",
+        metavar="REV",
+        help="the head reviewed last: hunks with the same lines at the same path are marked "
+        "reviewed and sent to no role again",
+    )
+    since.add_argument(
+        "--since-manifest",
+        metavar="FILE",
+        help="the manifest reviewed last: its hunks, found again by content, are marked "
+        "reviewed and sent to no role again",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     options = parser.parse_args(args)
     if options.patch is not None and options.range is not None:
         parser.error("give either a range or --patch, not both")
+    if options.budget is not None and options.budget < 1:
+        parser.error("--budget must be 1 or more")
+    if options.role is not None and options.format != BRIEF:
+        parser.error("--role goes with --format brief")
 
     from gitreview.commands.manifest import run_manifest
 
@@ -115,35 +164,79 @@ def _manifest(args: list[str]) -> int:
         output_format=options.format,
         fail_on=options.fail_on,
         fallback=options.fallback,
+        role=options.role,
+        budget=options.budget,
+        since=options.since,
+        since_manifest=options.since_manifest,
     )
 
 
 def _subcommand(name: str, args: list[str]) -> int:
     if name == "explain":
         return _explain(args)
+    if name == "verify":
+        return _verify(args)
     if name == "ci":
         return _ci(args)
+    if name == "mcp":
+        return _mcp(args)
     if name in ("pre-push", "install-hook", "uninstall-hook"):
         return _hook(name, args)
     parser = argparse.ArgumentParser(
         prog=f"{PROG} show",
-        description="Print the lines a handle names, with their line numbers, "
-        "read from git objects (never the working tree).",
+        description="Print the changes handles name: each hunk's removed and added lines, "
+        "marked - and +, with their own line numbers, under a header with the handle and the "
+        "enclosing symbol or section. Read from git objects (never the working tree). A bad "
+        "handle is reported on its own line (exit 6) and the others are still printed.",
     )
     parser.add_argument(
-        "handle", help="a handle from a manifest, e.g. src/app.py:10-24@1a2b3c4d5e6f"
+        "handles",
+        nargs="*",
+        metavar="HANDLE",
+        help="handles from a manifest, e.g. src/app.py:10-24@1a2b3c4d5e6f..9f8e7d6c5b4a; "
+        "none or '-': one per line on stdin",
     )
     parser.add_argument("--repo", metavar="PATH", help="repository (default: the current one)")
     parser.add_argument(
         "-C", "--context", type=int, default=0, metavar="N", help="also print N lines around"
     )
+    parser.add_argument(
+        "--new",
+        action="store_true",
+        help="print only the new-side lines (NUMBER:TEXT), the old side for a hunk that "
+        "only removes",
+    )
     options = parser.parse_args(args)
     if options.context < 0:
         parser.error("--context must be 0 or more")
+    handles = [handle for handle in options.handles if handle != "-"]
+    if (not options.handles or "-" in options.handles) and sys.stdin and not sys.stdin.isatty():
+        handles += [line.strip() for line in sys.stdin if line.strip()]
+    if not handles:
+        parser.error("no handle given: give handles as arguments, or one per line on stdin")
 
     from gitreview.commands.show import run_show
 
-    return run_show(handle=options.handle, repo=options.repo, context=options.context)
+    return run_show(handles=handles, repo=options.repo, context=options.context, new=options.new)
+
+
+def _verify(args: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} verify",
+        description="Check a reviewer's answer against its share of a manifest: print each "
+        "handle of the role's share that the answer's 'Handles read:' line does not list. "
+        "Exit 0 when none is missing, 1 when some are.",
+    )
+    parser.add_argument("--role", default="default", metavar="NAME", help="the reviewer role")
+    parser.add_argument(
+        "manifest", metavar="MANIFEST", help="the manifest (JSON) the brief came from"
+    )
+    parser.add_argument("answer", metavar="ANSWER", help="the reviewer's answer ('-' for stdin)")
+    options = parser.parse_args(args)
+
+    from gitreview.commands.verify import run_verify
+
+    return run_verify(role=options.role, manifest=options.manifest, answer=options.answer)
 
 
 def _explain(args: list[str]) -> int:
@@ -179,6 +272,23 @@ def _ci(args: list[str]) -> int:
     from gitreview.commands.ci import run_ci
 
     return run_ci(repo=options.repo)
+
+
+def _mcp(args: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} mcp",
+        description="Run a Model Context Protocol server on stdin and stdout for coding "
+        "agents: read-only tools for a range's brief, its manifest summary, show and explain. "
+        "Needs the optional extra: pip install 'gitreview[mcp]'.",
+    )
+    parser.add_argument(
+        "--repo", metavar="PATH", help="the tools' default repository (default: the current one)"
+    )
+    options = parser.parse_args(args)
+
+    from gitreview.commands.mcp import run_mcp
+
+    return run_mcp(repo=options.repo)
 
 
 def _hook(name: str, args: list[str]) -> int:

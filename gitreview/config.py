@@ -29,6 +29,18 @@ class FrontmatterSchema:
 
 
 @dataclass(frozen=True)
+class Role:
+    """A reviewer role: what it reviews, and how much its brief may inline (issue #10)."""
+
+    name: str
+    paths: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+    budget: int | None = None
+    instructions: str | None = None  # a path in the repository
+
+
+@dataclass(frozen=True)
 class Config:
     generated: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
@@ -39,6 +51,7 @@ class Config:
     large_file_bytes: int = 1_000_000
     metadata_keys: tuple[str, ...] = DEFAULT_METADATA_KEYS
     frontmatter_schemas: tuple[FrontmatterSchema, ...] = ()
+    roles: tuple[Role, ...] = ()
 
 
 def load_schema(name: str) -> dict[str, Any]:
@@ -74,6 +87,17 @@ def parse_config(text: bytes | str, source: str) -> Config:
         frontmatter_schemas=tuple(
             FrontmatterSchema(tuple(item["paths"]), item["schema"])
             for item in data.get("frontmatter_schemas", ())
+        ),
+        roles=tuple(
+            Role(
+                name,
+                paths=tuple(role.get("paths", ())),
+                kinds=tuple(role.get("kinds", ())),
+                rules=tuple(role.get("rules", ())),
+                budget=role.get("budget"),
+                instructions=role.get("instructions"),
+            )
+            for name, role in data.get("roles", {}).items()
         ),
     )
 

@@ -8,7 +8,7 @@ deterministic: the same inputs give the same bytes.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,22 +16,17 @@ from gitreview import tokens
 from gitreview.analyze import Analysis
 from gitreview.analyze.base import Scope
 from gitreview.classify import FileVerdict
-from gitreview.handles import Handle
+from gitreview.config import Role
+from gitreview.handles import OID_LENGTH, Handle, Side, change_handle
 from gitreview.model import FileChange, Finding, Hunk, Range
+from gitreview.review.brief import render_brief
+from gitreview.review.diffs import NO_KEYS, KeyBlocks, changed_rows, hunk_header, render_compact
+from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
+from gitreview.review.roles import ReviewItem, Share, batches, route
 from gitreview.secrets import redact
 
-SCHEMA_VERSION = "1.0"
-EXCERPT_CHARS = 200
-BATCH_HANDLES = 200
-BATCH_FILES = 50
-DEFAULT_ROLE = "default"
-
-
-@dataclass(frozen=True)
-class ReviewItem:
-    handle: str
-    path: str
-    tokens: int
+SCHEMA_VERSION = "2.0"
+EXCERPT_CHARS = 60
 
 
 @dataclass
@@ -43,11 +38,15 @@ class FileReport:
     hunks_trivial: int = 0
     hunks_significant: int = 0
     full_tokens: int = 0
+    diff_tokens: int = 0
     significant_tokens: int = 0
     fallback_tokens: int = 0
     # The coverage ledger: every changed line once, by what became of it.
     trivial_lines: dict[str, int] = field(default_factory=dict)  # by first reason
     significant_lines: int = 0
+    reviewed_lines: int = 0  # significant, but an earlier review covered them
+    reviewed_hunks: int = 0
+    present: list[Key] = field(default_factory=list)  # its hunks, for what is gone
     unreviewable: str | None = None  # why nobody can read the content (binary, submodule)
 
 
@@ -58,12 +57,17 @@ def file_report(
     verdict: FileVerdict,
     head_tokens: int,
     *,
+    keys: KeyBlocks = NO_KEYS,
+    findings: Sequence[Finding] = (),
     full: bool = False,
     content: str | None = None,
+    reviewed: Reviewed | None = None,
 ) -> FileReport:
-    """A file's entry. With `full`, its whole text at head (`content`, None for a
-    deleted, binary or patch-only file) and its whole diff go in it too: the
-    fallback, and the full-content bundle."""
+    """A file's entry. `keys`: the private key blocks of both sides, to redact
+    its changes; `findings`: the file's own. With `full`, its whole text at head
+    (`content`, None for a deleted, binary or patch-only file) and its whole diff
+    go in it too: the fallback, and the full-content bundle. `reviewed`: what an
+    earlier review covered; those significant hunks go to no role again."""
     entry: dict[str, Any] = {"path": change.path}
     if change.old_path is not None and change.old_path != change.path:
         entry["old_path"] = change.old_path
@@ -84,6 +88,7 @@ def file_report(
     report = FileReport(entry)
     diff_text = "".join(tokens.hunk_text(hunk) for hunk in change.hunks)
     report.full_tokens = tokens.estimate(diff_text) + head_tokens
+    report.diff_tokens = tokens.estimate(tokens.diff_text(change))
     if change.binary or change.is_submodule:
         report.unreviewable = "submodule" if change.is_submodule else "binary"
     for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=True):
@@ -100,58 +105,90 @@ def file_report(
     if verdict.classification == "trivial":
         report.hunks_trivial = len(change.hunks)
         return report
-    hunk_entries = []
+    own = [f for f in findings if f.path == change.path and f.line is not None]
+    trivial_hunks: list[dict[str, Any]] = []
     for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=True):
-        hunk_entry = _hunk_entry(change, hunk, hunk_verdict.classification, hunk_verdict.reasons)
-        for name, handle in hunk_verdict.pointers:
-            hunk_entry.setdefault(name, []).append(handle)
-        scope = innermost_scope(analysis.report.scopes, hunk)
-        if scope is not None:
-            hunk_entry[scope.label] = scope.name
-        hunk_entries.append(hunk_entry)
-        if hunk_verdict.classification == "trivial":
-            report.hunks_trivial += 1
+        handle = hunk_handle(change, hunk)
+        digest = hunk_digest(hunk)
+        report.present += [(change.path, digest), (change.old_path or change.path, digest)]
+        pointers: dict[str, list[str]] = {}
+        for name, pointer in hunk_verdict.pointers:
+            pointers.setdefault(name, []).append(pointer)
+        then = reviewed.handle_for((change.path, change.old_path), digest) if reviewed else None
+        if hunk_verdict.classification == "trivial" or then:
+            # Trivial, or reviewed before: in no reviewer's list; the file entry
+            # says why, in short.
+            trivial_hunks.append({"handle": handle, "reasons": list(hunk_verdict.reasons)})
+            trivial_hunks[-1].update(pointers)
+            if hunk_verdict.classification == "trivial":
+                report.hunks_trivial += 1
+                continue
+            trivial_hunks[-1]["reviewed"] = then
+            report.hunks_significant += 1
+            report.reviewed_lines += len(hunk.removed) + len(hunk.added)
+            report.reviewed_hunks += 1
             continue
         report.hunks_significant += 1
-        cost = tokens.estimate(tokens.hunk_text(hunk))
+        rows = changed_rows(hunk, keys)
+        scope = innermost_scope(analysis.report.scopes, hunk)
+        # Significant: its entry goes in the review, once per role that reads it.
+        item: dict[str, Any] = {
+            "handle": handle,
+            "excerpt": excerpt(row.text for row in rows if row.origin != " "),
+        }
+        if scope is not None:
+            item[scope.label] = scope.name
+        if list(hunk_verdict.reasons) != ["content"]:
+            item["reasons"] = list(hunk_verdict.reasons)
+        item.update(pointers)
+        diff = render_compact(hunk_header(handle, scope.name if scope else None), rows)
+        span = hunk.new_span
+        rules = tuple(sorted({f.rule for f in own if span and span[0] <= (f.line or 0) <= span[1]}))
+        cost = tokens.estimate(diff)
         report.significant_tokens += cost
-        report.review.append(ReviewItem(hunk_entry["handle"], change.path, cost))
-    if hunk_entries:
-        entry["hunks"] = hunk_entries
-    if not report.review:
+        lines = len(hunk.removed) + len(hunk.added)
+        report.review.append(
+            ReviewItem(handle, change.path, kind, cost, lines, diff, item, rules, span)
+        )
+    if trivial_hunks:
+        entry["hunks"] = trivial_hunks
+    if not report.review and not report.reviewed_hunks:
         # Significant, yet no hunk says why (binary, submodule, mode, empty file):
         # the reviewer gets the whole file, and reading it costs the whole file.
         handle = str(Handle(change.path, change.new_oid or change.old_oid))
         entry["handle"] = handle
-        cost = head_tokens or tokens.estimate(handle)
+        digest = file_digest(change)
+        report.present.append((change.path, digest))
+        then = reviewed.handle_for((change.path, change.old_path), digest) if reviewed else None
+        if then is not None:
+            entry["reviewed"] = then
+            report.reviewed_hunks += 1
+            return report
+        what = ", ".join(verdict.reasons)
+        diff = f"{hunk_header(handle, None)}\n({change.status} {kind} file, not shown: {what})\n"
+        cost = max(head_tokens, tokens.estimate(diff))
         report.significant_tokens += cost
-        report.review.append(ReviewItem(handle, change.path, cost))
+        rules = tuple(sorted({f.rule for f in findings if f.path == change.path}))
+        item = {"handle": handle, "reasons": list(verdict.reasons)}
+        report.review.append(ReviewItem(handle, change.path, kind, cost, 0, diff, item, rules))
     return report
 
 
 def hunk_handle(change: FileChange, hunk: Hunk) -> str:
-    """The hunk's added lines in the new blob, or its removed lines in the old one
-    for a pure deletion."""
+    """The change between the file's two blobs whose added lines the hunk holds,
+    or, for a hunk that only removes, whose removed lines it holds. A patch
+    without index lines has no blobs: its handle names the lines alone."""
     old, new = hunk.old_span, hunk.new_span
-    if new is not None:
-        return str(Handle(change.path, change.new_oid, *new))
-    assert old is not None
-    return str(Handle(change.old_path or change.path, change.old_oid, *old))
-
-
-def _hunk_entry(
-    change: FileChange, hunk: Hunk, classification: str, reasons: Sequence[str]
-) -> dict[str, Any]:
-    old, new = hunk.old_span, hunk.new_span
-    lines = hunk.added if new is not None else hunk.removed
-    return {
-        "handle": hunk_handle(change, hunk),
-        "classification": classification,
-        "reasons": list(reasons),
-        "old": list(old) if old else None,
-        "new": list(new) if new else None,
-        "excerpt": excerpt(line.text for line in lines),
-    }
+    side: Side = "new" if new is not None else "old"
+    first, last = new if new is not None else old  # type: ignore[misc]
+    if change.old_oid is None and change.new_oid is None:
+        path = change.path if side == "new" else change.old_path or change.path
+        return str(Handle(path, None, first, last))
+    old_oid, new_oid = change.old_oid, change.new_oid
+    if change.status == "type-changed":
+        # git diffs a type change as a deletion and an addition, not blob to blob.
+        old_oid, new_oid = (None, new_oid) if side == "new" else (old_oid, None)
+    return str(change_handle(change.path, old_oid, new_oid, side, first, last))
 
 
 def innermost_scope(scopes: Sequence[Scope], hunk: Hunk) -> Scope | None:
@@ -166,12 +203,20 @@ def innermost_scope(scopes: Sequence[Scope], hunk: Hunk) -> Scope | None:
 
 
 def excerpt(lines: Iterable[str]) -> str:
-    """At most EXCERPT_CHARS characters of the lines, secrets redacted first
-    (so a cut can never leave part of a secret behind)."""
-    text = redact("\n".join(line.rstrip("\r") for line in lines))
+    """At most EXCERPT_CHARS characters of the changed lines, already redacted,
+    as one line: a preview, not the change (`show` prints that)."""
+    text = " ⏎ ".join(line.strip() for line in lines if line.strip())
     if len(text) <= EXCERPT_CHARS:
         return text
     return text[: EXCERPT_CHARS - 1] + "…"
+
+
+@dataclass(frozen=True)
+class Assembled:
+    """The manifest, and each role's brief (what `--format brief` prints)."""
+
+    manifest: dict[str, Any]
+    briefs: dict[str, str]
 
 
 def assemble(
@@ -180,7 +225,13 @@ def assemble(
     findings: Sequence[Finding],
     *,
     source: str = "git",
-) -> dict[str, Any]:
+    roles: Sequence[Role] = (),
+    budget: int | None = None,
+    instructions: Mapping[str, str] | None = None,
+    reviewed: Reviewed | None = None,
+) -> Assembled:
+    """The manifest of a classified range. `budget` overrides every role's;
+    `reviewed`: what an earlier review covered (its hunks are in the reports)."""
     files = [report.entry for report in reports]
     trivial_files = sum(entry["classification"] == "trivial" for entry in files)
     ordered_findings = sorted(
@@ -193,11 +244,12 @@ def assemble(
         "spec": rng.spec,
         "base": rng.base,
         "head": rng.head,
-        "commits": [{"sha": c.sha, "subject": redact(c.subject)} for c in rng.commits],
+        "commits": [{"sha": c.sha[:OID_LENGTH], "subject": redact(c.subject)} for c in rng.commits],
     }
     if source != "git":
         range_entry["source"] = source
-    significant_tokens = sum(report.significant_tokens for report in reports)
+    items = [item for report in reports for item in report.review]
+    shares = route(items, ordered_findings, roles)
     manifest: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "range": range_entry,
@@ -216,38 +268,78 @@ def assemble(
         },
         "tokens": {
             "full": sum(report.full_tokens for report in reports),
+            "diff": sum(report.diff_tokens for report in reports),
             "manifest": 0,
-            "significant": significant_tokens,
-            "reduction": 0.0,
+            "significant": sum(report.significant_tokens for report in reports),
+            "brief": 0,
         },
-        "ledger": _ledger(reports),
+        "ledger": _ledger(reports, shares),
         "findings": [_finding_entry(finding) for finding in ordered_findings],
         "files": files,
-        "review": _review([item for report in reports for item in report.review]),
+        "review": {},
     }
+    if reviewed is not None:
+        manifest["since"] = {
+            "spec": reviewed.since,
+            "hunks": sum(report.reviewed_hunks for report in reports),
+            "lines": sum(report.reviewed_lines for report in reports),
+        }
+        gone = reviewed.gone(key for report in reports for key in report.present)
+        if gone:
+            manifest["since"]["gone"] = gone
     fallback = [report for report in reports if "full" in report.entry]
     if fallback:
         manifest["fallback"] = {
             "files": len(fallback),
             "tokens": sum(report.fallback_tokens for report in fallback),
         }
-    _settle_token_figures(manifest)
-    return manifest
+    briefs: dict[str, str] = {}
+    routed = {item.handle for share in shares.values() for item in share.items}
+    for name, share in shares.items():
+        role_budget = budget if budget is not None else share.role.budget
+        mine = {item.handle for item in share.items}
+        brief = render_brief(
+            manifest,
+            share,
+            budget=role_budget,
+            instructions=(instructions or {}).get(name),
+            others=len(routed - mine),
+        )
+        briefs[name] = brief
+        manifest["review"][name] = _role_entry(share, role_budget, tokens.estimate(brief))
+    figures = manifest["tokens"]
+    figures["brief"] = sum(entry["brief"] for entry in manifest["review"].values())
+    figures["reduction"] = {
+        "diff": _reduction(figures["brief"], figures["diff"]),
+        "full": _reduction(figures["brief"], figures["full"]),
+    }
+    _settle_manifest_tokens(manifest)
+    return Assembled(manifest, briefs)
 
 
-def _ledger(reports: Sequence[FileReport]) -> dict[str, Any]:
+def _reduction(read: int, baseline: int) -> float:
+    return round(1 - read / baseline, 4) if baseline else 0.0
+
+
+def _ledger(reports: Sequence[FileReport], shares: Mapping[str, Share]) -> dict[str, Any]:
     """Every changed line of the range exactly once: trivial by reason, or
-    significant; and the files whose content nobody can read."""
+    significant; the significant lines some role reviews; and the files whose
+    content nobody can read."""
     trivial: dict[str, int] = {}
     for report in reports:
         for reason, lines in report.trivial_lines.items():
             trivial[reason] = trivial.get(reason, 0) + lines
     significant = sum(report.significant_lines for report in reports)
+    routed = {item.handle: item.lines for share in shares.values() for item in share.items}
     ledger: dict[str, Any] = {
         "lines": sum(trivial.values()) + significant,
         "trivial": dict(sorted(trivial.items())),
         "significant": significant,
+        "routed": sum(routed.values()),
     }
+    reviewed = sum(report.reviewed_lines for report in reports)
+    if reviewed:
+        ledger["reviewed"] = reviewed
     unreviewable: dict[str, list[str]] = {}
     for report in reports:
         if report.unreviewable:
@@ -267,33 +359,28 @@ def _finding_entry(finding: Finding) -> dict[str, Any]:
     }
 
 
-def _review(items: Sequence[ReviewItem]) -> dict[str, Any]:
-    """Per-role handle batches; every significant item goes to the default role
-    until roles are configured."""
-    if not items:
-        return {}
-    return {DEFAULT_ROLE: _role_entry(items)}
-
-
-def _role_entry(items: Sequence[ReviewItem]) -> dict[str, Any]:
-    batches: list[list[str]] = []
-    files_in_batch: set[str] = set()
-    for item in items:
-        full = batches and (
-            len(batches[-1]) >= BATCH_HANDLES
-            or (item.path not in files_in_batch and len(files_in_batch) >= BATCH_FILES)
-        )
-        if not batches or full:
-            batches.append([])
-            files_in_batch = set()
-        batches[-1].append(item.handle)
-        files_in_batch.add(item.path)
-    return {
+def _role_entry(share: Share, budget: int | None, brief_tokens: int) -> dict[str, Any]:
+    items = share.items
+    entry: dict[str, Any] = {
         "handles": len(items),
         "files": len({item.path for item in items}),
+        "lines": sum(item.lines for item in items),
         "tokens": sum(item.tokens for item in items),
-        "batches": batches,
+        "brief": brief_tokens,
     }
+    if share.findings:
+        entry["findings"] = len(share.findings)
+    if budget is not None:
+        entry["budget"] = budget
+    cut = batches(items, budget)
+    entry["batches"] = [
+        {"tokens": batch.tokens, "handles": [dict(item.entry) for item in batch.items]}
+        for batch in cut
+    ]
+    oversized = [batch.items[0].handle for batch in cut if batch.oversized]
+    if oversized:
+        entry["oversized"] = oversized
+    return entry
 
 
 def render_json(manifest: dict[str, Any], *, color: bool = False) -> str:
@@ -306,14 +393,14 @@ def serialize(manifest: dict[str, Any]) -> str:
     return json.dumps(manifest, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def _settle_token_figures(manifest: dict[str, Any]) -> None:
-    """`tokens.manifest` counts the manifest itself, which holds that number:
-    iterate until the figure no longer changes the text's length."""
+def _settle_manifest_tokens(manifest: dict[str, Any]) -> None:
+    """`tokens.manifest` counts the manifest itself, which holds that number. The
+    text is serialized once with the figure at 0; the figure's own digits are
+    then settled by arithmetic."""
     figures = manifest["tokens"]
-    for _ in range(5):
-        cost = tokens.estimate(serialize(manifest))
-        full = figures["full"]
-        reduction = round(1 - (cost + figures["significant"]) / full, 4) if full else 0.0
-        if figures["manifest"] == cost and figures["reduction"] == reduction:
-            return
-        figures["manifest"], figures["reduction"] = cost, reduction
+    figures["manifest"] = 0
+    chars = len(serialize(manifest)) - 1  # the "0"
+    cost = tokens.estimate_chars(chars + 1)
+    while tokens.estimate_chars(chars + len(str(cost))) != cost:
+        cost = tokens.estimate_chars(chars + len(str(cost)))
+    figures["manifest"] = cost

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -19,9 +19,13 @@ from gitreview.analyze.base import HeadTree
 from gitreview.classify import FileFacts, FileVerdict, classify
 from gitreview.config import CONFIG_FILE, Config, check_rule_ids, parse_config
 from gitreview.errors import Exit, UserError
+from gitreview.handles import Handle
 from gitreview.kinds import kind_of
-from gitreview.manifest import assemble, file_report
+from gitreview.manifest import Assembled, assemble, file_report, hunk_handle
 from gitreview.model import FileChange, Finding, Range, Severity
+from gitreview.review.diffs import NO_KEYS, KeyBlocks
+from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
+from gitreview.secrets import KeyBlock, key_blocks
 
 Attributes = Mapping[str, "bool | str | None"]
 Contents = Literal["none", "missing", "all"]
@@ -40,6 +44,7 @@ class Classified:
     head_tokens: int  # the head side in full, for the token figures
     full: bool = False  # its whole content and diff go in the manifest
     content: str | None = None  # its text at head, kept only when `full`
+    keys: KeyBlocks = NO_KEYS  # private key blocks of both sides, to redact its changes
 
 
 @dataclass(frozen=True)
@@ -49,17 +54,43 @@ class Outcome:
     findings: list[Finding]
     settings: Config
     source: str
+    instructions: Mapping[str, str] = field(default_factory=dict)  # role -> its brief's text
+    reviewed: Reviewed | None = None  # what an earlier review covered (--since)
 
 
-def manifest_of(outcome: Outcome) -> dict[str, Any]:
+def manifest_of(outcome: Outcome, *, budget: int | None = None) -> dict[str, Any]:
     """The review manifest of a classified range."""
+    return review_of(outcome, budget=budget).manifest
+
+
+def review_of(outcome: Outcome, *, budget: int | None = None) -> Assembled:
+    """The review manifest of a classified range and each role's brief; `budget`
+    overrides every role's."""
     files = [
         file_report(
-            c.change, c.kind, c.analysis, c.verdict, c.head_tokens, full=c.full, content=c.content
+            c.change,
+            c.kind,
+            c.analysis,
+            c.verdict,
+            c.head_tokens,
+            keys=c.keys,
+            findings=outcome.findings,
+            full=c.full,
+            content=c.content,
+            reviewed=outcome.reviewed,
         )
         for c in outcome.files
     ]
-    return assemble(outcome.rng, files, outcome.findings, source=outcome.source)
+    return assemble(
+        outcome.rng,
+        files,
+        outcome.findings,
+        source=outcome.source,
+        roles=outcome.settings.roles,
+        budget=budget,
+        instructions=outcome.instructions,
+        reviewed=outcome.reviewed,
+    )
 
 
 def classify_range(
@@ -125,7 +156,102 @@ def classify_range(
     changes: Iterable[FileChange] = sized
     if progress is not None:
         changes = progress(sized, len(sized))
-    return _classify(rng, changes, settings, attributes, head=head, source="git", contents=contents)
+    outcome = _classify(
+        rng, changes, settings, attributes, head=head, source="git", contents=contents
+    )
+    return replace(outcome, instructions=_instructions(settings, head.read))
+
+
+def since_review(
+    outcome: Outcome,
+    repo: str | Path | None = None,
+    *,
+    since: str | None = None,
+    since_manifest: str | Path | None = None,
+    config: str | Path | None = None,
+) -> Outcome:
+    """The outcome, knowing what an earlier review covered (issue #13): the
+    range's own changes up to the head reviewed last (`since`, from its merge
+    base with this range's base), or the handles a manifest reviewed last
+    (`since_manifest`, whose range is classified again from git objects)."""
+    from gitreview.git import open_repository
+
+    if since is None and since_manifest is None:
+        return outcome
+    if outcome.rng.head is None:
+        raise UserError("--since needs a repository, not a patch", status=Exit.USAGE)
+    repository = open_repository(None if repo is None else str(repo))
+    wanted: set[str] | None = None
+    if since is not None:
+        head = repository.resolve_commit(since)
+        if head is None:
+            raise UserError(
+                f"unknown revision {since!r} (--since)",
+                status=Exit.RANGE,
+                hint="the head reviewed last must be in this repository: fetch it",
+            )
+        base = outcome.rng.base and repository.merge_base(outcome.rng.base, head)
+        named = since
+    else:
+        assert since_manifest is not None
+        base, head, wanted = _manifest_review(since_manifest)
+        if repository.resolve_commit(head) is None:
+            raise UserError(
+                f"{since_manifest}: its head {head[:12]} is not in this repository",
+                status=Exit.RANGE,
+                hint="the head reviewed last must be in this repository: fetch it",
+            )
+        named = str(since_manifest)
+    before = classify_range(repo, config=config, base_head=(base, head))
+    hunks: dict[Key, str] = {}
+    for item in before.files:
+        change = item.change
+        if item.verdict.classification == "trivial":
+            continue
+        significant = False
+        for hunk, verdict in zip(change.hunks, item.verdict.hunks, strict=True):
+            handle = hunk_handle(change, hunk)
+            if verdict.classification == "significant":
+                significant = True
+                if wanted is None or handle in wanted:
+                    hunks[(change.path, hunk_digest(hunk))] = handle
+        whole = str(Handle(change.path, change.new_oid or change.old_oid))
+        if not significant and (wanted is None or whole in wanted):
+            hunks[(change.path, file_digest(change))] = whole  # routed whole
+    return replace(outcome, reviewed=Reviewed(named, hunks))
+
+
+def _manifest_review(path: str | Path) -> tuple[str | None, str, set[str]]:
+    """A manifest's base, head and the handles it sent to reviewers (or that it
+    found reviewed before it)."""
+    import json
+
+    try:
+        data = json.loads(Path(path).read_text("utf-8"))
+        rng = data["range"]
+        head, base = rng["head"], rng["base"]
+        handles = {
+            item["handle"]
+            for role in data["review"].values()
+            for batch in role["batches"]
+            for item in batch["handles"]
+        }
+        handles |= {
+            hunk["handle"]
+            for entry in data["files"]
+            for hunk in (entry, *entry.get("hunks", ()))
+            if "reviewed" in hunk
+        }
+    except OSError as error:
+        message = f"cannot read manifest {path}: {error.strerror}"
+        raise UserError(message, status=Exit.USAGE) from None
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise UserError(f"{path}: not a gitreview 2.0 manifest", status=Exit.USAGE) from None
+    if not isinstance(head, str):
+        raise UserError(
+            f"{path}: a manifest of a patch has no head to compare with", status=Exit.USAGE
+        )
+    return base, head, handles
 
 
 def _classify(
@@ -170,6 +296,7 @@ def _classify(
                 tokens.estimate(head_text) if head_text else 0,
                 full=full,
                 content=head_text if full else None,
+                keys=_key_blocks(change),
             )
         )
         findings += file_findings
@@ -181,6 +308,50 @@ def _classify(
     for range_analyzer in RANGE_ANALYZERS:
         findings += apply_rule_settings(tuple(range_analyzer(rng, settings)), settings)
     return Outcome(rng, files, findings, settings, source)
+
+
+def _key_blocks(change: FileChange) -> KeyBlocks:
+    """The private key blocks of both sides, found with the whole file in view so
+    that a hunk holding a few lines of a key's body is redacted too. Without the
+    content (a patch), the hunks' own lines, context included, stand for it."""
+
+    def blocks(data: bytes | None, side: Literal["-", "+"]) -> tuple[KeyBlock, ...]:
+        if data is not None:
+            if b"PRIVATE KEY" not in data:
+                return ()
+            return tuple(key_blocks(data.decode("utf-8", "replace").split("\n")))
+        numbered = {
+            (line.old_no if side == "-" else line.new_no): line.text
+            for hunk in change.hunks
+            for line in hunk.lines
+            if line.origin in (" ", side)
+        }
+        if not any("PRIVATE KEY" in text for text in numbered.values()):
+            return ()
+        lines = [""] * max(n or 0 for n in numbered)
+        for number, text in numbered.items():
+            if number:
+                lines[number - 1] = text
+        return tuple(key_blocks(lines))
+
+    return KeyBlocks(blocks(change.old_data, "-"), blocks(change.new_data, "+"))
+
+
+def _instructions(settings: Config, read: Callable[[str], bytes | None]) -> dict[str, str]:
+    """Each role's instructions file, read from the commit its configuration came
+    from; a missing file is a configuration error naming it."""
+    texts: dict[str, str] = {}
+    for role in settings.roles:
+        if role.instructions is None:
+            continue
+        data = read(role.instructions)
+        if data is None:
+            raise UserError(
+                f"{CONFIG_FILE}: roles.{role.name}.instructions: no file {role.instructions}",
+                status=Exit.CONFIG,
+            )
+        texts[role.name] = data.decode("utf-8", "replace")
+    return texts
 
 
 def apply_rule_settings(findings: Iterable[Finding], settings: Config) -> tuple[Finding, ...]:

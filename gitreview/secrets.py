@@ -199,6 +199,16 @@ def redact_lines(lines: Sequence[str], start: int = 0, stop: int | None = None) 
     return redacted
 
 
+def redact_line(line: str, index: int, blocks: Sequence[KeyBlock]) -> str:
+    """Line `index` (0-based) of a text whose private key blocks are known: a hunk's
+    line is redacted with the whole file in view, as `redact_lines` does."""
+    line = _redact_tokens(line)
+    for block in blocks:
+        if block.first <= index <= block.last:
+            return _redact_key_line(line, index == block.first)
+    return line
+
+
 def _redact_tokens(line: str) -> str:
     if not _ANY_TOKEN.search(line):
         return line

@@ -8,7 +8,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
-from manifests import Result, run
+from manifests import Result, files_by_path, new_lines, run
 
 from gitreview.analyze import Analysis, analyze
 from gitreview.cli import main
@@ -63,8 +63,8 @@ def findings_of(
 
 def hunk_at(manifest: dict[str, Any], path: str, line: int) -> dict[str, Any]:
     """The hunk of `path` whose new side holds `line`."""
-    entry = next(entry for entry in manifest["files"] if entry["path"] == path)
-    return next(h for h in entry["hunks"] if h["new"] and h["new"][0] <= line <= h["new"][1])
+    entry = files_by_path(manifest)[path]
+    return next(h for h in entry["hunks"] if (span := new_lines(h)) and span[0] <= line <= span[1])
 
 
 def change_of(

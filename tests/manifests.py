@@ -78,4 +78,66 @@ def manifest_of(*args: str | Path) -> dict[str, Any]:
 
 
 def files_by_path(manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {entry["path"]: entry for entry in manifest["files"]}
+    """Each file's entry by path, its `hunks` joined with its significant hunks
+    from the review (see all_hunks): a view for tests, not the manifest's shape."""
+    joined = {}
+    for entry in manifest["files"]:
+        hunks = all_hunks(manifest, entry["path"])
+        joined[entry["path"]] = {**entry, "hunks": hunks} if hunks else entry
+    return joined
+
+
+def new_lines(hunk: dict[str, Any]) -> list[int] | None:
+    """The hunk's added lines, [first, last], read from its handle (None for a
+    hunk that only removes)."""
+    from gitreview.handles import parse_handle
+
+    handle = parse_handle(hunk["handle"])
+    if handle.side == "old" or handle.first is None or handle.last is None:
+        return None
+    return [handle.first, handle.last]
+
+
+def removed_lines(hunk: dict[str, Any]) -> list[int] | None:
+    """A hunk that only removes: its removed lines, [first, last], from its handle."""
+    from gitreview.handles import parse_handle
+
+    handle = parse_handle(hunk["handle"])
+    if handle.side != "old" or handle.first is None or handle.last is None:
+        return None
+    return [handle.first, handle.last]
+
+
+def review_items(manifest: dict[str, Any], role: str | None = None) -> list[dict[str, Any]]:
+    """The significant hunks and whole files of the review, each once, in role
+    and batch order (`role`: that role's only)."""
+    seen: dict[str, dict[str, Any]] = {}
+    for name, entry in manifest["review"].items():
+        if role is not None and name != role:
+            continue
+        for batch in entry["batches"]:
+            for item in batch["handles"]:
+                seen.setdefault(item["handle"], item)
+    return list(seen.values())
+
+
+def all_hunks(manifest: dict[str, Any], path: str) -> list[dict[str, Any]]:
+    """Every hunk of the file at `path`, trivial (from its entry) and significant
+    (from the review), in the file's order, each with its `classification`."""
+    from gitreview.handles import parse_handle
+
+    [entry] = [e for e in manifest["files"] if e["path"] == path]
+    if entry["classification"] == "trivial":
+        return []
+    hunks = [{**h, "classification": "trivial"} for h in entry.get("hunks", [])]
+    hunks += [
+        {"reasons": ["content"], **item, "classification": "significant"}
+        for item in review_items(manifest)
+        if item["handle"].split("@")[0].rsplit(":", 1)[0] == path and "excerpt" in item
+    ]
+
+    def place(hunk: dict[str, Any]) -> tuple[int, int]:
+        handle = parse_handle(hunk["handle"])
+        return (handle.first or 0, handle.side == "new")
+
+    return sorted(hunks, key=place)

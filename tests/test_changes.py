@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from manifests import files_by_path, manifest_of, run
+from manifests import files_by_path, manifest_of, new_lines, removed_lines, run
 from repos import FIXTURES, PROJECT_ROOT, RepoFactory, commit_id, git
 
 from gitreview.changes import iter_changes
@@ -84,9 +84,9 @@ def test_a_deleted_file_is_one_hunk_of_old_lines(
 ) -> None:
     [hunk] = kinds["docs/obsolete.md"]["hunks"]
     blob = git(fixture_repo("kinds"), "rev-parse", "v1:docs/obsolete.md")
-    assert hunk["old"] == [1, 3]
-    assert hunk["new"] is None
-    assert hunk["handle"] == f"docs/obsolete.md:1-3@{blob[:12]}"
+    assert removed_lines(hunk) == [1, 3]
+    assert new_lines(hunk) is None
+    assert hunk["handle"] == f"docs/obsolete.md:-1-3@{blob[:12]}.."
     assert hunk["excerpt"].startswith("# Legacy XML export")
 
 

@@ -23,7 +23,7 @@ from gitreview.config import SEVERITIES
 from gitreview.render import render
 
 ZERO = "0" * 40
-INPUTS = ("BASE", "HEAD", "FAIL-ON", "FALLBACK", "CONFIG", "ROLE")
+INPUTS = ("BASE", "HEAD", "FAIL-ON", "FALLBACK", "CONFIG", "ROLE", "SINCE")
 RUNNER_VARIABLES = (
     "GITHUB_EVENT_NAME",
     "GITHUB_EVENT_PATH",
@@ -142,13 +142,14 @@ def push(repo: Path, before: str | None, after: str | None, *new: str) -> dict[s
 def outputs(runner: Runner, manifest: dict[str, Any], **expected: object) -> str:
     values = {
         "manifest": runner.manifest_path,
+        "briefs": Path(runner.manifest_path).parent,
         "significant": 0,
         "trivial": 0,
         "handles": 0,
         "errors": 0,
         "warnings": 0,
         "notices": 0,
-        "reduction": manifest["tokens"]["reduction"],
+        "reduction": manifest["tokens"]["reduction"]["diff"],
         "skip": "false",
         **expected,
     }
@@ -262,7 +263,7 @@ def test_a_deleted_branch_has_nothing_to_review(repo: Path, runner: Runner) -> N
     assert (step.status, step.stdout, step.manifest) == (0, "", None)
     assert step.stderr == "gitreview: the push deleted its ref: nothing to review\n"
     assert step.outputs == (
-        "manifest=\nsignificant=0\ntrivial=0\nhandles=0\nerrors=0\nwarnings=0\nnotices=0\n"
+        "manifest=\nbriefs=\nsignificant=0\ntrivial=0\nhandles=0\nerrors=0\nwarnings=0\nnotices=0\n"
         "reduction=0.0\nskip=true\n"
     )
 
@@ -417,7 +418,37 @@ def _empty_manifest() -> dict[str, Any]:
     counts = {"total": 0, "trivial": 0, "significant": 0}
     return {
         "summary": {"files": counts, "hunks": counts, "findings": dict.fromkeys(SEVERITIES, 0)},
-        "tokens": {"reduction": 0.0},
+        "tokens": {"reduction": {"diff": 0.0, "full": 0.0}},
         "review": {},
         "findings": [],
     }
+
+
+def test_since_the_head_reviewed_last_sends_only_what_is_new(repo: Path, runner: Runner) -> None:
+    # The previous push's head was `clean`: its script and greeting were reviewed then.
+    step = runner(repo, "pull_request", pull_request(repo, "main-later", "leftover"), since="clean")
+    assert step.manifest is not None
+    since = step.manifest["since"]
+    assert (since["spec"], since["hunks"]) == ("clean", 1)
+    routed = [
+        i["handle"]
+        for r in step.manifest["review"].values()
+        for b in r["batches"]
+        for i in b["handles"]
+    ]
+    assert [handle.split(":")[0] for handle in routed] == ["src/app.py"]
+    briefs = sorted(p.name for p in (runner.temp / "gitreview").glob("brief-*.md"))
+    assert briefs == ["brief-default.md"]
+    brief = (runner.temp / "gitreview" / "brief-default.md").read_text("utf-8")
+    assert "breakpoint()" in brief and "exec python3" not in brief
+
+
+def test_a_since_the_clone_lacks_reviews_everything(repo: Path, runner: Runner) -> None:
+    step = runner(
+        repo, "pull_request", pull_request(repo, "main-later", "leftover"), since="f" * 40
+    )
+    assert step.manifest is not None and "since" not in step.manifest
+    assert (
+        f"gitreview: unknown revision '{'f' * 40}' (--since): reviewing the whole range\n"
+        in step.stderr
+    )

@@ -87,7 +87,7 @@ def test_text_summary(fixture_repo: RepoFactory) -> None:
     ("args", "message"),
     [
         (("--format", "yaml"), "argument --format: invalid choice: 'yaml'"),
-        (("show",), "the following arguments are required: handle"),
+        (("show",), "no handle given: give handles as arguments, or one per line on stdin"),
         (("show", "x@abcd", "--context", "-1"), "--context must be 0 or more"),
         (("a", "b"), "unrecognized arguments: b"),
     ],

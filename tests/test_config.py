@@ -20,7 +20,7 @@ def commit_config(repo: Path, text: str) -> None:
             "generatd: ['*.js']\n",
             ".gitreview.yml: unknown key 'generatd' (hint: known keys: detect_copies, "
             "fail_on, frontmatter_schemas, generated, ignore, large_file_bytes, max_file_bytes, "
-            "metadata_keys, rules)",
+            "metadata_keys, roles, rules)",
         ),
         ("generated: '*.js'\n", ".gitreview.yml: key 'generated': '*.js' is not of type 'array'"),
         ("generated: [1]\n", ".gitreview.yml: key 'generated.0': 1 is not of type 'string'"),
@@ -80,10 +80,12 @@ def test_missing_config_file(fixture_repo: RepoFactory, tmp_path: Path) -> None:
 
 def test_bad_key_names_the_given_file(fixture_repo: RepoFactory, tmp_path: Path) -> None:
     config = tmp_path / "review.yml"
-    config.write_text("ignore: []\nroles: {}\n")
+    config.write_text("ignore: []\nreviewers: {}\n")
     result = run("--repo", fixture_repo("branches"), "HEAD", "--config", config)
     assert result.status == 4
-    assert result.stderr.startswith(f"git review-manifest: error: {config}: unknown key 'roles'")
+    assert result.stderr.startswith(
+        f"git review-manifest: error: {config}: unknown key 'reviewers'"
+    )
 
 
 def test_empty_configuration_is_the_default(fixture_repo: RepoFactory, tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from typing import Any
 
 import pytest
 from findings import analysis_of, findings_of, hunk_at, manifest_with_findings, rows
+from manifests import files_by_path, review_items
 from repos import RepoFactory
 
 
@@ -55,11 +56,11 @@ def test_an_error_makes_a_whitespace_only_hunk_significant(
 ) -> None:
     # data/broken-before.json did not load before either; v2 only re-indents the line
     # the parser stops at, which alone would be trivial (whitespace).
-    entry = next(e for e in findings_manifest["files"] if e["path"] == "data/broken-before.json")
+    entry = files_by_path(findings_manifest)["data/broken-before.json"]
     assert (entry["classification"], entry["reasons"]) == ("significant", ["finding"])
     hunk = hunk_at(findings_manifest, "data/broken-before.json", 4)
     assert (hunk["classification"], hunk["reasons"]) == ("significant", ["finding"])
-    assert hunk["handle"] in findings_manifest["review"]["default"]["batches"][0]
+    assert hunk["handle"] in [item["handle"] for item in review_items(findings_manifest)]
 
 
 @pytest.mark.parametrize(

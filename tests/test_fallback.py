@@ -55,15 +55,30 @@ def test_token_figures_by_hand(writable_repo: RepoFactory) -> None:
     git(repo, "commit", "--quiet", "-am", "Spell out two")
     result = run("--repo", repo, "HEAD")
     manifest = result.manifest
+    old, new = git(repo, "rev-parse", "HEAD^:notes.txt", "HEAD:notes.txt").split()
+
+    def tokens(text: str) -> int:  # the README's estimate: 3.5 characters a token
+        return math.ceil(len(text) / 3.5)
+
     hunk = "@@ -1,3 +1,3 @@\n line one\n-line 2\n+line two\n line three\n"
-    full = math.ceil(len(head_text) / 4) + math.ceil(len(hunk) / 4)
-    significant = math.ceil(len(hunk) / 4)
-    figure = math.ceil(len(result.stdout) / 4)
+    diff = (
+        f"diff --git a/notes.txt b/notes.txt\nindex {old[:7]}..{new[:7]}\n"
+        f"--- a/notes.txt\n+++ b/notes.txt\n{hunk}"
+    )
+    compact = f"@@ notes.txt:2-2@{old[:12]}..{new[:12]} @@\n-line 2\n+line two\n"
+    brief = run("--repo", repo, "HEAD", "--format", "brief").stdout
+    assert compact in brief
+    full = tokens(head_text) + tokens(hunk)
     assert manifest["tokens"] == {
         "full": full,
-        "manifest": figure,
-        "significant": significant,
-        "reduction": round(1 - (figure + significant) / full, 4),
+        "diff": tokens(diff),
+        "manifest": tokens(result.stdout),
+        "significant": tokens(compact),
+        "brief": tokens(brief),
+        "reduction": {
+            "diff": round(1 - tokens(brief) / tokens(diff), 4),
+            "full": round(1 - tokens(brief) / full, 4),
+        },
     }
 
 

@@ -66,24 +66,38 @@ def manifest_of(
         review["default"] = {
             "handles": len(handles),
             "files": len(paths),
+            "lines": 2 * len(handles),
             "tokens": 10 * len(handles),
-            "batches": [handles],
+            "brief": 40 + 10 * len(handles),
+            "batches": [
+                {
+                    "tokens": 10 * len(handles),
+                    "handles": [{"handle": handle, "excerpt": "x = 1"} for handle in handles],
+                }
+            ],
         }
     manifest = {
-        "schema_version": "1.0",
+        "schema_version": "2.0",
         "range": {
             "spec": "v1..v2",
             "base": "b" * 40,
             "head": SHA,
-            "commits": [{"sha": SHA, "subject": "Add the *parser* <b>now</b>"}],
+            "commits": [{"sha": SHA[:12], "subject": "Add the *parser* <b>now</b>"}],
         },
         "summary": {
             "files": {"total": len(files), "trivial": trivial, "significant": len(files) - trivial},
             "hunks": {"total": len(handles), "trivial": 0, "significant": len(handles)},
             "findings": counts,
         },
-        "tokens": {"full": 1000, "manifest": 120, "significant": 30, "reduction": 0.85},
-        "ledger": {"lines": 12, "trivial": {"whitespace": 4}, "significant": 8},
+        "tokens": {
+            "full": 1000,
+            "diff": 400,
+            "manifest": 120,
+            "significant": 30,
+            "brief": 60,
+            "reduction": {"diff": 0.85, "full": 0.94},
+        },
+        "ledger": {"lines": 12, "trivial": {"whitespace": 4}, "significant": 8, "routed": 8},
         "findings": findings,
         "files": files,
         "review": review,
@@ -200,6 +214,7 @@ def test_markdown_report() -> None:
             "lines": 12,
             "trivial": {"whitespace": 4},
             "significant": 8,
+            "routed": 8,
             "unreviewable": {"binary": ["logo.png"]},
         },
     )
@@ -215,8 +230,8 @@ def test_markdown_report() -> None:
         "| files | 3 | 2 | 1 |\n"
         "| hunks | 2 | 2 | 0 |\n"
         "\n"
-        "**Tokens**: 1000 to read everything in full; the manifest 120 and the significant "
-        "hunks 30: **85% reduction**.\n"
+        "**Tokens**: 400 for the plain diff, 1000 for every changed file in full plus the "
+        "diff; the reviewers' briefs 60: **85% less than the diff**, 94% less than full files.\n"
         "\n"
         "**Lines**: 12 changed lines: 8 to review, 4 trivial (whitespace 4).\n"
         "\n"

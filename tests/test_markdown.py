@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from manifests import files_by_path, manifest_of, run
+from manifests import files_by_path, manifest_of, new_lines, removed_lines, run
 from repos import RepoFactory
 
 
@@ -207,16 +207,16 @@ def test_heading_level_skip(manual_manifest: dict[str, Any]) -> None:
 def test_each_hunk_names_its_innermost_section(fixture_repo: RepoFactory) -> None:
     manifest = manifest_of("--repo", fixture_repo("markdown_hunks"), "v1..v2")
     hunks = files_by_path(manifest)["docs/hunks.md"]["hunks"]
-    assert [(hunk["old"], hunk["new"], hunk["section"]) for hunk in hunks] == [
-        ([3, 3], [3, 3], "Top"),
-        ([13, 13], [13, 13], "Top > Install > Requirements"),
+    assert [(removed_lines(hunk), new_lines(hunk), hunk["section"]) for hunk in hunks] == [
+        (None, [3, 3], "Top"),
+        (None, [13, 13], "Top > Install > Requirements"),
         ([26, 26], None, "Top > Usage"),  # a pure deletion: where the lines were
     ]
 
 
 def test_a_hunk_in_the_frontmatter_has_no_section(manual_manifest: dict[str, Any]) -> None:
     first = files_by_path(manual_manifest)["docs/manual.md"]["hunks"][0]
-    assert (first["new"], "section" in first) == ([3, 4], False)
+    assert (new_lines(first), "section" in first) == ([3, 4], False)
 
 
 # --- Rule settings --------------------------------------------------------------------

@@ -35,10 +35,10 @@ def test_moved_blocks_point_at_each_other(
     report = blob(fixture_repo, "v2", "src/report.py")
     audit = blob(fixture_repo, "v2", "src/audit.py")
     assert summary(moves["src/ledger.py"]) == [
-        ("src/ledger.py:4-11", "trivial", [], [f"src/report.py:14-21@{report}"]),
-        ("src/ledger.py:22-29", "significant", [], []),  # moved with a constant changed
-        ("src/ledger.py:40-47", "trivial", [], [f"src/audit.py:32-39@{audit}"]),
-        ("src/ledger.py:58-61", "significant", [], []),  # two lines: too small to tell
+        ("src/ledger.py:-4-11", "trivial", [], [f"src/report.py:14-21@{report}"]),
+        ("src/ledger.py:-22-29", "significant", [], []),  # moved with a constant changed
+        ("src/ledger.py:-40-47", "trivial", [], [f"src/audit.py:32-39@{audit}"]),
+        ("src/ledger.py:-58-61", "significant", [], []),  # two lines: too small to tell
     ]
     assert summary(moves["src/report.py"]) == [
         ("src/report.py:14-21", "trivial", [f"src/ledger.py:4-11@{ledger}"], []),
@@ -64,7 +64,7 @@ def test_a_pointer_shows_the_same_lines(
     [target] = removal["moved_to"]
     removed_text = [
         line.split(":", 1)[1]
-        for line in run("show", "--repo", repo, removal["handle"]).stdout.splitlines()
+        for line in run("show", "--new", "--repo", repo, removal["handle"]).stdout.splitlines()
     ]
     added_text = [
         line.split(":", 1)[1] for line in run("show", "--repo", repo, target).stdout.splitlines()

@@ -52,7 +52,7 @@ def test_patch_handles_resolve_in_the_repository(
 ) -> None:
     repo = fixture_repo("kinds")
     manifest = run("--patch", "-", stdin=git_diff(repo, "v2", "v3")).manifest
-    [entry] = manifest["files"]
+    [entry] = files_by_path(manifest).values()
     [hunk] = entry["hunks"]
     assert hunk["handle"].startswith("src/app.py:")
     shown = run("show", "--repo", repo, hunk["handle"])

@@ -140,7 +140,7 @@ def test_trivial_prose_is_routed_to_no_reviewer(fixture_repo: RepoFactory) -> No
         handle.split(":")[0].split("@")[0]
         for role in manifest["review"].values()
         for batch in role["batches"]
-        for handle in batch
+        for handle in (item["handle"] for item in batch["handles"])
     }
     trivial = {path for path, want in EXPECTED.items() if want and want[0] == "trivial"}
     significant = {path for path, want in EXPECTED.items() if want and want[0] == "significant"}

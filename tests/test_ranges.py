@@ -99,9 +99,11 @@ def test_empty_range_gives_an_empty_manifest(fixture_repo: RepoFactory) -> None:
     assert manifest["summary"]["files"] == {"total": 0, "trivial": 0, "significant": 0}
     assert manifest["tokens"] == {
         "full": 0,
+        "diff": 0,
         "manifest": manifest["tokens"]["manifest"],
         "significant": 0,
-        "reduction": 0.0,
+        "brief": 0,
+        "reduction": {"diff": 0.0, "full": 0.0},
     }
 
 

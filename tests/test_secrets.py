@@ -21,7 +21,7 @@ from findings import (
     rows,
     run_any,
 )
-from manifests import Result, run
+from manifests import Result, files_by_path, new_lines, run
 from repos import build_commit, commit_date, git, parse_repo
 
 from gitreview import secrets
@@ -192,7 +192,7 @@ def test_every_kind_of_secret_is_an_error(secrets_repo: Path) -> None:
     # and a key block with no key material.
     manifest = manifest_with_findings("--repo", secrets_repo, "v1..v2")
     assert findings_of(manifest, "text/secret") == expected_findings()
-    hunk = next(e for e in manifest["files"] if e["path"] == "config/keys.pem")["hunks"][0]
+    hunk = files_by_path(manifest)["config/keys.pem"]["hunks"][0]
     assert hunk["reasons"] == ["finding"]
 
 
@@ -217,7 +217,7 @@ def handles_of(manifest: dict[str, Any]) -> list[str]:
         handle
         for role in manifest["review"].values()
         for batch in role["batches"]
-        for handle in batch
+        for handle in (item["handle"] for item in batch["handles"])
     }
     for entry in manifest["files"]:
         found.update(hunk["handle"] for hunk in entry.get("hunks", []))
@@ -263,9 +263,13 @@ def test_no_output_ever_holds_a_secret(secrets_repo: Path) -> None:
 
 def test_show_hides_a_key_body_it_shows_without_the_begin_line(secrets_repo: Path) -> None:
     manifest = manifest_with_findings("--repo", secrets_repo, "v1..v2")
-    [hunk] = next(e for e in manifest["files"] if e["path"] == "config/keys.pem")["hunks"]
-    assert hunk["new"] == [8, 8] and hunk["excerpt"] == secrets.REDACTED
-    assert run("show", "--repo", secrets_repo, hunk["handle"]).stdout == f"8:{secrets.REDACTED}\n"
+    [hunk] = files_by_path(manifest)["config/keys.pem"]["hunks"]
+    assert new_lines(hunk) == [8, 8]
+    assert hunk["excerpt"] == f"{secrets.REDACTED} ⏎ {secrets.REDACTED}"
+    shown = run("show", "--repo", secrets_repo, hunk["handle"]).stdout
+    assert shown.splitlines()[1:] == [f"-8 {secrets.REDACTED}", f"+8 {secrets.REDACTED}"]
+    new = run("show", "--new", "--repo", secrets_repo, hunk["handle"]).stdout
+    assert new == f"8:{secrets.REDACTED}\n"
 
 
 @pytest.mark.parametrize(

@@ -1,21 +1,70 @@
 """`git review-manifest show HANDLE`: exactly the lines a handle names, from git objects."""
 
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from manifests import manifest_of, run
+from findings import run_any
+from manifests import files_by_path, manifest_of, new_lines, removed_lines, run
 from repos import RepoFactory, git
 
 
 def all_handles(manifest: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [
-        (hunk["handle"], hunk) for entry in manifest["files"] for hunk in entry.get("hunks", [])
+        (hunk["handle"], hunk)
+        for entry in files_by_path(manifest).values()
+        for hunk in entry.get("hunks", [])
     ]
 
 
+def git_hunk_rows(repo: Path, old: str, new: str, span: list[int], side: str) -> list[str]:
+    """The -/+ lines of git's own hunk between two blobs whose changed lines on
+    `side` are `span`: what `show` must print, from git rather than gitreview."""
+    args = [old or "4b825dc642cb6eb9a060e54bf8d69288fbee4904", new]
+    if not old or not new:  # one side missing: the whole blob is the change
+        blob = new or old
+        raw = subprocess.run(
+            ["git", "-C", str(repo), "cat-file", "-p", blob], capture_output=True, check=True
+        ).stdout
+        text = raw.decode("utf-8", "replace").split("\n")
+        if text[-1] == "":
+            text.pop()
+        mark, first = ("+", 1) if new else ("-", 1)
+        return [f"{mark}{n} {line}" for n, line in enumerate(text, first)][span[0] - 1 : span[1]]
+    out = subprocess.run(
+        ["git", "-C", str(repo), "diff", "--no-color", "--indent-heuristic", "-U3", *args],
+        capture_output=True,
+        check=True,
+    ).stdout.decode("utf-8", "replace")  # as show decodes: lossily
+    for block in out.split("\n@@ ")[1:]:
+        numbers, *lines = block.split("\n")
+        old_no = int(numbers.split()[0].split(",")[0][1:])
+        new_no = int(numbers.split()[1].split(",")[0][1:])
+        found: list[tuple[str, int, str]] = []
+        for line in lines:
+            if line.startswith("-"):
+                found.append(("-", old_no, line[1:]))
+                old_no += 1
+            elif line.startswith("+"):
+                found.append(("+", new_no, line[1:]))
+                new_no += 1
+            elif line.startswith(" "):
+                found.append((" ", new_no, line[1:]))
+                old_no, new_no = old_no + 1, new_no + 1
+        changed = [i for i, (mark, _, _) in enumerate(found) if mark != " "]
+        inner = found[changed[0] : changed[-1] + 1]
+        mine = [n for mark, n, _ in inner if mark == ("-" if side == "old" else "+")]
+        if side == "old" and any(mark == "+" for mark, _, _ in inner):
+            continue
+        if mine and [mine[0], mine[-1]] == span:
+            width = max(len(str(n)) for _, n, _ in inner)
+            return [f"{mark}{n:>{width}} {text}" for mark, n, text in inner]
+    raise AssertionError(f"git has no hunk {span} between {old} and {new}")
+
+
 @pytest.mark.parametrize(("name", "spec"), [("kinds", "v1..v2"), ("whitespace", "v1..v2")])
-def test_every_handle_shows_exactly_its_hunk_lines(
+def test_every_handle_shows_its_change_as_git_cuts_it(
     fixture_repo: RepoFactory, name: str, spec: str
 ) -> None:
     repo = fixture_repo(name)
@@ -25,16 +74,35 @@ def test_every_handle_shows_exactly_its_hunk_lines(
     for handle, hunk in handles:
         result = run("show", "--repo", repo, handle)
         assert result.status == 0, result.stderr
-        side = hunk["new"] or hunk["old"]
-        first, last = side
-        blob = handle.rsplit("@", 1)[1]
-        raw = git(repo, "cat-file", "-p", blob).encode("utf-8", "surrogateescape")
-        content = raw.decode("utf-8", "replace").split("\n")  # show decodes as UTF-8, lossily
-        width = len(str(last))
-        expected = "".join(
-            f"{n:>{width}}:{content[n - 1].rstrip(chr(13))}\n" for n in range(first, last + 1)
-        )
-        assert result.stdout == expected, handle
+        header, *rows = result.stdout.splitlines()
+        scope = hunk.get("symbol") or hunk.get("section")  # trivial hunks have none
+        if scope:
+            assert header == f"@@ {handle} @@ {scope}", handle
+        else:
+            assert header.startswith(f"@@ {handle} @@"), handle
+        blobs = handle.rsplit("@", 1)[1]
+        old, new = blobs.split("..")
+        span = new_lines(hunk) or removed_lines(hunk)
+        assert span is not None
+        side = "new" if new_lines(hunk) else "old"
+        expected = git_hunk_rows(repo, old, new, span, side)
+        assert [row.replace("\r", "") for row in rows] == [
+            row.replace("\r", "") for row in expected
+        ], handle
+
+
+def test_a_replaced_line_shows_what_it_replaced(fixture_repo: RepoFactory) -> None:
+    repo = fixture_repo("whitespace")
+    handle = next(
+        h
+        for h, _ in all_handles(manifest_of("--repo", repo, "v1..v2"))
+        if h.startswith("py/reindent.py:")
+    )
+    assert handle.startswith("py/reindent.py:4-4@")
+    assert run("show", "--repo", repo, handle).stdout.splitlines()[1:] == [
+        "-4         return x",
+        "+4     return x",
+    ]
 
 
 def test_handles_resolve_after_the_branch_moves_on(
@@ -57,9 +125,46 @@ def test_context_lines_are_marked_apart(fixture_repo: RepoFactory) -> None:
         for h, _ in all_handles(manifest_of("--repo", repo, "v1..v2"))
         if h.startswith("py/reindent.py:")
     )
-    assert handle.startswith("py/reindent.py:4-4@")
     result = run("show", "--repo", repo, handle, "--context", "2")
-    assert result.stdout == ("2-    if x:\n3-        x += 1\n4:    return x\n5-    return 0\n")
+    assert result.stdout.splitlines()[1:] == [
+        " 2     if x:",
+        " 3         x += 1",
+        "-4         return x",
+        "+4     return x",
+        " 5     return 0",
+    ]
+    new = run("show", "--repo", repo, handle, "--context", "2", "--new")
+    assert new.stdout == "2-    if x:\n3-        x += 1\n4:    return x\n5-    return 0\n"
+
+
+def test_deleted_and_added_files_show_their_lines(fixture_repo: RepoFactory) -> None:
+    repo = fixture_repo("kinds")
+    files = files_by_path(manifest_of("--repo", repo, "v1..v2"))
+    [deleted] = files["docs/obsolete.md"]["hunks"]
+    shown = run("show", "--repo", repo, deleted["handle"]).stdout.splitlines()
+    assert shown[0].startswith("@@ docs/obsolete.md:-1-3@")
+    assert [row[:3] for row in shown[1:]] == ["-1 ", "-2 ", "-3 "]
+    assert shown[1] == "-1 # Legacy XML export"
+    added = files["CHANGELOG.md"]["hunks"][0]
+    rows = run("show", "--repo", repo, added["handle"]).stdout.splitlines()[1:]
+    assert rows and all(row.startswith("+") for row in rows)
+
+
+def test_several_handles_in_one_call_one_of_them_bad(fixture_repo: RepoFactory) -> None:
+    repo = fixture_repo("kinds")
+    handles = [h for h, _ in all_handles(manifest_of("--repo", repo, "v1..v2"))][:3]
+    alone = "".join(run("show", "--repo", repo, h).stdout for h in handles)
+    bad = "src/app.py:1-2@ffffffffffff..eeeeeeeeeeee"
+    result = run("show", "--repo", repo, handles[0], bad, *handles[1:])
+    assert result.status == 6
+    assert result.stdout == alone
+    assert result.stderr == (
+        f"git review-manifest: error: unknown handle {bad!r}: no blob ffffffffffff in this "
+        "repository (hint: handles resolve in the repository the manifest was built from; "
+        "fetch its commits)\n"
+    )
+    piped = run_any("show", "--repo", repo, stdin="\n".join(handles).encode() + b"\n")
+    assert (piped.status, piped.stdout) == (0, alone)
 
 
 def test_whole_file_handle_shows_the_whole_blob(fixture_repo: RepoFactory) -> None:
@@ -84,12 +189,12 @@ def test_whole_file_handle_shows_the_whole_blob(fixture_repo: RepoFactory) -> No
         (
             "src/app.py:12@abcdef12",
             "malformed handle: 'src/app.py:12@abcdef12' (hint: a handle looks like "
-            "path/to/file.py:10-24@1a2b3c4d5e6f, as in the manifest)",
+            "path/to/file.py:10-24@1a2b3c4d5e6f..9f8e7d6c5b4a, as in the manifest)",
         ),
         (
             ":1-2@abcdef12",
             "malformed handle: ':1-2@abcdef12' (hint: a handle looks like "
-            "path/to/file.py:10-24@1a2b3c4d5e6f, as in the manifest)",
+            "path/to/file.py:10-24@1a2b3c4d5e6f..9f8e7d6c5b4a, as in the manifest)",
         ),
         (
             "src/app.py:1-2@ffffffffffff",

@@ -4,7 +4,7 @@ import time
 
 import pytest
 from findings import analysis_of
-from manifests import files_by_path, manifest_of
+from manifests import files_by_path, manifest_of, new_lines
 from repos import RepoFactory
 
 from gitreview.analyze.symbols import scopes
@@ -31,7 +31,7 @@ def test_every_hunk_names_its_symbol(fixture_repo: RepoFactory) -> None:
     files = files_by_path(manifest_of("--repo", fixture_repo("symbols"), "v1..v2"))
     assert sorted(files) == sorted(EXPECTED)
     found = {
-        path: [(hunk["new"][0], hunk.get("symbol")) for hunk in entry["hunks"]]
+        path: [(new_lines(hunk)[0], hunk.get("symbol")) for hunk in entry["hunks"]]  # type: ignore[index]
         for path, entry in files.items()
     }
     assert found == EXPECTED

@@ -3,7 +3,7 @@
 from typing import Any
 
 import pytest
-from manifests import files_by_path, manifest_of
+from manifests import files_by_path, manifest_of, review_items
 from repos import RepoFactory, git
 
 EXPECTED = {
@@ -73,13 +73,17 @@ def test_a_file_lists_its_trivial_hunks_beside_the_significant_ones(
 
 def test_only_significant_hunks_are_routed_to_reviewers(fixture_repo: RepoFactory) -> None:
     manifest = manifest_of("--repo", fixture_repo("whitespace"), "v1..v2")
-    routed = [handle for batch in manifest["review"]["default"]["batches"] for handle in batch]
+    routed = [item["handle"] for item in review_items(manifest)]
+    # Trivial hunks are in their file's entry, significant ones in the review only.
+    trivial = [hunk["handle"] for entry in manifest["files"] for hunk in entry.get("hunks", [])]
+    assert not set(trivial) & set(routed)
     significant = [
         hunk["handle"]
-        for entry in manifest["files"]
+        for entry in files_by_path(manifest).values()
         for hunk in entry.get("hunks", [])
         if hunk["classification"] == "significant"
     ]
+    assert len(significant) == manifest["summary"]["hunks"]["significant"]
     whole_files = [entry["handle"] for entry in manifest["files"] if "handle" in entry]
     assert whole_files == [f"py/tool.py@{entry_blob(fixture_repo, 'py/tool.py')}"]
     assert sorted(routed) == sorted(significant + whole_files)
@@ -99,4 +103,4 @@ def test_a_significant_file_without_significant_hunks_is_routed_whole(
     blob = git(fixture_repo("whitespace"), "rev-parse", "v2:py/tool.py")
     assert entry["handle"] == f"py/tool.py@{blob[:12]}"
     manifest = manifest_of("--repo", fixture_repo("whitespace"), "v1..v2")
-    assert entry["handle"] in manifest["review"]["default"]["batches"][0]
+    assert entry["handle"] in [item["handle"] for item in review_items(manifest)]

@@ -50,6 +50,7 @@ class Inputs:
     fallback: bool = False
     config: str | None = None
     role: str | None = None
+    since: str | None = None  # the head reviewed last (issue #13)
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ def run_ci(*, repo: str | None) -> int:
 
     from gitreview.commands.manifest import _fails
     from gitreview.manifest import serialize
-    from gitreview.pipeline import classify_range, manifest_of
+    from gitreview.pipeline import classify_range, review_of, since_review
     from gitreview.render.github import render_github
     from gitreview.render.markdown import render_markdown
 
@@ -82,12 +83,26 @@ def run_ci(*, repo: str | None) -> int:
     outcome = classify_range(
         repo, spec, config=inputs.config, contents="missing" if inputs.fallback else "none"
     )
-    manifest, settings = manifest_of(outcome), outcome.settings
+    if inputs.since:
+        try:
+            outcome = since_review(outcome, repo, since=inputs.since, config=inputs.config)
+        except UserError as error:
+            if error.status != Exit.RANGE:
+                raise
+            # A force-pushed head is often not fetched any more: review everything.
+            print(f"gitreview: {error.message}: reviewing the whole range", file=sys.stderr)
+    assembled = review_of(outcome)
+    manifest, settings = assembled.manifest, outcome.settings
     shown = for_role(manifest, inputs.role)
-    path = Path(env.get("RUNNER_TEMP") or tempfile.gettempdir()) / "gitreview" / "manifest.json"
+    folder = Path(env.get("RUNNER_TEMP") or tempfile.gettempdir()) / "gitreview"
+    path = folder / "manifest.json"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
         path.write_text(serialize(manifest), encoding="utf-8")
+        for old in folder.glob("brief-*.md"):
+            old.unlink()
+        for role, brief in assembled.briefs.items():
+            (folder / f"brief-{role}.md").write_text(brief, encoding="utf-8")
     except OSError as error:
         raise UserError(f"cannot write {path}: {error.strerror}", status=Exit.USAGE) from None
     _append(env.get("GITHUB_OUTPUT"), format_outputs(outputs(shown, path)))
@@ -129,6 +144,7 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         fallback=fallback.lower() == "true",
         config=get("CONFIG"),
         role=get("ROLE"),
+        since=get("SINCE"),
     )
 
 
@@ -278,7 +294,7 @@ def for_role(manifest: dict[str, Any], role: str | None) -> dict[str, Any]:
     """The manifest with only `role`'s handles, for the outputs and the summary."""
     if role is None:
         return manifest
-    from gitreview.manifest import DEFAULT_ROLE
+    from gitreview.review.roles import DEFAULT_ROLE
 
     known = sorted({DEFAULT_ROLE, *manifest["review"]})
     if role not in known:
@@ -295,13 +311,14 @@ def outputs(manifest: dict[str, Any], path: Path) -> list[tuple[str, str]]:
     skip = handles == 0 and not manifest["findings"]
     return [
         ("manifest", str(path)),
+        ("briefs", str(path.parent)),
         ("significant", str(hunks["significant"])),
         ("trivial", str(hunks["trivial"])),
         ("handles", str(handles)),
         ("errors", str(findings["error"])),
         ("warnings", str(findings["warning"])),
         ("notices", str(findings["info"])),
-        ("reduction", str(manifest["tokens"]["reduction"])),
+        ("reduction", str(manifest["tokens"]["reduction"]["diff"])),
         ("skip", "true" if skip else "false"),
     ]
 
@@ -309,7 +326,7 @@ def outputs(manifest: dict[str, Any], path: Path) -> list[tuple[str, str]]:
 def _nothing() -> list[tuple[str, str]]:
     counts = [(name, "0") for name in ("significant", "trivial", "handles")]
     counts += [(name, "0") for name in ("errors", "warnings", "notices")]
-    return [("manifest", ""), *counts, ("reduction", "0.0"), ("skip", "true")]
+    return [("manifest", ""), ("briefs", ""), *counts, ("reduction", "0.0"), ("skip", "true")]
 
 
 def format_outputs(pairs: list[tuple[str, str]]) -> str:

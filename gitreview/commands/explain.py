@@ -14,6 +14,13 @@ from gitreview.errors import Exit, UserError
 
 
 def run_explain(*, target: str, spec: str | None, repo: str | None, config: str | None) -> int:
+    sys.stdout.write(explain_text(target=target, spec=spec, repo=repo, config=config))
+    return int(Exit.OK)
+
+
+def explain_text(*, target: str, spec: str | None, repo: str | None, config: str | None) -> str:
+    """The class, reasons and evidence of the hunk a handle names, or of a file
+    and each of its hunks."""
     from gitreview.handles import Handle
     from gitreview.manifest import hunk_handle
     from gitreview.pipeline import classify_range
@@ -46,8 +53,7 @@ def run_explain(*, target: str, spec: str | None, repo: str | None, config: str 
             status=Exit.HANDLE,
             hint="give the range the manifest was built for, and a handle or path from it",
         )
-    sys.stdout.write("".join(out))
-    return int(Exit.OK)
+    return "".join(out)
 
 
 def _lines(name: str, classification: str, reasons: tuple[str, ...], evidence: str) -> list[str]:

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gitreview.config import SEVERITIES
 from gitreview.errors import Exit, UserError
+
+if TYPE_CHECKING:
+    from gitreview.config import Config
+    from gitreview.manifest import Assembled
+    from gitreview.pipeline import Contents, Progress
 
 
 def run_manifest(
@@ -20,25 +25,33 @@ def run_manifest(
     output_format: str,
     fail_on: str | None,
     fallback: bool = False,
+    role: str | None = None,
+    budget: int | None = None,
+    since: str | None = None,
+    since_manifest: str | None = None,
 ) -> int:
-    from gitreview.pipeline import Contents, classify_range, manifest_of
     from gitreview.render import render
+    from gitreview.render.progress import progress_bar
 
     patch_data = None if patch is None else _read_patch(patch)
     contents: Contents = "all" if output_format == "full" else "missing" if fallback else "none"
-    from gitreview.render.progress import progress_bar
-
-    outcome = classify_range(
+    assembled, settings = review_of_range(
         repo,
         spec,
         config=config,
         patch=patch_data,
         patch_name=patch or "-",
         contents=contents,
+        budget=budget,
         progress=progress_bar(sys.stderr),
+        since=since,
+        since_manifest=since_manifest,
     )
-    manifest, settings = manifest_of(outcome), outcome.settings
-    text = render(manifest, output_format, color=output is None and sys.stdout.isatty())
+    manifest = assembled.manifest
+    if output_format == "brief":
+        text = brief_text(assembled.briefs, role)
+    else:
+        text = render(manifest, output_format, color=output is None and sys.stdout.isatty())
     if output is None:
         sys.stdout.write(text)
     else:
@@ -49,6 +62,53 @@ def run_manifest(
             raise UserError(f"cannot write {output}: {error.strerror}", status=Exit.USAGE) from None
     threshold = fail_on or settings.fail_on
     return int(Exit.FINDINGS) if _fails(manifest, threshold) else int(Exit.OK)
+
+
+def review_of_range(
+    repo: str | None,
+    spec: str | None,
+    *,
+    config: str | None = None,
+    patch: bytes | None = None,
+    patch_name: str = "-",
+    contents: Contents = "none",
+    budget: int | None = None,
+    progress: Progress | None = None,
+    since: str | None = None,
+    since_manifest: str | None = None,
+) -> tuple[Assembled, Config]:
+    """The manifest and the briefs of a range (or a patch), and the configuration
+    they were built with: what the command line and the MCP server render.
+    `since`, `since_manifest`: what an earlier review covered (issue #13)."""
+    from gitreview.pipeline import classify_range, review_of, since_review
+
+    outcome = classify_range(
+        repo,
+        spec,
+        config=config,
+        patch=patch,
+        patch_name=patch_name,
+        contents=contents,
+        progress=progress,
+    )
+    if since is not None or since_manifest is not None:
+        outcome = since_review(
+            outcome, repo, since=since, since_manifest=since_manifest, config=config
+        )
+    return review_of(outcome, budget=budget), outcome.settings
+
+
+def brief_text(briefs: dict[str, str], role: str | None) -> str:
+    """One role's brief, or every role's in turn."""
+    if role is None:
+        return "\n".join(briefs.values())
+    if role not in briefs:
+        known = ", ".join(briefs) or "none: nothing in this range needs review"
+        raise UserError(
+            f"no role {role!r} has anything to review in this range (roles with a share: {known})",
+            status=Exit.USAGE,
+        )
+    return briefs[role]
 
 
 def _fails(manifest: dict[str, Any], threshold: str) -> bool:

@@ -69,9 +69,10 @@ def _figures(manifest: dict[str, Any]) -> str:
         )
     lines += [
         "",
-        f"**Tokens**: {tokens['full']} to read everything in full; the manifest "
-        f"{tokens['manifest']} and the significant hunks {tokens['significant']}: "
-        f"**{tokens['reduction']:.0%} reduction**.",
+        f"**Tokens**: {tokens['diff']} for the plain diff, {tokens['full']} for every changed "
+        f"file in full plus the diff; the reviewers' briefs {tokens['brief']}: "
+        f"**{tokens['reduction']['diff']:.0%} less than the diff**, "
+        f"{tokens['reduction']['full']:.0%} less than full files.",
         "",
     ]
     trivial = ledger["trivial"]
@@ -128,7 +129,7 @@ def _review(review: dict[str, Any]) -> str:
             if len(batches) > 1:
                 items.append(f"- batch {number}:")
             indent = "  " if len(batches) > 1 else ""
-            items += [f"{indent}- {code(handle)}" for handle in batch]
+            items += [f"{indent}- {code(item['handle'])}" for item in batch["handles"]]
         lines += _capped(items, entry["handles"], "handles")
         lines += ["", "</details>"]
     return "\n".join(lines)

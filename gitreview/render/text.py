@@ -34,8 +34,8 @@ def render_text(manifest: dict[str, Any], *, color: bool = False) -> str:
         f"{hunks['trivial']} trivial)"
     )
     console.print(
-        f"tokens: full {tokens['full']}, manifest {tokens['manifest']}, "
-        f"significant {tokens['significant']}, reduction {tokens['reduction']:.0%}"
+        f"tokens: diff {tokens['diff']}, full {tokens['full']}, briefs {tokens['brief']} "
+        f"({1 - tokens['reduction']['diff']:.0%} of the diff), manifest {tokens['manifest']}"
     )
     ledger = manifest["ledger"]
     trivial = ", ".join(f"{reason} {lines}" for reason, lines in ledger["trivial"].items())

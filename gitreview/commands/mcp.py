@@ -1,0 +1,212 @@
+"""`git review-manifest mcp`: a stdio MCP server of read-only tools for coding agents.
+
+Issue #13: agents reach their tools through the Model Context Protocol. Each
+tool is a thin shell over the function the command line prints (the brief, the
+manifest, show, explain), so both say the same thing; a user's mistake is a
+tool error carrying the line the command line prints, never a crashed server.
+
+The official SDK (`mcp`) is an optional extra, imported here only: cli.py
+imports this module only for the `mcp` subcommand, so everyday runs stay fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from gitreview import __version__
+from gitreview.errors import Exit, UserError
+
+try:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types import CallToolResult, TextContent, ToolAnnotations
+    from pydantic import Field
+except ModuleNotFoundError as missing:  # the optional extra is not installed
+    raise UserError(
+        f"the MCP server needs the Python package {(missing.name or 'mcp').split('.')[0]!r}",
+        status=Exit.USAGE,
+        hint="pip install 'gitreview[mcp]'",
+    ) from None
+
+INSTRUCTIONS = """\
+gitreview reviews a git commit range without reading its whole diff: every changed \
+hunk is classified trivial (proved safe to skip, with the reason) or significant, \
+and significant hunks are shared out to reviewer roles. Start with `summary` for a \
+range (what changed, findings already reported, each role's share and what its brief \
+costs), then read a role's `brief`: your prompt, with the changes to judge inlined. \
+Use `show` for more context around a handle and `explain` to see why a hunk or file \
+was called trivial. Everything is read from git objects, never the working tree; \
+nothing is written."""
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+
+# Parameters shared by the tools, described for the model.
+Range = Annotated[
+    str | None,
+    Field(
+        description="The commit range: A..B, A...B (from the merge base of A and B, as a "
+        "pull request shows it), or REV (one commit against its first parent). Any "
+        "revision git accepts (branch, tag, HEAD~3, commit id). Default: the current "
+        "branch against its upstream."
+    ),
+]
+Repo = Annotated[
+    str | None,
+    Field(
+        description="Path of the git repository (any folder inside it). Default: the "
+        "repository the server was started for."
+    ),
+]
+Budget = Annotated[
+    int | None,
+    Field(
+        ge=1,
+        description="Tokens of changes a brief inlines; past it, hunks are listed by "
+        "handle to open with `show`. Default: each role's budget in the repository's "
+        "configuration, else no limit.",
+    ),
+]
+
+
+def run_mcp(*, repo: str | None) -> int:
+    """Serve until the client closes stdin."""
+    default = None
+    if repo is not None:
+        from gitreview.git import open_repository
+
+        open_repository(repo)  # a wrong --repo is one line now, not an error on every call
+        default = os.path.abspath(repo)
+    server(default).run("stdio")
+    return int(Exit.OK)
+
+
+def server(default_repo: str | None) -> MCPServer:
+    """The server and its tools; `default_repo` None: the working directory's repository."""
+    app: MCPServer = MCPServer(
+        "gitreview", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
+    )
+
+    def where(repo: str | None) -> str | None:
+        return default_repo if repo is None else repo
+
+    @app.tool(annotations=READ_ONLY, structured_output=False)
+    def brief(
+        range: Range = None,
+        role: Annotated[
+            str | None,
+            Field(
+                description="The reviewer role whose brief to return (see `summary` for "
+                "the roles with a share; `default` gets what no configured role matches). "
+                "Default: every role's brief in turn."
+            ),
+        ] = None,
+        budget: Budget = None,
+        repo: Repo = None,
+    ) -> CallToolResult:
+        """The reviewer's prompt for a commit range: the range and its commits, the
+        findings already reported (do not report them again), the role's significant
+        changes inlined as compact diffs (changed lines only, each under a header with
+        its handle and the function or section it is in), handles beyond the budget,
+        and one line per class of what was left out and why. Read this instead of
+        `git diff`: trivial changes are left out with a proof. End your review with
+        `Handles read: ...` listing the handles you judged."""
+        from gitreview.commands.manifest import brief_text, review_of_range
+
+        return _answer(
+            lambda: (
+                brief_text(review_of_range(where(repo), range, budget=budget)[0].briefs, role),
+                [],
+            )
+        )
+
+    @app.tool(annotations=READ_ONLY, structured_output=False)
+    def summary(range: Range = None, budget: Budget = None, repo: Repo = None) -> CallToolResult:
+        """The review manifest of a commit range in short, as JSON: the range and its
+        commits, counts of files and hunks (trivial and significant), token figures
+        (`diff`: what `git diff` costs, `brief`: what all briefs cost), the line ledger,
+        the findings (rule, severity, path, line, message), and each reviewer role's
+        share (handles, files, changed lines, tokens, what its brief costs, findings
+        routed to it, batches). Call it first to see what a range holds and which
+        roles have work; it holds no hunks (use `brief`)."""
+        from gitreview.commands.manifest import review_of_range
+
+        return _answer(
+            lambda: (summary_of(review_of_range(where(repo), range, budget=budget)[0].manifest), [])
+        )
+
+    @app.tool(annotations=READ_ONLY, structured_output=False)
+    def show(
+        handles: Annotated[
+            list[str],
+            Field(
+                min_length=1,
+                description="Handles exactly as a brief or the manifest gives them, e.g. "
+                "src/app.py:10-24@1a2b3c4d5e6f..9f8e7d6c5b4a",
+            ),
+        ],
+        context: Annotated[
+            int, Field(ge=0, description="Unchanged lines to show around each change.")
+        ] = 0,
+        repo: Repo = None,
+    ) -> CallToolResult:
+        """The changes handles name, read from git objects: each hunk's removed (-) and
+        added (+) lines with their own line numbers, under a header with the handle and
+        the enclosing function or section; `context` unchanged lines around. Use it to
+        open handles a brief lists beyond its budget, or to see context before judging
+        a change. Several handles in one call; a bad handle is reported on its own
+        error line and the others are still shown."""
+        from gitreview.commands.show import show_text
+
+        return _answer(
+            lambda: show_text(handles=handles, repo=where(repo), context=context, new=False)
+        )
+
+    @app.tool(annotations=READ_ONLY, structured_output=False)
+    def explain(
+        target: Annotated[
+            str, Field(description="A handle, or a file's path, from the range's manifest.")
+        ],
+        range: Range = None,
+        repo: Repo = None,
+    ) -> CallToolResult:
+        """Why a hunk (by handle) or a file (by path, then each of its hunks) got its
+        class, with the evidence a program checked: which parse compared equal, where a
+        moved block came from, which rule made a change significant. Use it before
+        trusting a `trivial` you doubt. Give the range the handle came from."""
+        from gitreview.commands.explain import explain_text
+
+        return _answer(
+            lambda: (explain_text(target=target, spec=range, repo=where(repo), config=None), [])
+        )
+
+    return app
+
+
+def summary_of(manifest: dict[str, Any]) -> str:
+    """The manifest without its files and hunks, each role's batches counted: what an
+    agent needs to choose its next call, at a small share of the manifest's tokens."""
+    keep = ("schema_version", "range", "summary", "tokens", "ledger", "fallback", "findings")
+    short: dict[str, Any] = {key: manifest[key] for key in keep if key in manifest}
+    short["review"] = {
+        role: {**share, "batches": len(share["batches"])}
+        for role, share in manifest["review"].items()
+    }
+    return json.dumps(short, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def _answer(work: Callable[[], tuple[str, list[UserError]]]) -> CallToolResult:
+    """The text `work` returns, then the line the command line prints for each of
+    the user's mistakes it reports or raises: a tool error for the model to read
+    and correct, carrying whatever was good (a bad handle among several)."""
+    from gitreview.cli import error_line
+
+    try:
+        text, errors = work()
+    except UserError as error:
+        text, errors = "", [error]
+    blocks = [TextContent(text=text)] if text else []
+    if errors:
+        blocks.append(TextContent(text="".join(f"{error_line(error)}\n" for error in errors)))
+    return CallToolResult(content=list(blocks), is_error=bool(errors))

@@ -1,0 +1,129 @@
+"""The brief: one reviewer role's prompt, ready to paste (issue #10, seed 004).
+
+It holds the range and its commits, the findings already reported (so the
+reviewer does not report them again), the role's share of significant hunks
+inlined as compact diffs (changed lines only) up to a token budget, the rest
+as handles with excerpts to open with `show`, one line per class of what was
+left out and why, and the instruction to end with `Handles read: ...`, which
+`verify` checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gitreview.model import Finding
+from gitreview.review.roles import ReviewItem, Share
+from gitreview.secrets import redact
+
+HANDLES_READ = "Handles read:"
+MAX_COMMITS = 10  # a merge of a long-lived branch brings hundreds of subjects
+
+
+def render_brief(
+    manifest: Mapping[str, Any],
+    share: Share,
+    *,
+    budget: int | None,
+    instructions: str | None,
+    others: int,
+) -> str:
+    """The brief of one role. `others`: significant items only other roles review."""
+    rng = manifest["range"]
+    commits = rng["commits"]
+    out = [f"# Review brief: {share.role.name} · {rng['spec']} · {_count(commits, 'commit')}\n"]
+    if instructions:
+        out.append(f"\n{instructions.strip()}\n")
+    if commits:
+        out.append("\nCommits:\n")
+        out += [f"- {commit['subject']}\n" for commit in commits[:MAX_COMMITS]]
+        if len(commits) > MAX_COMMITS:
+            out.append(f"- and {len(commits) - MAX_COMMITS} more\n")
+    if share.findings:
+        out.append("\nFindings already reported (do not report them again):\n")
+        out += [_finding_line(finding, share.items) for finding in share.findings]
+    inline, listed = _within_budget(share.items, budget)
+    files = len({item.path for item in share.items})
+    out.append(
+        f"\nTo review: {_count(share.items, 'change')} in {_count(range(files), 'file')}"
+        + (", shown below as changed lines only.\n" if inline else ".\n")
+    )
+    out.append(
+        "Open more only where judgment needs it: "
+        "`git review-manifest show --context 5 HANDLE...`.\n"
+    )
+    for item in inline:
+        out.append(f"\n{item.diff}")
+    if listed:
+        out.append(
+            "\nNot inlined (over the budget), open with `git review-manifest show HANDLE...`:\n"
+        )
+        out += [f"- {item.handle}: {item.excerpt}\n" for item in listed]
+    left_out = _left_out(manifest, others)
+    if left_out:
+        out.append(f"\nNot shown: {left_out}.\n")
+    out.append(
+        f"\nEnd your answer with one line `{HANDLES_READ} HANDLE, ...` listing every handle "
+        "above that you reviewed.\n"
+    )
+    return "".join(out)
+
+
+def _within_budget(
+    items: Sequence[ReviewItem], budget: int | None
+) -> tuple[list[ReviewItem], list[ReviewItem]]:
+    """Items inlined in order while they fit in the budget; the others listed."""
+    inline: list[ReviewItem] = []
+    listed: list[ReviewItem] = []
+    spent = 0
+    for item in items:
+        if budget is None or spent + item.tokens <= budget:
+            inline.append(item)
+            spent += item.tokens
+        else:
+            listed.append(item)
+    return inline, listed
+
+
+def _finding_line(finding: Finding, items: Sequence[ReviewItem]) -> str:
+    where = finding.path or "(range)"
+    if finding.path is not None and finding.line is not None:
+        where = f"{finding.path}:{finding.line}"
+        line = finding.line
+        holding = next(
+            (
+                item
+                for item in items
+                if item.path == finding.path and item.span and item.span[0] <= line <= item.span[1]
+            ),
+            None,
+        )
+        if holding is not None:
+            where = holding.handle
+    return f"- {finding.severity} {finding.rule} {where}: {redact(finding.message)}\n"
+
+
+def _left_out(manifest: Mapping[str, Any], others: int) -> str:
+    """What the reviewer is not seeing, one clause per class, and why."""
+    ledger = manifest["ledger"]
+    parts = []
+    trivial = ledger["trivial"]
+    if trivial:
+        reasons = ", ".join(f"{reason} {lines}" for reason, lines in trivial.items())
+        parts.append(f"trivial, proved by gitreview (changed lines by reason): {reasons}")
+    for cause, paths in ledger.get("unreviewable", {}).items():
+        parts.append(f"{cause} content of {', '.join(paths)}")
+    if others:
+        parts.append(f"{_count(range(others), 'change')} routed to other roles only")
+    since = manifest.get("since")
+    if since and since["hunks"]:
+        parts.append(
+            f"{_count(range(since['hunks']), 'change')} reviewed before (since {since['spec']}), "
+            "the same lines at the same path"
+        )
+    return "; ".join(parts)
+
+
+def _count(things: Sequence[object] | range, noun: str) -> str:
+    return f"{len(things)} {noun}{'' if len(things) == 1 else 's'}"

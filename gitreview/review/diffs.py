@@ -1,0 +1,85 @@
+"""A hunk as a reviewer reads it: removed and added lines, each with its own number.
+
+One rendering for `show` and for the brief (issue #10). Removed lines carry
+their old-side number, added lines their new-side number, unchanged lines the
+new-side number (old-side in a deleted file). Secrets are redacted with the
+whole file in view: a key's body stays hidden when a hunk holds a few of its
+lines without the BEGIN line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from gitreview.model import Hunk, Line
+from gitreview.secrets import KeyBlock, redact, redact_line
+
+
+class Row(NamedTuple):
+    origin: str  # "-", "+" or " "
+    number: int
+    text: str
+
+
+class KeyBlocks(NamedTuple):
+    """The private key blocks of each side (0-based line indexes), for redaction."""
+
+    old: tuple[KeyBlock, ...] = ()
+    new: tuple[KeyBlock, ...] = ()
+
+
+NO_KEYS = KeyBlocks()
+
+
+GAP = "⋯"  # stands for unchanged lines left out between two changes of a hunk
+
+
+def changed_rows(hunk: Hunk, keys: KeyBlocks = NO_KEYS, *, interior: bool = False) -> list[Row]:
+    """The hunk's removed and added lines, redacted. With `interior`, also the
+    unchanged lines between its first and last change; without, one GAP row
+    where they were (git's context lines before and after are never included)."""
+    changed = [i for i, line in enumerate(hunk.lines) if line.origin != " "]
+    if not changed:
+        return []
+    rows: list[Row] = []
+    for line in hunk.lines[changed[0] : changed[-1] + 1]:
+        if line.origin != " " or interior:
+            rows.append(_row(line, keys))
+        elif rows[-1].origin != " ":
+            rows.append(Row(" ", 0, GAP))
+    # Without the whole file in view (a patch), key-shaped base64 is hidden as in
+    # any fragment: a key's body lines may come without their BEGIN line.
+    texts = redact("\n".join(row.text for row in rows)).split("\n")
+    return [row._replace(text=text) for row, text in zip(rows, texts, strict=True)]
+
+
+def _row(line: Line, keys: KeyBlocks) -> Row:
+    text = line.text.rstrip("\r")
+    if line.origin == "-":
+        assert line.old_no is not None
+        return Row("-", line.old_no, redact_line(text, line.old_no - 1, keys.old))
+    number = line.new_no if line.new_no is not None else line.old_no
+    assert number is not None
+    blocks = keys.new if line.new_no is not None else keys.old
+    return Row(line.origin, number, redact_line(text, number - 1, blocks))
+
+
+def render_rows(header: str, rows: Sequence[Row]) -> str:
+    """`header` on its own line, then one line per row: `-12 text`, `+12 text`,
+    ` 12 text`, numbers right-aligned to the widest (what `show` prints)."""
+    width = max((len(str(row.number)) for row in rows), default=1)
+    body = "".join(f"{row.origin}{row.number:>{width}} {row.text}\n" for row in rows)
+    return f"{header}\n{body}"
+
+
+def render_compact(header: str, rows: Sequence[Row]) -> str:
+    """`header`, then the rows as a unified diff writes them (`-text`, `+text`,
+    ` ⋯` for unchanged lines left out): the brief's compact diff. The header's
+    handle gives the lines' place."""
+    return header + "\n" + "".join(f"{row.origin}{row.text}\n" for row in rows)
+
+
+def hunk_header(handle: str, scope: str | None) -> str:
+    """`@@ HANDLE @@ SCOPE`, as git prints a hunk's function name after its numbers."""
+    return f"@@ {handle} @@ {scope}" if scope else f"@@ {handle} @@"

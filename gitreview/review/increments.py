@@ -1,0 +1,54 @@
+"""Review across pushes: what an earlier review already covered (issue #13, seed 004).
+
+"Already reviewed" is decided by content, not by commit: a significant hunk
+is covered when an earlier review had a significant hunk at the same path (or
+at the path it was renamed from) with the same removed and added lines. So a
+pull request that gains commits sends only their hunks, a rebase onto a moved
+base that changed nothing in its own hunks sends nothing again, and a hunk
+edited after review is sent again. What the earlier review had that the range
+no longer holds is `gone`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from gitreview.model import FileChange, Hunk
+
+Key = tuple[str, str]  # (path, digest of the changed lines)
+
+
+def hunk_digest(hunk: Hunk) -> str:
+    """The removed and added lines, in order: what makes two hunks the same change."""
+    digest = hashlib.sha1(usedforsecurity=False)
+    for line in hunk.lines:
+        if line.origin != " ":
+            digest.update(f"{line.origin}{line.text.rstrip(chr(13))}\n".encode())
+    return digest.hexdigest()
+
+
+def file_digest(change: FileChange) -> str:
+    """A file routed whole (binary, submodule, mode...): its two sides and modes."""
+    sides = f"{change.old_oid}:{change.old_mode}..{change.new_oid}:{change.new_mode}"
+    return hashlib.sha1(sides.encode(), usedforsecurity=False).hexdigest()
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """The significant hunks of an earlier review, by path and content."""
+
+    since: str  # what the user named: a revision, or a manifest file
+    hunks: Mapping[Key, str] = field(default_factory=dict)  # -> the handle it had then
+
+    def handle_for(self, paths: Iterable[str | None], digest: str) -> str | None:
+        for path in paths:
+            if path is not None and (path, digest) in self.hunks:
+                return self.hunks[(path, digest)]
+        return None
+
+    def gone(self, present: Iterable[Key]) -> list[str]:
+        """Handles of the earlier review whose change the range no longer holds."""
+        kept = set(present)
+        return sorted(handle for key, handle in self.hunks.items() if key not in kept)

@@ -1,0 +1,224 @@
+"""`git review-manifest mcp`: the stdio MCP server, driven by the SDK's own client (issue #13).
+
+Each test starts the real console script from this environment as a subprocess
+and talks to it over stdin and stdout; each call is bounded in time. Every
+tool's text is compared with what the command line prints for the same
+question, so the server can only say what the command says.
+"""
+
+import json
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import anyio
+import pytest
+from manifests import Result, review_items, run
+from mcp import Client, StdioServerParameters, stdio_client
+from mcp.types import CallToolResult, TextContent, Tool
+from repos import RepoFactory, isolated_environment
+
+COMMAND = str(Path(sys.executable).parent / "git-review-manifest")
+SESSION_SECONDS = 120  # the whole session: start, every call, shutdown
+CALL_SECONDS = 60
+TOOLS = {"brief", "summary", "show", "explain"}
+
+
+def serve(
+    cwd: Path, args: list[str], calls: Callable[[Client], Awaitable[None]], errlog: Path
+) -> None:
+    """Start `git review-manifest mcp ARGS` in `cwd` and run `calls` against it;
+    what the server prints on stderr goes to `errlog`."""
+    params = StdioServerParameters(
+        command=COMMAND, args=["mcp", *args], cwd=cwd, env=isolated_environment()
+    )
+
+    async def session() -> None:
+        with anyio.fail_after(SESSION_SECONDS), errlog.open("w") as log:
+            transport = stdio_client(params, errlog=log)
+            async with Client(transport, read_timeout_seconds=CALL_SECONDS) as client:
+                await calls(client)
+
+    anyio.run(session)
+
+
+def texts(result: CallToolResult) -> list[str]:
+    return [block.text for block in result.content if isinstance(block, TextContent)]
+
+
+def cli(*args: str | Path) -> Result:
+    """The command line's answer to the same question (findings may exit 1)."""
+    result = run(*args)
+    assert result.status in (0, 1), result.stderr
+    return result
+
+
+def test_the_tools_answer_as_the_command_line_does(
+    fixture_repo: RepoFactory, tmp_path: Path
+) -> None:
+    repo = fixture_repo("roles")
+    manifest = cli("--repo", repo, "v1..v2").manifest
+    docs, security = review_items(manifest, "docs"), review_items(manifest, "security")
+    handles = [security[0]["handle"], docs[0]["handle"]]
+    answers: dict[str, CallToolResult] = {}
+    tools: list[Tool] = []
+
+    async def calls(client: Client) -> None:
+        listed = await client.list_tools()
+        tools.extend(listed.tools)
+        answers["brief docs"] = await client.call_tool("brief", {"range": "v1..v2", "role": "docs"})
+        answers["briefs"] = await client.call_tool("brief", {"range": "v1..v2", "budget": 60})
+        answers["summary"] = await client.call_tool("summary", {"range": "v1..v2"})
+        answers["show"] = await client.call_tool("show", {"handles": handles, "context": 2})
+        answers["explain"] = await client.call_tool(
+            "explain", {"target": "src/util.py", "range": "v1..v2"}
+        )
+
+    # No --repo: the server's working directory is the default repository.
+    serve(repo, [], calls, tmp_path / "stderr")
+
+    by_name = {tool.name: tool for tool in tools}
+    assert set(by_name) == TOOLS
+    for tool in tools:
+        assert tool.annotations is not None and tool.annotations.read_only_hint, tool.name
+        assert tool.description and len(tool.description) > 200, tool.name  # said for a model
+        for name, parameter in tool.input_schema["properties"].items():
+            assert parameter.get("description"), (tool.name, name)
+    assert by_name["show"].input_schema["required"] == ["handles"]
+    assert by_name["explain"].input_schema["required"] == ["target"]
+    assert "required" not in by_name["brief"].input_schema
+    assert not any(answer.is_error for answer in answers.values())
+
+    brief = cli("--repo", repo, "v1..v2", "--format", "brief", "--role", "docs").stdout
+    assert texts(answers["brief docs"]) == [brief]
+    briefs = cli("--repo", repo, "v1..v2", "--format", "brief", "--budget", "60").stdout
+    assert texts(answers["briefs"]) == [briefs]
+    shown = cli("show", "--repo", repo, "--context", "2", *handles).stdout
+    assert texts(answers["show"]) == [shown]
+    explained = cli("explain", "--repo", repo, "src/util.py", "v1..v2").stdout
+    assert texts(answers["explain"]) == [explained]
+
+    [text] = texts(answers["summary"])
+    summary = json.loads(text)
+    assert "files" not in summary
+    for key in ("schema_version", "range", "summary", "tokens", "ledger", "findings"):
+        assert summary[key] == manifest[key], key
+    assert summary["findings"] == [
+        {
+            "rule": "text/secret",
+            "severity": "error",
+            "path": "config/settings.py",
+            "line": 2,
+            "message": "GitHub token added (value redacted)",
+        }
+    ]
+    assert list(summary["review"]) == ["docs", "security", "default"]
+    docs_share = summary["review"]["docs"]
+    assert docs_share == {
+        "handles": 1,
+        "files": 1,
+        "lines": 6,
+        "tokens": manifest["review"]["docs"]["tokens"],
+        "brief": manifest["review"]["docs"]["brief"],
+        "batches": 1,
+    }
+    assert summary["review"]["security"]["findings"] == 1
+    assert len(text) < len(json.dumps(manifest)) / 2
+
+
+def test_mistakes_are_tool_errors_with_the_command_lines_message(
+    fixture_repo: RepoFactory, tmp_path: Path
+) -> None:
+    repo = fixture_repo("roles")
+    manifest = cli("--repo", repo, "v1..v2").manifest
+    good = review_items(manifest, "docs")[0]["handle"]
+    unknown_blob = "src/app.py:1-2@0123456789ab..fedcba987654"
+    answers: dict[str, CallToolResult] = {}
+
+    async def calls(client: Client) -> None:
+        answers["show"] = await client.call_tool("show", {"handles": [unknown_blob, good]})
+        answers["revision"] = await client.call_tool("brief", {"range": "nope..v2"})
+        answers["role"] = await client.call_tool("brief", {"range": "v1..v2", "role": "perf"})
+        answers["explain"] = await client.call_tool(
+            "explain", {"target": "nothing.py", "range": "v1..v2"}
+        )
+        answers["not a repository"] = await client.call_tool(
+            "summary", {"range": "v1..v2", "repo": str(tmp_path)}
+        )
+        answers["budget"] = await client.call_tool("brief", {"range": "v1..v2", "budget": 0})
+        # Still serving after all of them.
+        answers["after"] = await client.call_tool("summary", {"range": "v1..v2"})
+
+    serve(tmp_path, ["--repo", str(repo)], calls, tmp_path / "stderr")
+
+    prefix = "git review-manifest: error: "
+    shown = answers["show"]
+    assert shown.is_error
+    assert texts(shown) == [
+        cli("show", "--repo", repo, good).stdout,
+        f"{prefix}unknown handle {unknown_blob!r}: no blob 0123456789ab in this repository "
+        "(hint: handles resolve in the repository the manifest was built from; fetch its "
+        "commits)\n",
+    ]
+    status_and_lines = run("show", "--repo", repo, unknown_blob, good)
+    assert status_and_lines.status == 6
+    assert texts(shown)[1] == status_and_lines.stderr
+    assert texts(answers["revision"]) == [f"{prefix}unknown revision: nope\n"]
+    assert texts(answers["role"]) == [
+        f"{prefix}no role 'perf' has anything to review in this range "
+        "(roles with a share: docs, security, default)\n"
+    ]
+    assert texts(answers["explain"]) == [
+        f"{prefix}'nothing.py' names no file or hunk of v1..v2 (hint: give the range the "
+        "manifest was built for, and a handle or path from it)\n"
+    ]
+    [not_repository] = texts(answers["not a repository"])
+    assert not_repository == run("--repo", tmp_path, "v1..v2").stderr
+    assert not_repository.startswith(f"{prefix}not a git repository")
+    for name in ("revision", "role", "explain", "not a repository", "budget"):
+        assert answers[name].is_error, name
+    assert "budget" in texts(answers["budget"])[0]
+    assert not answers["after"].is_error
+    assert "Traceback" not in (tmp_path / "stderr").read_text()
+
+
+def test_a_wrong_repo_option_is_one_line_before_serving(tmp_path: Path) -> None:
+    result = run("mcp", "--repo", tmp_path / "missing")
+    assert result.status == 3
+    assert result.stdout == ""
+    assert result.stderr == run("--repo", tmp_path / "missing", "HEAD").stderr
+
+
+def test_without_the_extra_the_subcommand_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # What an environment without the SDK imports: nothing under `mcp`.
+    for name in [name for name in sys.modules if name.split(".")[0] == "mcp"] + ["mcp"]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.delitem(sys.modules, "gitreview.commands.mcp", raising=False)
+    result = run("mcp")
+    assert result.status == 2
+    assert result.stderr == (
+        "git review-manifest: error: the MCP server needs the Python package 'mcp' "
+        "(hint: pip install 'gitreview[mcp]')\n"
+    )
+
+
+def test_the_everyday_command_does_not_import_the_sdk(fixture_repo: RepoFactory) -> None:
+    repo = fixture_repo("roles")
+    code = (
+        "import sys\n"
+        "from gitreview.cli import main\n"
+        f"main(['--repo', {str(repo)!r}, 'v1..v2', '--format', 'brief'])\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] in ('mcp', 'pydantic')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        check=True,
+        env=isolated_environment(),
+        timeout=CALL_SECONDS,
+        text=True,
+    ).stdout
+    assert out.splitlines()[-1] == "[]"

@@ -1,0 +1,324 @@
+"""What reviewers get (issue #10): routing by role, batches, briefs and verify."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from manifests import review_items, run
+from repos import RepoFactory
+
+from gitreview.review.diffs import GAP
+from gitreview.review.roles import BATCH_FILES, BATCH_HANDLES, ReviewItem, batches
+
+SECRET = "ghp_Zx81kQ2mW7vN4pL0aB9cD3eF6gH5jK1lM2nO"
+
+
+@pytest.fixture(scope="module")
+def roles_repo(fixture_repo: RepoFactory) -> Path:
+    return fixture_repo("roles")
+
+
+@pytest.fixture(scope="module")
+def manifest(roles_repo: Path) -> dict[str, Any]:
+    return manifest_of("--repo", roles_repo, "v1..v2")
+
+
+def manifest_of(*args: str | Path) -> dict[str, Any]:
+    """The manifest; the fixture's secret is an error-level finding (exit 1)."""
+    result = run(*args)
+    assert result.status in (0, 1), result.stderr
+    return result.manifest
+
+
+def share(manifest: dict[str, Any], role: str) -> list[str]:
+    return [item["handle"] for item in review_items(manifest, role)]
+
+
+def paths(handles: list[str]) -> list[str]:
+    return [handle.split(":")[0].split("@")[0] for handle in handles]
+
+
+def brief(repo: Path, role: str, *more: str) -> str:
+    result = run("--repo", repo, "v1..v2", "--format", "brief", "--role", role, *more)
+    assert result.status == 1, result.stderr  # the secret is an error-level finding
+    return result.stdout
+
+
+def shown_rows(repo: Path, handle: str) -> list[str]:
+    """The changed lines of a handle as `show` prints them, without the numbers."""
+    rows = run("show", "--repo", repo, handle).stdout.splitlines()[1:]
+    return [f"{row[0]}{row[1:].lstrip().split(' ', 1)[1]}" for row in rows if row[0] in "-+"]
+
+
+# --- Routing -----------------------------------------------------------------------
+
+
+def test_each_hunk_goes_to_every_role_that_matches_and_the_rest_to_default(
+    manifest: dict[str, Any],
+) -> None:
+    assert list(manifest["review"]) == ["docs", "security", "default"]
+    assert paths(share(manifest, "docs")) == ["docs/guide.md"]
+    # Overlapping globs: the guide goes to docs and to security; rule ids bring the
+    # secret's hunk; code comes before docs.
+    assert paths(share(manifest, "security")) == [
+        "config/settings.py",
+        "src/auth/login.py",
+        "docs/guide.md",
+    ]
+    # What no role matches, code before tests; the binary file is routed whole.
+    assert paths(share(manifest, "default")) == [
+        "assets/logo.png",
+        "src/app.py",
+        "src/big.py",
+        "tests/test_app.py",
+    ]
+
+
+def test_a_role_that_matches_nothing_is_left_out(manifest: dict[str, Any]) -> None:
+    assert "perf" not in manifest["review"]
+
+
+def test_findings_route_by_rule_id(manifest: dict[str, Any]) -> None:
+    assert manifest["review"]["security"]["findings"] == 1
+    assert "findings" not in manifest["review"]["default"]
+    assert "findings" not in manifest["review"]["docs"]
+
+
+def test_every_significant_line_is_in_some_role(manifest: dict[str, Any]) -> None:
+    ledger = manifest["ledger"]
+    assert ledger["routed"] == ledger["significant"] == 33
+    assert ledger["trivial"] == {"whitespace": 2}
+    items = review_items(manifest)
+    hunks = [item for item in items if "excerpt" in item]
+    assert len(hunks) == manifest["summary"]["hunks"]["significant"] == 6
+    whole = [item["handle"] for item in items if "excerpt" not in item]
+    assert whole == [entry["handle"] for entry in manifest["files"] if "handle" in entry]
+
+
+def test_without_roles_default_gets_everything(fixture_repo: RepoFactory) -> None:
+    manifest = manifest_of("--repo", fixture_repo("kinds"), "v1..v2")
+    assert list(manifest["review"]) == ["default"]
+    assert manifest["ledger"]["routed"] == manifest["ledger"]["significant"]
+
+
+# --- Batches -----------------------------------------------------------------------
+
+
+def item(path: str, tokens: int = 10, n: int = 1) -> ReviewItem:
+    handle = f"{path}:{n}-{n}@aa..bb"
+    return ReviewItem(handle, path, "python", tokens, 1, "", {"handle": handle})
+
+
+def test_batches_hold_at_most_their_handles_and_files() -> None:
+    many = [item(f"f{i // 5}.py", n=i) for i in range(5 * 60)]  # 300 hunks in 60 files
+    cut = batches(many, None)
+    assert [len(b.items) for b in cut] == [200, 100]  # 40 files, then 20
+    assert all(len({i.path for i in b.items}) <= BATCH_FILES for b in cut)
+    assert all(len(b.items) <= BATCH_HANDLES for b in cut)
+    assert [i for b in cut for i in b.items] == many
+    files = [item(f"g{i}.py", n=i) for i in range(BATCH_FILES + 1)]
+    assert [len(b.items) for b in batches(files, None)] == [BATCH_FILES, 1]
+
+
+def test_a_files_hunks_stay_together_where_they_fit() -> None:
+    cut = batches([item("a.py", 30), item("b.py", 30, 1), item("b.py", 30, 2)], 70)
+    assert [[i.path for i in b.items] for b in cut] == [["a.py"], ["b.py", "b.py"]]
+    # Larger than a batch together: split, in order.
+    cut = batches([item("c.py", 40, n) for n in range(1, 4)], 70)
+    assert [len(b.items) for b in cut] == [1, 1, 1]
+
+
+def test_an_oversized_hunk_gets_a_batch_of_its_own_and_is_flagged() -> None:
+    cut = batches([item("a.py", 10), item("b.py", 500), item("c.py", 10)], 100)
+    assert [(len(b.items), b.oversized) for b in cut] == [(1, False), (1, True), (1, False)]
+
+
+def test_the_budget_bounds_a_roles_batches(roles_repo: Path) -> None:
+    manifest = manifest_of("--repo", roles_repo, "v1..v2", "--budget", "30")
+    default = manifest["review"]["default"]
+    assert default["budget"] == 30
+    assert default["oversized"] == [h for h in share(manifest, "default") if h.startswith("src/")]
+    for batch in default["batches"]:
+        assert batch["tokens"] <= 30 or batch["handles"][0]["handle"] in default["oversized"]
+
+
+# --- Briefs ------------------------------------------------------------------------
+
+
+def test_a_brief_inlines_its_share_and_nothing_else(
+    roles_repo: Path, manifest: dict[str, Any]
+) -> None:
+    text = brief(roles_repo, "security")
+    assert text.startswith("# Review brief: security · v1..v2 · 1 commit\n")
+    assert "- Serve any port, log in without prefixes, add a token\n" in text
+    for handle in share(manifest, "security"):
+        assert f"@@ {handle} @@" in text
+        for row in shown_rows(roles_repo, handle):
+            assert f"\n{row}\n" in text, (handle, row)
+    # The replaced lines are there, not only the new one.
+    assert '\n-    if user.startswith("svc_"):\n-        user = user[4:]\n' in text
+    for handle in share(manifest, "default"):
+        assert handle not in text
+    assert "privileged port" not in text
+    assert SECRET not in text
+    assert (
+        "Findings already reported (do not report them again):\n- error text/secret "
+        f"{share(manifest, 'security')[0]}: GitHub token added (value redacted)\n"
+    ) in text
+    assert (
+        "Not shown: trivial, proved by gitreview (changed lines by reason): whitespace 2; " in text
+    )
+    assert "binary content of assets/logo.png; 4 changes routed to other roles only.\n" in text
+    assert text.endswith(
+        "\nEnd your answer with one line `Handles read: HANDLE, ...` listing every handle "
+        "above that you reviewed.\n"
+    )
+
+
+def test_a_brief_marks_unchanged_lines_it_leaves_out(roles_repo: Path) -> None:
+    # The heading between the re-wrapped sentence and the changed one is not shown.
+    text = brief(roles_repo, "docs")
+    assert f"+errors as they come.\n {GAP}\n-Ports under 1024 are refused.\n" in text
+    assert "## Ports" not in text
+
+
+def test_a_brief_includes_its_roles_instructions(roles_repo: Path) -> None:
+    text = brief(roles_repo, "docs")
+    assert "\nYou review documentation: accuracy, links, and examples that run.\n" in text
+    assert "You review documentation" not in brief(roles_repo, "default")
+
+
+def test_past_the_budget_a_brief_lists_handles_with_their_excerpts(
+    roles_repo: Path,
+) -> None:
+    manifest = manifest_of("--repo", roles_repo, "v1..v2", "--budget", "30")
+    text = brief(roles_repo, "default", "--budget", "30")
+    inlined = [h for h in share(manifest, "default") if f"@@ {h} @@" in text]
+    listed = [h for h in share(manifest, "default") if f"\n- {h}: " in text]
+    assert inlined and listed
+    assert sorted(inlined + listed) == sorted(share(manifest, "default"))  # nothing dropped
+    assert "- tests/test_app.py:6-6@" in text and ": assert serve(80) == 80\n" in text
+    assert (
+        "Not inlined (over the budget), open with `git review-manifest show HANDLE...`:\n" in text
+    )
+
+
+def test_every_role_in_turn_and_an_unknown_role(roles_repo: Path) -> None:
+    result = run("--repo", roles_repo, "v1..v2", "--format", "brief")
+    starts = [line for line in result.stdout.splitlines() if line.startswith("# Review brief: ")]
+    assert [line.split(" · ")[0] for line in starts] == [
+        "# Review brief: docs",
+        "# Review brief: security",
+        "# Review brief: default",
+    ]
+    result = run("--repo", roles_repo, "v1..v2", "--format", "brief", "--role", "perf")
+    assert (result.status, result.stdout) == (2, "")
+    assert result.stderr == (
+        "git review-manifest: error: no role 'perf' has anything to review in this range "
+        "(roles with a share: docs, security, default)\n"
+    )
+    result = run("--repo", roles_repo, "v1..v2", "--role", "docs")
+    assert result.status == 2 and "--role goes with --format brief" in result.stderr
+
+
+def test_the_manifest_says_what_each_brief_costs(
+    roles_repo: Path, manifest: dict[str, Any]
+) -> None:
+    from gitreview.tokens import estimate
+
+    for role, entry in manifest["review"].items():
+        assert entry["brief"] == estimate(brief(roles_repo, role))
+    assert manifest["tokens"]["brief"] == sum(e["brief"] for e in manifest["review"].values())
+
+
+# --- Configuration -----------------------------------------------------------------
+
+
+def test_a_missing_instructions_file_is_a_configuration_error(
+    roles_repo: Path, tmp_path: Path
+) -> None:
+    config = tmp_path / "review.yml"
+    config.write_text("roles:\n  docs:\n    instructions: nowhere.md\n")
+    result = run("--repo", roles_repo, "v1..v2", "--config", config)
+    assert (result.status, result.stdout) == (4, "")
+    assert result.stderr == (
+        "git review-manifest: error: .gitreview.yml: roles.docs.instructions: no file nowhere.md\n"
+    )
+
+
+def test_a_bad_role_key_is_named(roles_repo: Path, tmp_path: Path) -> None:
+    config = tmp_path / "review.yml"
+    config.write_text("roles:\n  docs:\n    globs: ['*.md']\n")
+    result = run("--repo", roles_repo, "v1..v2", "--config", config)
+    assert result.status == 4
+    assert result.stderr.startswith(
+        f"git review-manifest: error: {config}: unknown key 'roles.docs.globs'"
+    )
+
+
+# --- verify ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def manifest_file(tmp_path: Path, manifest: dict[str, Any]) -> Path:
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps(manifest))
+    return path
+
+
+def test_verify_a_complete_answer(
+    manifest_file: Path, manifest: dict[str, Any], tmp_path: Path
+) -> None:
+    handles = share(manifest, "security")
+    answer = tmp_path / "answer.md"
+    listed = ", ".join(f"`{h}`" for h in handles)
+    answer.write_text(f"The token must go.\n\nHandles read: {listed}.\n")
+    result = run("verify", "--role", "security", manifest_file, answer)
+    assert (result.status, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_verify_an_incomplete_answer(
+    manifest_file: Path, manifest: dict[str, Any], tmp_path: Path
+) -> None:
+    first, *rest = share(manifest, "security")
+    answer = tmp_path / "answer.md"
+    answer.write_text("Looks fine.\nHandles read: " + " ".join(rest) + "\n")
+    result = run("verify", "--role", "security", manifest_file, answer)
+    assert (result.status, result.stdout) == (1, f"{first}\n")
+    assert result.stderr == "verify: 1 of 3 handles of role 'security' not read\n"
+
+
+def test_verify_an_answer_without_the_line(
+    manifest_file: Path, manifest: dict[str, Any], tmp_path: Path
+) -> None:
+    answer = tmp_path / "answer.md"
+    answer.write_text("All good.\n")
+    result = run("verify", "--role", "docs", manifest_file, answer)
+    assert (result.status, result.stdout) == (1, "".join(f"{h}\n" for h in share(manifest, "docs")))
+    assert result.stderr == (
+        "verify: the answer has no 'Handles read:' line: none of the 1 handles of role "
+        "'docs' is confirmed read\nverify: 1 of 1 handles of role 'docs' not read\n"
+    )
+
+
+def test_verify_bad_input(manifest_file: Path, tmp_path: Path) -> None:
+    answer = tmp_path / "answer.md"
+    answer.write_text("Handles read: x\n")
+    result = run("verify", "--role", "perf", manifest_file, answer)
+    assert result.status == 2
+    assert result.stderr == (
+        f"git review-manifest: error: {manifest_file}: no role 'perf' in its review "
+        "(roles: docs, security, default)\n"
+    )
+    result = run("verify", manifest_file, tmp_path / "none.md")
+    assert result.status == 2
+    assert result.stderr == (
+        f"git review-manifest: error: cannot read answer {tmp_path / 'none.md'}: "
+        "No such file or directory\n"
+    )
+    result = run("verify", answer, answer)
+    assert (result.status, result.stderr) == (
+        2,
+        f"git review-manifest: error: {answer}: not a JSON manifest\n",
+    )
