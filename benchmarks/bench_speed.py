@@ -391,7 +391,7 @@ class Row:
 
 
 def run_range(
-    label: str, repo: Path, spec: str, repeat: int, compare: Path | None, python: str
+    label: str, repo: Path, spec: str, repeat: int, compare: Path | None, *, warm_up: bool
 ) -> Row:
     location = ["-C", str(repo)] if (repo / ".git").exists() else ["--git-dir", str(repo)]
     rev_parse = subprocess.run(
@@ -405,7 +405,7 @@ def run_range(
     git_diff = ["git", *location, "diff", "--no-color", "--no-ext-diff", "-M", "-p", base, head]
     # -P: the current folder must not shadow the version under test (--compare).
     ours = [
-        python,
+        sys.executable,
         "-P",
         "-m",
         "gitreview",
@@ -417,12 +417,13 @@ def run_range(
     ]
     env = git_env()
     # Byte code written and reused, as an installed package has it; one untimed
-    # run of each writes it.
+    # run of each version, before the first range, writes it.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     other_env = dict(env, PYTHONPATH=str(compare)) if compare else env
-    measure(ours, env)
-    if compare:
-        measure(ours, other_env)
+    if warm_up:
+        measure(ours, env)
+        if compare:
+            measure(ours, other_env)
     samples: dict[str, list[Sample]] = {"git": [], "ours": [], "other": []}
     for _ in range(repeat):
         samples["git"].append(measure(git_diff, env))
@@ -497,16 +498,15 @@ def main() -> int:
     options = parser.parse_args()
     options.workdir.mkdir(parents=True, exist_ok=True)
     names = options.case or ([] if options.repo else list(CASES))
-    ranges: list[tuple[str, Path, str]] = []
+    ranges = [(f"{Path(path).name} {spec}", Path(path), spec) for path, spec in options.repo]
     for name in names:
         repo, spec = build_case(CASES[name], options.workdir)
         ranges.append((CASES[name].description, repo, spec))
-    ranges += [(f"{Path(path).name} {spec}", Path(path), spec) for path, spec in options.repo]
     print(f"# {os.cpu_count()} cpus, {options.repeat} runs each, medians\n", flush=True)
     compare = options.compare is not None
     print_header(compare)
-    for label, repo, spec in ranges:
-        row = run_range(label, repo, spec, options.repeat, options.compare, sys.executable)
+    for index, (label, repo, spec) in enumerate(ranges):
+        row = run_range(label, repo, spec, options.repeat, options.compare, warm_up=index == 0)
         print_row(row, compare)
     return 0
 
