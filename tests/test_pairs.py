@@ -89,3 +89,18 @@ def assert_missing(repo: Path, path: str, blob: str) -> None:
         "repository (hint: a partial clone or a damaged mirror cannot be reviewed; "
         "fetch the range in full)\n"
     )
+
+
+def test_attributes_outside_the_range_change_no_hunk(
+    fixture_repo: RepoFactory, writable_repo: RepoFactory
+) -> None:
+    """git diff calls a `-diff` file binary; gitreview's rule is git's NUL test on
+    the blobs, whatever the checkout or $GIT_DIR/info/attributes say (issue 12)."""
+    expected = [comparable(c) for c in our_changes(fixture_repo("kinds"), "v1", "v2", copies=True)]
+    repo = writable_repo("kinds")
+    (repo / ".gitattributes").write_text("* -diff\n")
+    (repo / ".git" / "info").mkdir(exist_ok=True)
+    (repo / ".git" / "info" / "attributes").write_text("*.md -diff\n*.py -diff\n")
+    assert "Binary files" in git(repo, "diff", "v1", "v2", "--", "README.md")
+    ours = [comparable(c) for c in our_changes(repo, "v1", "v2", copies=True)]
+    assert ours == expected
