@@ -8,9 +8,9 @@
 Builds deterministic repositories (fixed contents, dates and ids; cached under
 --workdir) of several sizes, then times, in the same loop, `git diff -M -p` of
 the range and `git review-manifest` of it, each as a fresh process (start-up
-included), and prints the medians of wall and CPU time, their ratios, each one's peak RSS (read with
-os.wait4 for that process and the children it waited for) and the manifest's
-token figures. `--compare DIR` also runs the gitreview package found in DIR
+included), and prints the medians of wall and CPU time, their ratios, each
+one's peak RSS (GNU time's, for the process and the children it waited for)
+and the manifest's token figures. `--compare DIR` also runs the gitreview package found in DIR
 (a checkout or `git archive` of another version), interleaved, for a
 before/after table. Run by hand, never in the test suite (issue 12): figures,
 not assertions; the machine is shared, so take medians of several runs.
@@ -22,9 +22,11 @@ import argparse
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -359,10 +361,18 @@ class Sample:
 
 
 def measure(command: list[str], env: dict[str, str]) -> Sample:
-    """One run of `command`: wall time, peak RSS and stdout. The process is reaped
-    with os.wait4, whose rusage is that process's (and its waited-for children's)."""
+    """One run of `command`: wall time, CPU time, peak RSS and stdout.
+
+    The command runs under GNU time when there is one: a process's peak RSS
+    starts at its parent's size when it is spawned (Linux keeps the high-water
+    mark across exec), and time is a small parent, where this script is not.
+    Otherwise os.wait4 gives the figures, the peak inflated by this process.
+    """
+    handle, report = tempfile.mkstemp(prefix="bench-", suffix=".time")
+    os.close(handle)
+    wrapped = [GNU_TIME, "-f", "%M %U %S", "-o", report, *command] if GNU_TIME else command
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    process = subprocess.Popen(wrapped, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     stdout, stderr = process.stdout, process.stderr
     assert stdout is not None and stderr is not None
     errors: list[bytes] = []
@@ -376,7 +386,16 @@ def measure(command: list[str], env: dict[str, str]) -> Sample:
     if process.returncode not in (0, 1):
         message = b"".join(errors).decode(errors="replace")[-500:]
         raise SystemExit(f"{' '.join(command)} failed ({process.returncode}): {message}")
-    return Sample(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, output)
+    cpu, peak_mib = usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    with open(report) as figures:
+        fields = figures.read().split()
+    os.unlink(report)
+    if GNU_TIME and len(fields) >= 3:
+        peak_mib, cpu = int(fields[-3]) / 1024, float(fields[-2]) + float(fields[-1])
+    return Sample(seconds, cpu, peak_mib, output)
+
+
+GNU_TIME = shutil.which("time", path="/usr/bin:/bin")
 
 
 @dataclass
