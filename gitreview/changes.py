@@ -1,17 +1,24 @@
-"""The range's file changes, one at a time, from git objects.
+"""The range's file changes, one at a time, from git's own diff.
 
-File pairs come from `git diff-tree -M` (git's own rename detection); each
-file's patch is built with libgit2 from the two blobs, with git's indent
-heuristic, so hunks are the ones `git diff -M` shows (issue #2). Changes are
-yielded one by one so a range of thousands of files never holds every blob.
+Pairs and hunks come from one `git diff-tree -p --raw -M` process (git's own
+rename detection, hunks cut with its indent heuristic), read as git writes it:
+the pairs are the ones `git diff -M` shows, and so are the hunks (issues 2, 11,
+12). Blob contents come from one `git cat-file --batch` process. Changes are
+yielded one by one, so a range of thousands of files never holds every blob.
+
+Copies: `git diff -M -C` over a large range exceeds git's rename limit and
+silently loses every inexact rename (issue 11), so pairs are never taken from
+it. Only a file that `git diff -M` calls added may become a copy, when
+`git diff-tree -M -C` (run alongside) names its source; renames stay as they are.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gitreview.git import RawChange, Repository, diff_hunks
-from gitreview.model import MODE_GITLINK, FileChange, Hunk, Range, Status
+from gitreview.git import Copies, DiffStream, Repository
+from gitreview.gitdiff import PatchBlock, RawChange, whole_file_hunks
+from gitreview.model import MODE_GITLINK, FileChange, Hunk, Origin, Range, Status
 
 _STATUS: dict[str, Status] = {
     "A": "added",
@@ -31,40 +38,112 @@ def is_binary(data: bytes | None) -> bool:
 
 
 class Changes:
-    """The range's file changes: sized (for a progress bar), read one at a time."""
+    """The range's file changes: sized (for a progress bar), read one at a time,
+    once (git's output is not kept)."""
 
-    def __init__(self, repo: Repository, raw: list[RawChange]) -> None:
+    def __init__(self, repo: Repository, diff: DiffStream, copies: Copies | None) -> None:
         self._repo = repo
-        self._raw = raw
+        self._diff = diff
+        self._copies = copies
+        if copies is not None and not any(raw.status == "A" for raw in diff.raw):
+            copies.close()
+            self._copies = None
 
     def __len__(self) -> int:
-        return len(self._raw)
+        return len(self._diff.raw)
 
     def __iter__(self) -> Iterator[FileChange]:
-        for raw in self._raw:
-            yield _file_change(self._repo, raw)
+        if not self._diff.raw:
+            return
+        wanted = [side[0] for raw in self._diff.raw for side in _sides(raw) if side is not None]
+        blobs = self._repo.blob_stream(wanted)
+        blocks = self._diff.blocks()
+        sources = self._repo.objects()  # copies' sources, outside the stream's order
+        copies: dict[str, RawChange] | None = None
+        try:
+            for streamed in self._diff.raw:
+                raw = streamed
+                if streamed.status == "A" and self._copies is not None:
+                    # Waited for at the first added file only: until then git looks
+                    # for copies on the other core.
+                    if copies is None:
+                        copies = self._copies.by_path(self._diff.paths())
+                    raw = copies.get(streamed.new_path, streamed)
+                old_data, new_data = (
+                    None if side is None else blobs.next(*side) for side in _sides(streamed)
+                )
+                if raw is not streamed and raw.old_mode != MODE_GITLINK:
+                    old_data = sources.read(raw.old_oid, "blob", raw.old_path)
+                # git prints a type change as two blocks: the old entry deleted,
+                # the new one added (diff.c run_diff).
+                patches = [next(blocks)] + ([next(blocks)] if streamed.status == "T" else [])
+                _check_order(streamed, patches)
+                yield _file_change(self._repo, raw, old_data, new_data, patches)
+        finally:
+            blocks.close()
+            blobs.close()
+            if self._copies is not None:
+                self._copies.close()
 
 
 def iter_changes(repo: Repository, rng: Range, *, copies: bool = True) -> Changes:
     assert rng.head is not None  # only a patch has no head
-    return Changes(repo, repo.raw_diff(rng.base, rng.head, copies=copies))
+    found = repo.copies(rng.base, rng.head) if copies else None
+    try:
+        return Changes(repo, repo.diff(rng.base, rng.head), found)
+    except BaseException:
+        if found is not None:
+            found.close()
+        raise
 
 
-def _file_change(repo: Repository, raw: RawChange) -> FileChange:
+def _check_order(raw: RawChange, patches: list[PatchBlock]) -> None:
+    """Each block's `index` line (--full-index) names the pair's blobs: a block
+    never lends its hunks to another file."""
+    old, new = patches[0].old_oid, patches[-1].new_oid
+    if (old is not None and old != raw.old_oid) or (new is not None and new != raw.new_oid):
+        raise AssertionError(f"git's patch for {raw.new_path} names {old}..{new}")
+
+
+def _sides(raw: RawChange) -> tuple[tuple[str, str] | None, tuple[str, str] | None]:
+    """The blobs a pair reads, old side and new side: (object id, path), or None
+    for a side that does not exist or is a submodule."""
+    old = (raw.old_oid, raw.old_path) if raw.status != "A" else None
+    new = (raw.new_oid, raw.new_path) if raw.status != "D" else None
+    return (
+        None if raw.old_mode == MODE_GITLINK else old,
+        None if raw.new_mode == MODE_GITLINK else new,
+    )
+
+
+def _file_change(
+    repo: Repository,
+    raw: RawChange,
+    old_data: bytes | None,
+    new_data: bytes | None,
+    patches: list[PatchBlock],
+) -> FileChange:
     status = _STATUS[raw.status]
     old_exists = raw.status != "A"
     new_exists = raw.status != "D"
-    old_data = repo.blob(raw.old_oid) if old_exists and raw.old_mode != MODE_GITLINK else None
-    new_data = repo.blob(raw.new_oid) if new_exists and raw.new_mode != MODE_GITLINK else None
     binary = is_binary(old_data) or is_binary(new_data)
     hunks: tuple[Hunk, ...] = ()
-    if raw.status == "T":
-        # git shows a type change as the old entry deleted and the new one added.
-        hunks = diff_hunks(old_data, None) if old_data and not is_binary(old_data) else ()
+    if len(patches) == 2:
+        # A type change: each side's hunks on their own, as git shows them.
+        if old_data and not is_binary(old_data):
+            hunks = _side(patches[0], old_data, "-")
         if new_data and not is_binary(new_data):
-            hunks += diff_hunks(None, new_data)
+            hunks += _side(patches[1], new_data, "+")
     elif not binary and old_data != new_data and (old_data or new_data):
-        hunks = diff_hunks(old_data, new_data)
+        [patch] = patches
+        if raw.status == "C" or (patch.binary and old_data is not None and new_data is not None):
+            # The stream diffed a new file, and a copy is diffed against its source;
+            # or git's attributes ($GIT_DIR/info/attributes) call binary a text file.
+            hunks = repo.blob_hunks(raw.old_oid, raw.new_oid, path=raw.new_path)
+        elif patch.binary:
+            hunks = _side(patch, new_data or old_data or b"", "+" if new_data else "-")
+        else:
+            hunks = patch.hunks
     return FileChange(
         status=status,
         path=raw.new_path,
@@ -79,3 +158,9 @@ def _file_change(repo: Repository, raw: RawChange) -> FileChange:
         old_data=old_data,
         new_data=new_data,
     )
+
+
+def _side(patch: PatchBlock, data: bytes, origin: Origin) -> tuple[Hunk, ...]:
+    """A file added or deleted whole: git's hunks, or the whole file when git's
+    attributes called it binary."""
+    return whole_file_hunks(data, origin) if patch.binary else patch.hunks

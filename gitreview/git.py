@@ -1,4 +1,4 @@
-"""Every call into pygit2 or the git binary. Returns plain records.
+"""Every call into the git binary (and pygit2, for diff_hunks). Returns plain records.
 
 The repository path is always explicit: inside hooks git exports GIT_DIR,
 GIT_INDEX_FILE and friends, which would silently point subprocesses at another
@@ -8,15 +8,29 @@ here writes to the working tree or the object database.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import re
 import subprocess
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from collections.abc import Generator, Iterator, Mapping
+from typing import IO, TYPE_CHECKING, NamedTuple, cast
 
 from gitreview.errors import Exit, UserError
+from gitreview.gitdiff import (
+    PatchBlock,
+    RawChange,
+    parse_block,
+    parse_raw_diff,
+    parse_raw_fields,
+    path_text,
+    split_blocks,
+)
 from gitreview.model import EMPTY_TREE, Commit, Hunk, Line, Origin
 
 if TYPE_CHECKING:
+    import threading
+
     import pygit2
 
 # Variables git itself needs to run; every other GIT_* variable is dropped.
@@ -49,66 +63,15 @@ def no_git_env() -> dict[str, str]:
     }
 
 
-@dataclass(frozen=True)
-class RawChange:
-    """One record of `git diff-tree --raw`: a file pair and its status letter."""
-
-    status: str  # A, M, D, R, C, T
-    score: int | None
-    old_mode: int
-    new_mode: int
-    old_oid: str
-    new_oid: str
-    old_path: str
-    new_path: str
-
-
-_ZERO_OID = "0" * 40
-
-
-def path_text(raw: bytes) -> str:
-    """A path as text. git paths are bytes; one that is not UTF-8 keeps its odd
-    bytes as `\\xe9` escapes, so the manifest stays valid UTF-8 JSON."""
-    return raw.decode("utf-8", "backslashreplace")
-
-
-def parse_raw_diff(output: bytes) -> list[RawChange]:
-    """Parse NUL-separated `git diff-tree -r -z --raw` output."""
-    fields = output.split(b"\0")
-    changes: list[RawChange] = []
-    i = 0
-    while i < len(fields) and fields[i]:
-        meta = fields[i].decode("ascii").lstrip(":").split(" ")
-        old_mode, new_mode, old_oid, new_oid, status = meta
-        letter, score = status[0], (int(status[1:]) if len(status) > 1 else None)
-        old_path = path_text(fields[i + 1])
-        if letter in "RC":
-            new_path = path_text(fields[i + 2])
-            i += 3
-        else:
-            new_path = old_path
-            i += 2
-        changes.append(
-            RawChange(
-                status=letter,
-                score=score,
-                old_mode=int(old_mode, 8),
-                new_mode=int(new_mode, 8),
-                old_oid=old_oid,
-                new_oid=new_oid,
-                old_path=old_path,
-                new_path=new_path,
-            )
-        )
-    return changes
-
-
 class Repository:
-    """A git repository opened by path, read only."""
+    """A git repository opened by path, read only, through the git binary: no
+    library to load at start-up (pygit2 alone took 0.17 s, issue 12)."""
 
-    def __init__(self, handle: pygit2.Repository) -> None:
-        self._repo = handle
-        self.git_dir = handle.path.rstrip("/")
+    def __init__(self, git_dir: str, *, work_tree: str | None, shallow: bool) -> None:
+        self.git_dir = git_dir.rstrip("/")
+        self.work_tree = work_tree
+        self._shallow = shallow
+        self._objects: ObjectReader | None = None
 
     # -- running git ---------------------------------------------------------
 
@@ -131,21 +94,16 @@ class Repository:
 
     @property
     def is_shallow(self) -> bool:
-        return bool(self._repo.is_shallow)
+        return self._shallow
 
     def resolve_commit(self, rev: str) -> str | None:
         """The full id of the commit `rev` names, with git's own revision syntax."""
-        import pygit2
-
         # No `^{commit}` suffix on the revision: `:/message` would swallow it.
         result = self._git("rev-parse", "--verify", "--quiet", "--end-of-options", rev, check=False)
         if result.returncode != 0:
             return None
-        try:
-            commit = self._repo[result.stdout.decode("ascii").strip()].peel(pygit2.Commit)
-        except (KeyError, ValueError, pygit2.GitError):
-            return None  # names a tree or a blob: not a commit
-        return str(commit.id)
+        found = self.objects().lookup(f"{result.stdout.decode('ascii').strip()}^{{commit}}")
+        return found.oid if found is not None else None  # a tree or a blob: not a commit
 
     def merge_base(self, one: str, two: str) -> str | None:
         result = self._git("merge-base", one, two, check=False)
@@ -154,11 +112,10 @@ class Repository:
         return result.stdout.decode("ascii").strip()
 
     def first_parent(self, sha: str) -> str | None:
-        import pygit2
-
-        commit = self._repo[sha].peel(pygit2.Commit)
-        parents = commit.parent_ids
-        return str(parents[0]) if parents else None
+        """The first parent; None for a root commit and a shallow clone's boundary."""
+        result = self._git("rev-list", "--parents", "-n1", sha, "--")
+        parents = result.stdout.decode("ascii").split()[1:]
+        return parents[0] if parents else None
 
     def current_branch(self) -> str | None:
         result = self._git("symbolic-ref", "--quiet", "--short", "HEAD", check=False)
@@ -192,56 +149,407 @@ class Repository:
             return os.path.join(self.git_dir, "hooks")
         if os.path.isabs(configured):
             return configured
-        root = self._repo.workdir or self.git_dir
+        root = self.work_tree or self.git_dir
         return os.path.normpath(os.path.join(root, configured))
 
     def commits(self, base: str | None, head: str) -> tuple[Commit, ...]:
         """Commits reachable from head and not from base, oldest first."""
-        import pygit2
-        from pygit2.enums import SortMode
-
-        walker = self._repo.walk(pygit2.Oid(hex=head), SortMode.TOPOLOGICAL | SortMode.REVERSE)
-        if base is not None:
-            walker.hide(pygit2.Oid(hex=base))
-        found: list[Commit] = []
-        for commit in walker:
-            subject = commit.message.split("\n", 1)[0].strip()
-            found.append(Commit(sha=str(commit.id), subject=subject))
-        return tuple(found)
+        hidden = ("--not", base) if base is not None else ()
+        listed = self._git("rev-list", "--topo-order", "--reverse", head, *hidden, "--")
+        shas = listed.stdout.decode("ascii").split()
+        if not shas:
+            return ()
+        reader = self.objects()
+        return tuple(Commit(sha, _subject(reader.read(sha, "commit"))) for sha in shas)
 
     # -- trees and blobs -----------------------------------------------------
 
-    def raw_diff(self, base: str | None, head: str, *, copies: bool) -> list[RawChange]:
-        """File pairs between two commits, as `git diff -M` pairs them.
+    def diff(self, base: str | None, head: str) -> DiffStream:
+        """The range's file pairs and hunks, as `git diff -M` pairs and cuts them,
+        from one git process read as it runs (issue 12)."""
+        return DiffStream(self, base, head)
 
-        The pairs come from git itself: libgit2's find_similar pairs some
-        files differently from git and is slower on large ranges (issue #2).
-        """
-        args = ["diff-tree", "-r", "-z", "--raw", "--no-commit-id", "-M"]
-        if copies:
-            args.append("-C")
-        args += [base or EMPTY_TREE, head]
-        return parse_raw_diff(self._git(*args).stdout)
+    def copies(self, base: str | None, head: str) -> Copies:
+        """Copy pairs of the range (`git diff-tree -M -C`), started at once so git
+        finds them while the caller reads the diff."""
+        return Copies(self, base, head)
 
-    def blob(self, oid: str) -> bytes:
-        import pygit2
+    def blob_stream(self, wanted: list[str]) -> BlobStream:
+        """The contents of the blobs `wanted`, read in that order."""
+        return BlobStream(self, wanted)
 
-        # Straight from the object database with a full Oid: a hex string would be
-        # looked up as a prefix, and an Object wrapper costs twice the read.
-        _, data = self._repo.odb.read(pygit2.Oid(hex=oid))
-        return bytes(data)
+    def objects(self) -> ObjectReader:
+        """The repository's long-lived `git cat-file --batch`, shared by every
+        reader: objects without a process each, and without mapping the packs
+        into this process (issue 12)."""
+        if self._objects is None:
+            self._objects = ObjectReader(self)
+        return self._objects
+
+    def blob_hunks(self, old_oid: str, new_oid: str, *, path: str) -> tuple[Hunk, ...]:
+        """git's hunks between two blobs, as text, with the stream's options: for a
+        copy, and for a file git's attributes call binary that is text to us."""
+        result = self._isolated(
+            "diff", *_PATCH_OPTIONS, "--text", "--diff-algorithm=myers", old_oid, new_oid
+        )
+        if result.returncode not in (0, 1):
+            raise self.object_error(result.stderr, {old_oid: path, new_oid: path})
+        blocks = list(split_blocks([result.stdout]))
+        return parse_block(blocks[0]).hunks if blocks else ()
+
+    def _isolated(self, *args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            isolated_command(self.git_dir, *args),
+            capture_output=True,
+            env=isolated_env(self.git_dir),
+            cwd=self.git_dir,
+            check=False,
+        )
+
+    def object_error(self, stderr: bytes, paths: Mapping[str, str]) -> UserError:
+        """git's failure to read the objects of `paths` (object id -> path) as one
+        line naming the path: a partial clone or a damaged mirror (issue 11)."""
+        message = stderr.decode("utf-8", "replace").strip().splitlines()
+        last = message[-1] if message else "git failed"
+        for oid in _OBJECT_ID.findall(stderr.decode("ascii", "replace")):
+            if oid in paths:
+                return missing_object(oid, paths[oid])
+        return UserError(f"git failed: {last}", status=Exit.RANGE)
 
     def blob_by_prefix(self, prefix: str) -> bytes | None:
         """The content of the blob a (possibly abbreviated) id names, or None."""
-        import pygit2
+        if not re.fullmatch(r"[0-9a-fA-F]{4,64}", prefix):
+            return None
+        found = self.objects().lookup(prefix)
+        return found.data if found is not None and found.kind == "blob" else None
 
+
+# The options of every patch gitreview reads, spelled out so no configuration
+# changes the hunks: git's defaults, with its indent heuristic (issue 2).
+_PATCH_OPTIONS = (
+    "--full-index",
+    "--indent-heuristic",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--no-color",
+    "--unified=3",
+    "--inter-hunk-context=0",
+)
+_ZERO_OID = "0" * 40
+_OBJECT_ID = re.compile(r"\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b")
+
+
+def missing_object(oid: str, path: str) -> UserError:
+    """A blob the range needs is not in the object database (issue 11)."""
+    return UserError(
+        f"{path or 'a file of the range'}: blob {oid[:12]} is missing from the repository",
+        status=Exit.RANGE,
+        hint="a partial clone or a damaged mirror cannot be reviewed; fetch the range in full",
+    )
+
+
+def isolated_command(git_dir: str, *args: str) -> tuple[str, ...]:
+    """A git command that reads git objects only: no user or system attributes."""
+    return ("git", "--git-dir", git_dir, "-c", "core.attributesFile=/dev/null", *args)
+
+
+def isolated_env(git_dir: str) -> dict[str, str]:
+    """The environment of a git process that must read objects only (issue 12).
+
+    Run from the git directory with an index that does not exist, git finds no
+    `.gitattributes` in a working tree or an index, so a checkout's `-diff`
+    cannot turn a text file binary; and it never fetches a missing object of a
+    partial clone into the object database (GIT_NO_LAZY_FETCH, git 2.44+).
+    """
+    env = no_git_env()
+    env["GIT_ATTR_NOSYSTEM"] = "1"
+    env["GIT_INDEX_FILE"] = os.path.join(git_dir, "gitreview-no-index")
+    env["GIT_NO_LAZY_FETCH"] = "1"
+    return env
+
+
+class _Process:
+    """A git process whose output is read as it runs. A thread drains stderr, so
+    a chatty git can never block on a full pipe; the process ends when this
+    object is closed or forgotten."""
+
+    def __init__(self, repo: Repository, *args: str, stdin: bool = False) -> None:
+        import threading
+        import weakref
+
+        self._repo = repo
+        self.process = subprocess.Popen(
+            isolated_command(repo.git_dir, *args),
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=isolated_env(repo.git_dir),
+            cwd=repo.git_dir,
+        )
+        self.stdout = cast(io.BufferedReader, self.process.stdout)
+        self._stderr: list[bytes] = []
+        # The thread and the finalizer hold no reference to self: forgetting the
+        # object must end the process.
+        self._drain = threading.Thread(
+            target=_drain, args=(self.process.stderr, self._stderr), daemon=True
+        )
+        self._drain.start()
+        self._stop = weakref.finalize(self, _stop, self.process, self._drain)
+
+    def finish(self, paths: Mapping[str, str]) -> None:
+        """Wait for git; its failure becomes one line naming the path it could not read."""
+        status = self.process.wait()
         try:
-            obj = self._repo.revparse_single(prefix)
-        except (KeyError, ValueError, pygit2.GitError):
+            if status != 0:
+                self._drain.join()
+                raise self._repo.object_error(b"".join(self._stderr), paths)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self._stop()
+
+
+def _widen_pipe(stream: IO[bytes]) -> None:
+    """Let git run up to a megabyte ahead of the reader instead of 64 KiB, so it
+    keeps diffing on the other core while a file is analyzed (Linux only)."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(stream.fileno(), fcntl.F_SETPIPE_SZ, 1 << 20)
+    except (ImportError, AttributeError, OSError):
+        pass  # another system, or a lower pipe-max-size: the default size works
+
+
+def _drain(stream: IO[bytes], kept: list[bytes]) -> None:
+    for line in stream:
+        kept.append(line)
+        if len(kept) > 100:
+            del kept[0]
+
+
+def _stop(process: subprocess.Popen[bytes], drain: threading.Thread) -> None:
+    if process.poll() is None:
+        process.kill()
+    process.wait()
+    drain.join()
+    for stream in (process.stdin, process.stdout, process.stderr):
+        if stream is not None:
+            with contextlib.suppress(OSError, ValueError):  # a feeding thread's input
+                stream.close()
+
+
+class DiffStream:
+    """`git diff-tree -r -z --raw -p -M` of a range: the pairs, then one patch
+    block per pair, read as git writes them so git works on another core."""
+
+    def __init__(self, repo: Repository, base: str | None, head: str) -> None:
+        self._repo = repo
+        self._base, self._head = base or EMPTY_TREE, head
+        self._git = _Process(
+            repo, "diff-tree", "-r", "-z", "--raw", "-p", "-M", *_PATCH_OPTIONS, self._base, head
+        )
+        _widen_pipe(self._git.stdout)
+        self.raw, self._rest = self._read_raw()
+
+    def _read_raw(self) -> tuple[list[RawChange], bytes]:
+        """The raw records, which end with an empty field, and what follows them."""
+        chunks: list[bytes] = []
+        seen = b""
+        while True:
+            chunk = self._git.stdout.read1(1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            seen = seen[-1:] + chunk
+            if b"\0\0" in seen:
+                break
+        data = b"".join(chunks)
+        if not data:
+            self._git.finish(self._oids_of([]))
+            return [], b""
+        end = data.find(b"\0\0")
+        if end < 0:
+            # git stopped before the end of the records: it could not read a blob.
+            self._git.finish(self._oids_of([]))
+            raise UserError("git diff-tree stopped without an error", status=Exit.RANGE)
+        return parse_raw_fields(data[: end + 1].split(b"\0")), data[end + 2 :]
+
+    def blocks(self) -> Generator[PatchBlock]:
+        """The patch blocks, in the order of `raw` (a type change has two)."""
+        if not self.raw:
+            return
+        try:
+            for block in split_blocks(self._chunks()):
+                yield parse_block(block)
+            self._git.finish(self._oids_of(self.raw))
+        finally:
+            self._git.close()
+
+    def close(self) -> None:
+        self._git.close()
+
+    def _chunks(self) -> Iterator[bytes]:
+        yield self._rest
+        self._rest = b""
+        while chunk := self._git.stdout.read1(1 << 20):
+            yield chunk
+
+    def paths(self) -> dict[str, str]:
+        """Object id -> path of the range's blobs, to name one git could not read."""
+        return self._oids_of(self.raw)
+
+    def _oids_of(self, raw: list[RawChange]) -> dict[str, str]:
+        """Object id -> path, to name the file git could not read. Without the
+        records (git failed while pairing), a diff without renames names them:
+        it never reads a blob."""
+        if not raw:
+            result = self._repo._isolated(
+                "diff-tree", "-r", "-z", "--raw", "--no-renames", self._base, self._head
+            )
+            raw = parse_raw_diff(result.stdout) if result.returncode == 0 else []
+        paths: dict[str, str] = {}
+        for change in raw:
+            paths[change.old_oid] = change.old_path
+            paths[change.new_oid] = change.new_path
+        paths.pop(_ZERO_OID, None)
+        return paths
+
+
+class Copies:
+    """The copies `git diff-tree -M -C` finds, by their new path; its process
+    starts at once and is read when asked."""
+
+    def __init__(self, repo: Repository, base: str | None, head: str) -> None:
+        self._git = _Process(
+            repo, "diff-tree", "-r", "-z", "--raw", "-M", "-C", base or EMPTY_TREE, head
+        )
+
+    def by_path(self, paths: Mapping[str, str]) -> dict[str, RawChange]:
+        """`paths` (object id -> path) names the file of a blob git could not read."""
+        try:
+            records = parse_raw_diff(self._git.stdout.read())
+            self._git.finish(paths)
+        finally:
+            self._git.close()
+        return {change.new_path: change for change in records if change.status == "C"}
+
+    def close(self) -> None:
+        self._git.close()
+
+
+class BlobStream:
+    """Blobs in an order known in advance, from one `git cat-file --batch` kept
+    up to _AHEAD names ahead of the reader: git reads the next files' blobs on
+    the other core while this one is analyzed, and no blob costs a round trip
+    (issue 12). No thread: the names ahead never fill the input pipe (64 KiB),
+    so writing them cannot block while git waits for its output to be read."""
+
+    def __init__(self, repo: Repository, wanted: list[str]) -> None:
+        self._git = _Process(repo, "cat-file", "--batch", stdin=True)
+        _widen_pipe(self._git.stdout)
+        self._wanted = wanted
+        self._sent = self._read = 0
+
+    def next(self, oid: str, path: str) -> bytes:
+        """The next blob, which must be `oid`; missing, an error naming `path`."""
+        if self._sent - self._read < _AHEAD // 2 and self._sent < len(self._wanted):
+            end = min(len(self._wanted), self._read + _AHEAD)
+            names = "".join(f"{name}\n" for name in self._wanted[self._sent : end])
+            stdin = self._git.process.stdin
+            assert stdin is not None
+            stdin.write(names.encode("ascii"))
+            stdin.flush()
+            self._sent = end
+        self._read += 1
+        fields = self._git.stdout.readline().split()
+        if len(fields) != 3 or fields[1] != b"blob":
+            self.close()
+            raise missing_object(oid, path)
+        if fields[0].decode("ascii") != oid:
+            raise AssertionError(f"cat-file answered {fields[0]!r} for {oid}")
+        size = int(fields[2])
+        data = self._git.stdout.read(size + 1)  # the content, then "\n"
+        return data[:size]
+
+    def close(self) -> None:
+        self._git.close()
+
+
+# Blob names a BlobStream keeps ahead: at most 65 bytes each (SHA-256), well
+# under the 64 KiB of a pipe.
+_AHEAD = 512
+
+
+class GitObject(NamedTuple):
+    oid: str
+    kind: str  # blob, tree, commit, tag
+    data: bytes
+
+
+class ObjectReader:
+    """Objects from one long-lived `git cat-file --batch` process, started at
+    the first question."""
+
+    def __init__(self, repo: Repository) -> None:
+        self._repo = repo
+        self._git: _Process | None = None
+
+    def lookup(self, name: str) -> GitObject | None:
+        """The object `name` names (`OID`, `REV:PATH`, `OID^{commit}`), or None
+        when there is none."""
+        if "\n" in name:  # the batch reads one name a line
+            return self._lookup_alone(name)
+        if self._git is None:
+            self._git = _Process(self._repo, "cat-file", "--batch", stdin=True)
+        stdin = self._git.process.stdin
+        assert stdin is not None
+        stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
+        stdin.flush()
+        fields = self._git.stdout.readline().split()
+        if len(fields) != 3 or not fields[2].isdigit() or fields[1] not in _OBJECT_TYPES:
+            return None  # "NAME missing", "NAME ambiguous"
+        size = int(fields[2])
+        data = self._git.stdout.read(size + 1)  # the content, then "\n"
+        return GitObject(fields[0].decode("ascii"), fields[1].decode("ascii"), data[:size])
+
+    def _lookup_alone(self, name: str) -> GitObject | None:
+        found = self._repo._git("rev-parse", "--verify", "--quiet", name, check=False)
+        if found.returncode != 0:
             return None
-        if not isinstance(obj, pygit2.Blob):
-            return None
-        return bytes(obj.data)
+        oid = found.stdout.decode("ascii").strip()
+        kind = self._repo._git("cat-file", "-t", oid).stdout.decode("ascii").strip()
+        return GitObject(oid, kind, self._repo._git("cat-file", kind, oid).stdout)
+
+    def read(self, oid: str, kind: str, path: str = "") -> bytes:
+        """The content of object `oid` of type `kind`; missing, it is an error
+        naming `path` (issue 11)."""
+        found = self.lookup(oid)
+        if found is None or found.kind != kind:
+            raise missing_object(oid, path)
+        return found.data
+
+    def close(self) -> None:
+        if self._git is not None:
+            self._git.close()
+            self._git = None
+
+
+_OBJECT_TYPES = frozenset({b"blob", b"tree", b"commit", b"tag"})
+
+
+def _subject(commit: bytes) -> str:
+    """The first line of a raw commit object's message, in its declared encoding."""
+    headers, _, message = commit.partition(b"\n\n")
+    encoding = "utf-8"
+    for header in headers.split(b"\n"):
+        if header.startswith(b"encoding "):
+            encoding = header[9:].decode("ascii", "replace").strip()
+    try:
+        text = message.decode(encoding, "replace")
+    except LookupError:  # an encoding Python does not know
+        text = message.decode("utf-8", "replace")
+    return text.lstrip("\n").split("\n", 1)[0].strip()
 
 
 class TreeReader:
@@ -249,48 +557,28 @@ class TreeReader:
     from git objects, so checks work in bare repositories and in CI alike."""
 
     def __init__(self, repo: Repository, commit: str) -> None:
-        import pygit2
-
         self._repo = repo
-        self._tree = repo._repo[commit].peel(pygit2.Tree)
+        self._commit = commit
+        self._objects = repo.objects()
         self._files: tuple[str, ...] | None = None
-        # Folder path -> its tree: `tree["a/b/c"]` re-reads every folder on the way,
-        # and link checks ask about many paths in the same folders.
-        self._folders: dict[str, pygit2.Tree | None] = {"": self._tree}
+        # Path -> its object type (or None): link checks ask about the same paths.
+        self._types: dict[str, str | None] = {}
 
-    def _folder(self, path: str) -> pygit2.Tree | None:
-        import pygit2
-
-        if path not in self._folders:
-            parent, _, name = path.rpartition("/")
-            above = self._folder(parent)
-            found = None
-            if above is not None and name in above:
-                entry = above[name]
-                found = entry if isinstance(entry, pygit2.Tree) else None
-            self._folders[path] = found
-        return self._folders[path]
-
-    def _entry(self, path: str) -> pygit2.Object | None:
+    def _lookup(self, path: str) -> GitObject | None:
         path = path.strip("/")
-        if not path:
-            return self._tree
-        parent, _, name = path.rpartition("/")
-        folder = self._folder(parent)
-        if folder is None or name not in folder:
-            return None
-        return folder[name]
+        found = self._objects.lookup(f"{self._commit}:{path}")
+        self._types[path] = None if found is None else found.kind
+        return found
 
     def _entry_type(self, path: str) -> str | None:
-        entry = self._entry(path)
-        return None if entry is None else str(entry.type_str)
+        path = path.strip("/")
+        if path not in self._types:
+            self._lookup(path)
+        return self._types[path]
 
     def read(self, path: str) -> bytes | None:
-        entry = self._entry(path)
-        if entry is None or entry.type_str != "blob":
-            return None
-        _, data = self._repo._repo.odb.read(entry.id)
-        return bytes(data)
+        found = self._lookup(path)
+        return found.data if found is not None and found.kind == "blob" else None
 
     def is_file(self, path: str) -> bool:
         return self._entry_type(path) == "blob"
@@ -300,7 +588,7 @@ class TreeReader:
 
     def files(self, suffixes: tuple[str, ...] = ()) -> tuple[str, ...]:
         if self._files is None:
-            output = self._repo._git("ls-tree", "-r", "-z", "--name-only", str(self._tree.id))
+            output = self._repo._git("ls-tree", "-r", "-z", "--name-only", self._commit)
             names = output.stdout.split(b"\0")
             self._files = tuple(path_text(name) for name in names if name)
         if not suffixes:
@@ -308,24 +596,44 @@ class TreeReader:
         return tuple(path for path in self._files if path.endswith(suffixes))
 
 
+_WHERE_AND_WHAT = ("--absolute-git-dir", "--is-shallow-repository", "--is-bare-repository")
+
+
 def open_repository(path: str | None) -> Repository:
     """Open the repository containing `path` (default: the current folder)."""
-    import pygit2
-
     start = os.path.abspath(path or os.getcwd())
     if not os.path.isdir(start):
         raise UserError(f"not a git repository: {start} (no such folder)", status=Exit.RANGE)
-    found = pygit2.discover_repository(start)
-    if found is None:
-        raise UserError(
-            f"not a git repository (or any parent up to the root): {start}",
-            status=Exit.RANGE,
-            hint="run inside a repository or pass --repo PATH",
+    result = subprocess.run(
+        ("git", "rev-parse", *_WHERE_AND_WHAT),
+        capture_output=True,
+        env=no_git_env(),
+        cwd=start,
+        check=False,
+    )
+    if result.returncode != 0:
+        lines = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        # git's reason is its "fatal:" line; "dubious ownership" adds advice after it.
+        fatal = [line.removeprefix("fatal: ") for line in lines if line.startswith("fatal: ")]
+        if not fatal or "not a git repository" in fatal[0]:
+            raise UserError(
+                f"not a git repository (or any parent up to the root): {start}",
+                status=Exit.RANGE,
+                hint="run inside a repository or pass --repo PATH",
+            )
+        raise UserError(f"cannot open repository {start}: {fatal[0]}", status=Exit.RANGE)
+    git_dir, shallow, bare = result.stdout.decode("utf-8", "surrogateescape").splitlines()
+    work_tree = None
+    if bare != "true":
+        top = subprocess.run(
+            ("git", "rev-parse", "--show-toplevel"),
+            capture_output=True,
+            env=no_git_env(),
+            cwd=start,
+            check=False,
         )
-    try:
-        return Repository(pygit2.Repository(found))
-    except pygit2.GitError as error:
-        raise UserError(f"cannot open repository {found}: {error}", status=Exit.RANGE) from None
+        work_tree = top.stdout.decode("utf-8", "surrogateescape").strip() or None
+    return Repository(git_dir, work_tree=work_tree, shallow=shallow == "true")
 
 
 def diff_hunks(old: bytes | None, new: bytes | None, *, context: int = 3) -> tuple[Hunk, ...]:

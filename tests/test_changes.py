@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 from manifests import files_by_path, manifest_of, new_lines, removed_lines, run
-from repos import PROJECT_ROOT, RepoFactory, commit_id, git
+from repos import FIXTURES, PROJECT_ROOT, RepoFactory, commit_id, git
 
 from gitreview.changes import iter_changes
 from gitreview.git import open_repository
-from gitreview.model import FileChange, Range
+from gitreview.model import EMPTY_TREE, FileChange, Range
 from gitreview.patch import read_patch
 
 # path: (status, kind, classification, reasons, t1 cause or None)
@@ -102,7 +102,8 @@ def comparable(change: FileChange) -> tuple[object, ...]:
     return (change.status, change.path, change.old_path, change.binary, hunks)
 
 
-def git_diff_changes(repo: Path, base: str, head: str) -> list[FileChange]:
+def git_diff_changes(repo: Path, base: str, head: str, *options: str) -> list[FileChange]:
+    """`git diff -M` (plus `options`) of the range, read back with the patch reader."""
     text = subprocess.run(
         [
             "git",
@@ -114,7 +115,7 @@ def git_diff_changes(repo: Path, base: str, head: str) -> list[FileChange]:
             "--no-color",
             "--no-ext-diff",
             "-M",
-            "-C",
+            *options,
             base,
             head,
         ],
@@ -124,28 +125,52 @@ def git_diff_changes(repo: Path, base: str, head: str) -> list[FileChange]:
     return read_patch(text, "git diff")
 
 
-def our_changes(repo: Path, base: str, head: str) -> list[FileChange]:
+def our_changes(repo: Path, base: str, head: str, *, copies: bool = False) -> list[FileChange]:
     repository = open_repository(str(repo))
-    rng = Range(spec="", base=commit_id(repo, base), head=commit_id(repo, head), commits=())
-    return list(iter_changes(repository, rng, copies=True))
+    start = None if base == EMPTY_TREE else commit_id(repo, base)
+    rng = Range(spec="", base=start, head=commit_id(repo, head), commits=())
+    return list(iter_changes(repository, rng, copies=copies))
 
 
-@pytest.mark.parametrize(
-    ("name", "base", "head"),
-    [
-        ("kinds", "v1", "v2"),
-        ("kinds", "v2", "v3"),
-        ("whitespace", "v1", "v2"),
-        ("branches", "root", "merged"),
-    ],
-)
-def test_same_pairs_and_hunks_as_git_diff(
-    fixture_repo: RepoFactory, name: str, base: str, head: str
-) -> None:
-    repo = fixture_repo(name)
-    ours = [comparable(c) for c in our_changes(repo, base, head) if not c.is_submodule]
+def assert_same_as_git_diff(repo: Path, base: str, head: str) -> None:
+    """Pairs and hunks as `git diff -M` has them; with copy detection, only a file
+    git calls added may be a copy instead, and then as `git diff -M -C` has it."""
     theirs = [comparable(c) for c in git_diff_changes(repo, base, head) if not c.is_submodule]
-    assert ours == theirs
+    ours = [c for c in our_changes(repo, base, head) if not c.is_submodule]
+    assert [comparable(c) for c in ours] == theirs
+    with_copies = [c for c in our_changes(repo, base, head, copies=True) if not c.is_submodule]
+    copies = {c.path: comparable(c) for c in with_copies if c.status == "copied"}
+    if copies:
+        by_git = {c.path: comparable(c) for c in git_diff_changes(repo, base, head, "-C")}
+        assert copies == {path: by_git[path] for path in copies}
+    assert [c.status for c in with_copies] == [
+        "copied" if c.path in copies else c.status for c in ours
+    ]
+    unchanged = [comparable(c) for c in with_copies if c.path not in copies]
+    assert unchanged == [comparable(c) for c in ours if c.path not in copies]
+
+
+@pytest.mark.parametrize("name", sorted(path.stem for path in FIXTURES.glob("*.yml")))
+def test_same_pairs_and_hunks_as_git_diff(fixture_repo: RepoFactory, name: str) -> None:
+    """Every commit of every fixture against its first parent, and the whole history."""
+    repo = fixture_repo(name)
+    for commit in git(repo, "rev-list", "--all").splitlines():
+        if git(repo, "rev-list", "--parents", "-n1", commit).count(" "):
+            assert_same_as_git_diff(repo, f"{commit}~1", commit)
+    assert_same_as_git_diff(repo, EMPTY_TREE, "HEAD")
+
+
+def test_a_copy_is_a_file_git_diff_calls_added(fixture_repo: RepoFactory) -> None:
+    [copy] = [
+        c
+        for c in our_changes(fixture_repo("kinds"), "v1", "v2", copies=True)
+        if c.status == "copied"
+    ]
+    assert (copy.path, copy.old_path, copy.similarity) == (
+        "src/handlers/admin.py",
+        "src/handlers/base.py",
+        92,
+    )
 
 
 def test_same_pairs_and_hunks_as_git_diff_on_this_project() -> None:
@@ -163,9 +188,7 @@ def test_same_pairs_and_hunks_as_git_diff_on_this_project() -> None:
             capture_output=True,
         ).returncode:
             continue
-        ours = [comparable(c) for c in our_changes(PROJECT_ROOT, base, head)]
-        theirs = [comparable(c) for c in git_diff_changes(PROJECT_ROOT, base, head)]
-        assert ours == theirs, head
+        assert_same_as_git_diff(PROJECT_ROOT, base, head)
 
 
 def test_a_rename_that_changes_the_extension_is_significant(writable_repo: RepoFactory) -> None:

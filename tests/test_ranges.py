@@ -1,5 +1,6 @@
 """Every range form, on the branches fixture, and the mistakes a user can make."""
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -188,6 +189,20 @@ def test_not_a_repository(tmp_path: Path) -> None:
     assert result.stderr == (
         f"git review-manifest: error: not a git repository (or any parent up to the root): "
         f"{tmp_path} (hint: run inside a repository or pass --repo PATH)\n"
+    )
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a folder to another user needs root")
+def test_a_repository_git_refuses_to_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """git's own reason, not its advice lines (and not "not a git repository")."""
+    git(tmp_path, "init", "--quiet")
+    os.chown(tmp_path, 65534, 65534)  # nobody
+    monkeypatch.delenv("SUDO_UID", raising=False)
+    result = run("--repo", tmp_path, "HEAD")
+    assert (result.status, result.stderr) == (
+        3,
+        f"git review-manifest: error: cannot open repository {tmp_path}: "
+        f"detected dubious ownership in repository at '{tmp_path}'\n",
     )
 
 

@@ -1,0 +1,534 @@
+"""Wall time and peak memory of `git review-manifest` next to `git diff -M -p`.
+
+    python benchmarks/bench_speed.py                       # every synthetic case
+    python benchmarks/bench_speed.py --case push --case release
+    python benchmarks/bench_speed.py --repo PATH RANGE     # any repository (repeatable)
+    python benchmarks/bench_speed.py --compare /tmp/old-gitreview   # another source tree too
+
+Builds deterministic repositories (fixed contents, dates and ids; cached under
+--workdir) of several sizes, then times, in the same loop, `git diff -M -p` of
+the range and `git review-manifest` of it, each as a fresh process (start-up
+included), and prints the medians of wall and CPU time, their ratios, each
+one's peak RSS (GNU time's, for the process and the children it waited for)
+and the manifest's token figures. `--compare DIR` also runs the gitreview package found in DIR
+(a checkout or `git archive` of another version), interleaved, for a
+before/after table. Run by hand, never in the test suite (issue 12): figures,
+not assertions; the machine is shared, so take medians of several runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+GENERATOR_VERSION = "1"  # bump when a case's contents change, to rebuild the cache
+STAMP = 1767225600  # 2026-01-01T00:00:00Z
+
+Tree = dict[str, bytes]
+
+# --- deterministic contents --------------------------------------------------------------------
+
+WORDS = [
+    "review",
+    "manifest",
+    "hunk",
+    "handle",
+    "finding",
+    "reason",
+    "range",
+    "commit",
+    "branch",
+    "merge",
+    "parser",
+    "token",
+    "reader",
+    "writer",
+    "buffer",
+    "stream",
+    "record",
+    "index",
+    "cache",
+    "value",
+    "table",
+    "column",
+    "layout",
+    "section",
+    "page",
+    "guide",
+    "example",
+    "option",
+    "default",
+    "config",
+    "server",
+    "client",
+    "request",
+    "response",
+    "status",
+    "error",
+]
+
+
+def words(rng: random.Random, count: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(count))
+
+
+def python_module(rng: random.Random, name: str, functions: int) -> str:
+    out = [f'"""The {name} module: {words(rng, 6)}."""', "", "import os", "import sys", "", ""]
+    for index in range(functions):
+        out += [
+            f"def {rng.choice(WORDS)}_{name}_{index}(first, second, limit={rng.randint(1, 99)}):",
+            f"    '''{words(rng, 8).capitalize()}.'''",
+            f"    total = first + second * {rng.randint(2, 9)}",
+            "    if total > limit:",
+            f"        print('{words(rng, 3)}', total)",
+            "        return total - limit",
+            f"    items = [first, second, {rng.randint(0, 999)}]",
+            "    for item in items:",
+            "        total += item",
+            "    return total",
+            "",
+            "",
+        ]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def c_file(rng: random.Random, name: str, functions: int) -> str:
+    out = [f"/* {name}.c: {words(rng, 6)} */", "#include <stdio.h>", ""]
+    for index in range(functions):
+        out += [
+            f"static int {rng.choice(WORDS)}_{name}_{index}(int first, int second)",
+            "{",
+            f"\tint total = first + second * {rng.randint(2, 9)};",
+            f"\tif (total > {rng.randint(10, 999)}) {{",
+            f'\t\tprintf("{words(rng, 3)} %d\\n", total);',
+            "\t\treturn total - 1;",
+            "\t}",
+            "\treturn total;",
+            "}",
+            "",
+        ]
+    return "\n".join(out)
+
+
+def markdown_page(rng: random.Random, title: str, sections: int, others: list[str]) -> str:
+    out = [f"# {title}", "", words(rng, 30).capitalize() + ".", ""]
+    for index in range(sections):
+        out += [f"## {words(rng, 3).capitalize()} {index}", ""]
+        out += [words(rng, 40).capitalize() + ".", ""]
+        out += [f"- {words(rng, 6)}" for _ in range(3)] + [""]
+        if others:
+            target = rng.choice(others)
+            out += [f"See [{words(rng, 2)}]({target}) for {words(rng, 4)}.", ""]
+    return "\n".join(out)
+
+
+def yaml_file(rng: random.Random, name: str) -> str:
+    out = [f"name: {name}", "settings:"]
+    out += [f"  {rng.choice(WORDS)}_{i}: {rng.randint(0, 9999)}" for i in range(30)]
+    return "\n".join(out) + "\n"
+
+
+def json_file(rng: random.Random, name: str) -> str:
+    data = {"name": name, "values": {f"{rng.choice(WORDS)}_{i}": i for i in range(30)}}
+    return json.dumps(data, indent=2) + "\n"
+
+
+def edit_lines(rng: random.Random, text: str, hunks: int, span: int) -> str:
+    """`hunks` places where up to `span` lines are rewritten (a name or a number
+    changed, or a word added to prose)."""
+    lines = text.split("\n")
+    for _ in range(hunks):
+        start = rng.randrange(max(1, len(lines) - span))
+        for i in range(start, min(len(lines), start + span)):
+            line = lines[i]
+            if not line.strip():
+                continue
+            if line[:1].isalpha() or line.startswith(("#", "-")):
+                lines[i] = f"{line} {rng.choice(WORDS)}"
+            else:
+                lines[i] = line.replace("total", "amount", 1).replace("1", "7")
+    return "\n".join(lines)
+
+
+def reformat_python(text: str) -> str:
+    """A meaning-preserving reformat: quotes and spacing, as black would."""
+    return text.replace("'", '"').replace("limit=", "limit = ").replace(", limit = ", ", limit=")
+
+
+# --- the cases ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    description: str
+    build: Callable[[], list[Tree]]  # the trees of the commits, oldest first
+    version: str = ""  # bumped when this case's contents change
+
+
+def codebase(rng: random.Random, counts: dict[str, int]) -> Tree:
+    tree: Tree = {}
+    pages = [f"docs/page{i:05}.md" for i in range(counts.get("md", 0))]
+    for i in range(counts.get("py", 0)):
+        tree[f"src/pkg{i % 40:02}/mod{i:05}.py"] = python_module(rng, f"m{i}", 8).encode()
+    for i in range(counts.get("c", 0)):
+        tree[f"lib/dir{i % 30:02}/file{i:05}.c"] = c_file(rng, f"c{i}", 8).encode()
+    for path in pages:
+        tree[path] = markdown_page(rng, path, 4, pages[:200]).encode()
+    for i in range(counts.get("yml", 0)):
+        tree[f"config/set{i % 20:02}/conf{i:05}.yml"] = yaml_file(rng, f"y{i}").encode()
+    for i in range(counts.get("json", 0)):
+        tree[f"data/group{i % 20:02}/item{i:05}.json"] = json_file(rng, f"j{i}").encode()
+    return tree
+
+
+def changed(
+    rng: random.Random, base: Tree, *, modify: int, rename: int, add: int, delete: int, hunks: int
+) -> Tree:
+    """A head tree: `modify` files edited in `hunks` places, `rename` moved to another
+    folder (most with one edit), `add` new, `delete` gone."""
+    head = dict(base)
+    paths = sorted(base)
+    rng.shuffle(paths)
+    chosen = iter(paths)
+    for path in [next(chosen) for _ in range(modify)]:
+        head[path] = edit_lines(rng, base[path].decode(), hunks, 4).encode()
+    for index, path in enumerate([next(chosen) for _ in range(rename)]):
+        data = head.pop(path)
+        folder, _, name = path.rpartition("/")
+        if index % 3:
+            data = edit_lines(rng, data.decode(), 1, 2).encode()
+        if index % 4 == 0:
+            name = "renamed_" + name
+        head[f"{folder}/moved/{name}"] = data
+    for path in [next(chosen) for _ in range(delete)]:
+        head.pop(path, None)
+    extra = codebase(rng, {"py": add // 2, "md": add - add // 2})
+    for path, data in extra.items():
+        head["new/" + path] = data
+    return head
+
+
+def case_push() -> list[Tree]:
+    rng = random.Random(1)
+    base = codebase(rng, {"py": 150, "md": 100, "yml": 30, "json": 20})
+    commits = [base]
+    tree = dict(base)
+    for round_ in range(3):
+        for path in sorted(tree)[round_ * 7 : round_ * 7 + 5]:
+            tree[path] = edit_lines(rng, tree[path].decode(), 1, 3).encode()
+        tree[f"tests/test_round{round_}.py"] = python_module(rng, f"t{round_}", 3).encode()
+        commits.append(dict(tree))
+    return commits
+
+
+def case_pull_request() -> list[Tree]:
+    rng = random.Random(2)
+    base = codebase(rng, {"py": 1200, "md": 500, "yml": 200, "json": 100})
+    head = changed(rng, base, modify=180, rename=10, add=10, delete=0, hunks=3)
+    return [base, head]
+
+
+def case_release() -> list[Tree]:
+    rng = random.Random(3)
+    base = codebase(rng, {"c": 2500, "py": 2500, "md": 1500, "yml": 800, "json": 700})
+    head = changed(rng, base, modify=5000, rename=1050, add=600, delete=300, hunks=4)
+    return [base, head]
+
+
+def case_markdown() -> list[Tree]:
+    rng = random.Random(4)
+    base = codebase(rng, {"md": 4000, "yml": 50})
+    head = changed(rng, base, modify=1500, rename=100, add=100, delete=20, hunks=1)
+    return [base, head]
+
+
+def case_reformat() -> list[Tree]:
+    rng = random.Random(5)
+    base = codebase(rng, {"py": 1500, "md": 50})
+    head = {
+        path: reformat_python(data.decode()).encode() if path.endswith(".py") else data
+        for path, data in base.items()
+    }
+    return [base, head]
+
+
+CASES = {
+    case.name: case
+    for case in (
+        Case("push", "everyday push: 3 commits, 18 files, in a 300-file repository", case_push),
+        Case("pull-request", "200-file pull request in a 2,000-file repository", case_pull_request),
+        Case(
+            "release",
+            "release range: C, Python, Markdown, YAML, JSON; thousands of files, 1,050 renames",
+            case_release,
+        ),
+        Case(
+            "markdown",
+            "Markdown-heavy: 1,500 pages edited of 4,000, 100 renamed",
+            case_markdown,
+            version=".2",
+        ),
+        Case(
+            "reformat",
+            "whole-repository Python reformat (quotes, spacing), 1,500 files",
+            case_reformat,
+        ),
+    )
+}
+
+
+def fast_import(trees: list[Tree]) -> Iterator[bytes]:
+    """A fast-import stream committing each tree in turn, tagged c0, c1, ..."""
+    previous: Tree = {}
+    for index, tree in enumerate(trees):
+        when = STAMP + 60 * index
+        message = f"Commit {index}\n".encode()
+        yield (
+            f"commit refs/heads/main\nmark :{index + 1}\n"
+            f"author Ada Author <ada@example.com> {when} +0000\n"
+            f"committer Carl Committer <carl@example.com> {when} +0000\n"
+            f"data {len(message)}\n"
+        ).encode() + message
+        if index:
+            yield f"from :{index}\n".encode()
+        for path in sorted(previous.keys() - tree.keys()):
+            yield f"D {path}\n".encode()
+        for path in sorted(tree):
+            if previous.get(path) != tree[path]:
+                data = tree[path]
+                yield f"M 100644 inline {path}\ndata {len(data)}\n".encode() + data + b"\n"
+        yield f"\nreset refs/tags/c{index}\nfrom :{index + 1}\n\n".encode()
+        previous = tree
+
+
+def build_case(case: Case, workdir: Path) -> tuple[Path, str]:
+    repo = workdir / f"{case.name}-v{GENERATOR_VERSION}{case.version}"
+    trees = None
+    if not (repo / "done").exists():
+        trees = case.build()
+        subprocess.run(["rm", "-rf", str(repo)], check=True)
+        subprocess.run(["git", "init", "--quiet", "--bare", str(repo)], check=True, env=git_env())
+        importer = subprocess.Popen(
+            ["git", "--git-dir", str(repo), "fast-import", "--quiet"],
+            stdin=subprocess.PIPE,
+            env=git_env(),
+        )
+        assert importer.stdin is not None
+        for chunk in fast_import(trees):
+            importer.stdin.write(chunk)
+        importer.stdin.close()
+        if importer.wait() != 0:
+            raise SystemExit(f"fast-import failed for {case.name}")
+        (repo / "done").write_text("built\n")
+    last = subprocess.run(
+        ["git", "--git-dir", str(repo), "tag", "--list", "c*"],
+        capture_output=True,
+        check=True,
+        text=True,
+    ).stdout.split()
+    return repo, f"c0..c{len(last) - 1}"
+
+
+# --- measuring ---------------------------------------------------------------------------------
+
+
+def git_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env["GIT_CONFIG_NOSYSTEM"] = "1"
+    return env
+
+
+@dataclass
+class Sample:
+    seconds: float
+    cpu: float  # user + system, of the process and the children it waited for
+    peak_mib: float
+    output: bytes
+
+
+def measure(command: list[str], env: dict[str, str]) -> Sample:
+    """One run of `command`: wall time, CPU time, peak RSS and stdout.
+
+    The command runs under GNU time when there is one: a process's peak RSS
+    starts at its parent's size when it is spawned (Linux keeps the high-water
+    mark across exec), and time is a small parent, where this script is not.
+    Otherwise os.wait4 gives the figures, the peak inflated by this process.
+    """
+    handle, report = tempfile.mkstemp(prefix="bench-", suffix=".time")
+    os.close(handle)
+    wrapped = [GNU_TIME, "-f", "%M %U %S", "-o", report, *command] if GNU_TIME else command
+    start = time.perf_counter()
+    process = subprocess.Popen(wrapped, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    stdout, stderr = process.stdout, process.stderr
+    assert stdout is not None and stderr is not None
+    errors: list[bytes] = []
+    drain = threading.Thread(target=lambda: errors.append(stderr.read()))
+    drain.start()
+    output = stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    drain.join()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in (0, 1):
+        message = b"".join(errors).decode(errors="replace")[-500:]
+        raise SystemExit(f"{' '.join(command)} failed ({process.returncode}): {message}")
+    cpu, peak_mib = usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    with open(report) as figures:
+        fields = figures.read().split()
+    os.unlink(report)
+    if GNU_TIME and len(fields) >= 3:
+        peak_mib, cpu = int(fields[-3]) / 1024, float(fields[-2]) + float(fields[-1])
+    return Sample(seconds, cpu, peak_mib, output)
+
+
+GNU_TIME = shutil.which("time", path="/usr/bin:/bin")
+
+
+@dataclass
+class Row:
+    label: str
+    files: int
+    hunks: int
+    git: list[Sample]
+    ours: list[Sample]
+    other: list[Sample]
+    tokens: dict[str, float]
+
+
+def run_range(
+    label: str, repo: Path, spec: str, repeat: int, compare: Path | None, *, warm_up: bool
+) -> Row:
+    location = ["-C", str(repo)] if (repo / ".git").exists() else ["--git-dir", str(repo)]
+    rev_parse = subprocess.run(
+        ["git", *location, "rev-parse", *spec.split("..")],
+        capture_output=True,
+        check=True,
+        text=True,
+        env=git_env(),
+    ).stdout.split()
+    base, head = (rev_parse[0], rev_parse[1]) if len(rev_parse) == 2 else (EMPTY_TREE, rev_parse[0])
+    git_diff = ["git", *location, "diff", "--no-color", "--no-ext-diff", "-M", "-p", base, head]
+    # -P: the current folder must not shadow the version under test (--compare).
+    ours = [
+        sys.executable,
+        "-P",
+        "-m",
+        "gitreview",
+        "--repo",
+        str(repo),
+        "--fail-on",
+        "never",
+        f"{base}..{head}",
+    ]
+    env = git_env()
+    # Byte code written and reused, as an installed package has it; one untimed
+    # run of each version, before the first range, writes it.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    other_env = dict(env, PYTHONPATH=str(compare)) if compare else env
+    if warm_up:
+        measure(ours, env)
+        if compare:
+            measure(ours, other_env)
+    samples: dict[str, list[Sample]] = {"git": [], "ours": [], "other": []}
+    for _ in range(repeat):
+        samples["git"].append(measure(git_diff, env))
+        samples["ours"].append(measure(ours, env))
+        if compare:
+            samples["other"].append(measure(ours, other_env))
+    manifest = json.loads(samples["ours"][-1].output)
+    if compare and json.loads(samples["other"][-1].output) != manifest:
+        print(f"note: {label}: the two versions' manifests differ", file=sys.stderr)
+    summary = manifest["summary"]
+    return Row(
+        label,
+        summary["files"]["total"],
+        summary["hunks"]["total"],
+        samples["git"],
+        samples["ours"],
+        samples["other"],
+        manifest["tokens"],
+    )
+
+
+def median(samples: list[Sample], field: str) -> float:
+    values: list[float] = [getattr(sample, field) for sample in samples]
+    return statistics.median(values)
+
+
+def print_header(compare: bool) -> None:
+    """Wall time (CPU time in brackets: user + system of the process and its git
+    children, which a busy shared machine disturbs less)."""
+    header = "| range | files / hunks | `git diff -M -p` | gitreview | ratio |"
+    rule = "|---|---|---|---|---|"
+    if compare:
+        header += " before | ratio before |"
+        rule += "---|---|"
+    header += " peak RSS git / gitreview | tokens full / manifest / significant |"
+    rule += "---|---|"
+    print(header)
+    print(rule, flush=True)
+
+
+def timing(samples: list[Sample], digits: int = 2) -> str:
+    return f"{median(samples, 'seconds'):.{digits}f} s ({median(samples, 'cpu'):.{digits}f})"
+
+
+def ratio(samples: list[Sample], base: list[Sample]) -> str:
+    wall = median(samples, "seconds") / median(base, "seconds")
+    cpu = median(samples, "cpu") / max(median(base, "cpu"), 0.001)
+    return f"{wall:.1f}x ({cpu:.1f}x)"
+
+
+def print_row(row: Row, compare: bool) -> None:
+    line = f"| {row.label} | {row.files:,} / {row.hunks:,} | {timing(row.git, 3)} |"
+    line += f" {timing(row.ours)} | {ratio(row.ours, row.git)} |"
+    if compare:
+        line += f" {timing(row.other)} | {ratio(row.other, row.git)} |"
+    tokens = row.tokens
+    line += (
+        f" {median(row.git, 'peak_mib'):.0f} / {median(row.ours, 'peak_mib'):.0f} MiB"
+        + (f" (before {median(row.other, 'peak_mib'):.0f})" if compare else "")
+        + f" | {tokens['full']:,} / {tokens['manifest']:,} / {tokens['significant']:,} |"
+    )
+    print(line, flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--case", action="append", choices=sorted(CASES), help="default: all")
+    parser.add_argument("--repo", nargs=2, action="append", metavar=("PATH", "RANGE"), default=[])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--compare", type=Path, help="a source tree of another gitreview")
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/gitreview-bench"))
+    options = parser.parse_args()
+    options.workdir.mkdir(parents=True, exist_ok=True)
+    names = options.case or ([] if options.repo else list(CASES))
+    ranges = [(f"{Path(path).name} {spec}", Path(path), spec) for path, spec in options.repo]
+    for name in names:
+        repo, spec = build_case(CASES[name], options.workdir)
+        ranges.append((CASES[name].description, repo, spec))
+    print(f"# {os.cpu_count()} cpus, {options.repeat} runs each, medians\n", flush=True)
+    compare = options.compare is not None
+    print_header(compare)
+    for index, (label, repo, spec) in enumerate(ranges):
+        row = run_range(label, repo, spec, options.repeat, options.compare, warm_up=index == 0)
+        print_row(row, compare)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
