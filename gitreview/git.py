@@ -216,12 +216,13 @@ class Repository:
                 return missing_object(oid, paths[oid])
         return UserError(f"git failed: {last}", status=Exit.RANGE)
 
-    def blob_by_prefix(self, prefix: str) -> bytes | None:
-        """The content of the blob a (possibly abbreviated) id names, or None."""
+    def blob_by_prefix(self, prefix: str) -> tuple[str, bytes] | None:
+        """The full id and the content of the blob a (possibly abbreviated) id
+        names, or None."""
         if not re.fullmatch(r"[0-9a-fA-F]{4,64}", prefix):
             return None
         found = self.objects().lookup(prefix)
-        return found.data if found is not None and found.kind == "blob" else None
+        return (found.oid, found.data) if found is not None and found.kind == "blob" else None
 
 
 # The options of every patch gitreview reads, spelled out so no configuration

@@ -58,6 +58,7 @@ def show_text(
 
 @dataclass(frozen=True)
 class _Side:
+    oid: str
     data: bytes
     lines: list[str]  # decoded lossily, "\r" kept off, secrets redacted
 
@@ -71,27 +72,33 @@ class _Blobs:
         self.hunks = cache(self._hunks)
 
     def _side(self, oid: str, handle: str) -> _Side:
-        data = self._repository.blob_by_prefix(oid)
-        if data is None:
+        found = self._repository.blob_by_prefix(oid)
+        if found is None:
             raise UserError(
                 f"unknown handle {handle!r}: no blob {oid} in this repository",
                 status=Exit.HANDLE,
                 hint="handles resolve in the repository the manifest was built from; "
                 "fetch its commits",
             )
+        full, data = found
         if b"\0" in data[:8000]:
             raise UserError(f"handle {handle!r} names a binary blob", status=Exit.HANDLE)
         lines = data.decode("utf-8", "replace").split("\n")
         if lines and lines[-1] == "":
             lines.pop()
-        return _Side(data, redact_lines([line.rstrip("\r") for line in lines]))
+        return _Side(full, data, redact_lines([line.rstrip("\r") for line in lines]))
 
     def _hunks(self, old: str | None, new: str | None, handle: str) -> tuple[Hunk, ...]:
-        from gitreview.git import diff_hunks
+        """The hunks as the manifest cut them: git's, with the same options."""
+        from gitreview.gitdiff import whole_file_hunks
 
-        old_data = None if old is None else self.side(old, handle).data
-        new_data = None if new is None else self.side(new, handle).data
-        return diff_hunks(old_data, new_data)
+        if old is not None and new is not None:
+            old_oid, new_oid = self.side(old, handle).oid, self.side(new, handle).oid
+            return self._repository.blob_hunks(old_oid, new_oid, path=handle)
+        if new is not None:
+            return whole_file_hunks(self.side(new, handle).data, "+")
+        assert old is not None  # parse_handle refuses a change with no blob
+        return whole_file_hunks(self.side(old, handle).data, "-")
 
 
 def _show(blobs: _Blobs, text: str, *, context: int, new: bool, header: bool) -> str:
