@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -306,6 +307,42 @@ class TreeReader:
         if not suffixes:
             return self._files
         return tuple(path for path in self._files if path.endswith(suffixes))
+
+    def exists(self, path: str) -> bool:
+        return self._entry_type(path) is not None
+
+    def files_holding(self, literals: Iterable[str], suffixes: tuple[str, ...]) -> tuple[str, ...]:
+        return files_holding(self._repo, str(self._tree.id), literals, suffixes)
+
+
+def files_holding(
+    repo: Repository, treeish: str, literals: Iterable[str], suffixes: tuple[str, ...]
+) -> tuple[str, ...]:
+    """The files of `treeish` whose name ends with one of `suffixes` (in any case) and
+    whose content holds one of `literals`, byte for byte: `git grep -F` searches every
+    file in C, so a caller reads only the few that can matter (issue 12). A literal
+    with a line break is searched as its lines, which admits more files, never fewer."""
+    patterns = "".join(f"{literal}\n" for literal in literals).encode("utf-8", "surrogateescape")
+    if not patterns:
+        return ()
+    pathspecs = [f":(icase)*{suffix}" for suffix in suffixes]
+    # Colour, submodules and the pattern syntax are set here, not by the user's config.
+    options = ("--no-color", "--no-recurse-submodules", "-l", "-z", "-F", "-f", "-")
+    result = subprocess.run(
+        ("git", "--git-dir", repo.git_dir, "grep", *options, treeish, "--", *pathspecs),
+        input=patterns,
+        capture_output=True,
+        env=no_git_env(),
+        check=False,
+    )
+    if result.returncode not in (0, 1):  # 1: no file holds any of them
+        message = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise UserError(
+            f"git grep failed: {message[-1] if message else result.returncode}", status=Exit.RANGE
+        )
+    prefix = f"{treeish}:".encode()
+    names = result.stdout.split(b"\0")
+    return tuple(path_text(name.removeprefix(prefix)) for name in names if name)
 
 
 def open_repository(path: str | None) -> Repository:

@@ -15,6 +15,7 @@ from typing import Any, Literal, cast
 
 from gitreview import tokens
 from gitreview.analyze import Analysis, analyze
+from gitreview.analyze import elsewhere as analyze_elsewhere
 from gitreview.analyze.base import HeadTree
 from gitreview.classify import FileFacts, FileVerdict, classify
 from gitreview.config import CONFIG_FILE, Config, check_rule_ids, parse_config
@@ -176,7 +177,8 @@ def _classify(
     moved = find_moves([(c.change, c.kind, c.analysis.t1, c.verdict) for c in files])
     files = [replace(c, verdict=verdict) for c, verdict in zip(files, moved, strict=True)]
     touched = {c.change.path for c in files}
-    elsewhere = (f for c in files for f in c.analysis.report.elsewhere if f.path not in touched)
+    reports = (c.analysis.report for c in files)
+    elsewhere = (f for f in analyze_elsewhere(reports, head) if f.path not in touched)
     findings += apply_rule_settings(elsewhere, settings)
     for range_analyzer in RANGE_ANALYZERS:
         findings += apply_rule_settings(tuple(range_analyzer(rng, settings)), settings)

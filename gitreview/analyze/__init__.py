@@ -9,12 +9,22 @@ gets `t1: missing` (analyzer-failed), and the rest of the run goes on.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Literal
 
 from gitreview.analyze import code, commits, data, lexical, markdown, python, text
-from gitreview.analyze.base import Analyzer, HeadTree, RangeAnalyzer, Report, Rule, Scope, Subject
+from gitreview.analyze.base import (
+    Analyzer,
+    HeadTree,
+    Lost,
+    RangeAnalyzer,
+    Report,
+    Rule,
+    Scope,
+    Subject,
+)
 from gitreview.config import Config
 from gitreview.model import FileChange, Finding
 
@@ -126,9 +136,9 @@ def analyze(change: FileChange, kind: str, *, config: Config, head: HeadTree | N
 def _run(analyzers: Iterable[Analyzer], subject: Subject) -> tuple[Report, bool]:
     """All the analyzers' reports merged, and whether one of them failed."""
     findings: list[Finding] = []
-    scopes: list[Scope] = []
+    scopes: list[Sequence[Scope]] = []
     structure: dict[str, object] = {}
-    elsewhere: list[Finding] = []
+    lost: list[Lost] = []
     failed = False
     for analyzer in analyzers:
         try:
@@ -137,8 +147,22 @@ def _run(analyzers: Iterable[Analyzer], subject: Subject) -> tuple[Report, bool]
             failed = True
             continue
         findings += report.findings
-        scopes += report.scopes
-        elsewhere += report.elsewhere
+        if not (isinstance(report.scopes, tuple) and not report.scopes):
+            scopes.append(report.scopes)  # as it is: lazy scopes stay lazy
+        lost += report.lost
         if report.structure:
             structure.update(report.structure)
-    return Report(tuple(findings), tuple(scopes), structure or None, tuple(elsewhere)), failed
+    merged: Sequence[Scope] = scopes[0] if len(scopes) == 1 else tuple(chain(*scopes))
+    return Report(tuple(findings), merged, structure or None, tuple(lost)), failed
+
+
+def elsewhere(reports: Iterable[Report], head: HeadTree | None) -> Iterator[Finding]:
+    """Links in any Markdown file at head to what the range's changes took away
+    (deleted pages, removed headings), looked for in one pass over the head for the
+    whole range (issue 12); nothing is read when nothing was lost."""
+    lost = [one for report in reports for one in report.lost]
+    if head is None or not lost:
+        return iter(())
+    from gitreview.analyze import links
+
+    return links.check_elsewhere(lost, links.head_index(head))
