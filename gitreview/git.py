@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -311,12 +310,14 @@ class TreeReader:
     def exists(self, path: str) -> bool:
         return self._entry_type(path) is not None
 
-    def files_holding(self, literals: Iterable[str], suffixes: tuple[str, ...]) -> tuple[str, ...]:
+    def files_holding(
+        self, literals: tuple[str, ...], suffixes: tuple[str, ...]
+    ) -> tuple[str, ...]:
         return files_holding(self._repo, str(self._tree.id), literals, suffixes)
 
 
 def files_holding(
-    repo: Repository, treeish: str, literals: Iterable[str], suffixes: tuple[str, ...]
+    repo: Repository, treeish: str, literals: tuple[str, ...], suffixes: tuple[str, ...]
 ) -> tuple[str, ...]:
     """The files of `treeish` whose name ends with one of `suffixes` (in any case) and
     whose content holds one of `literals`, byte for byte: `git grep -F` searches every

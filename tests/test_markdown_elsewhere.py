@@ -125,9 +125,9 @@ def test_the_search_lists_the_files_that_hold_a_literal(tmp_path: Path) -> None:
     assert head is not None
     tree = TreeReader(repository, head)
     # A literal with a line break is searched as its lines: more files, never fewer.
-    assert sorted(tree.files_holding(["tar.md", "gone\nlines"], (".md",))) == ["a.md", "b.MD"]
-    assert tree.files_holding(["absent"], (".md",)) == ()
-    assert tree.files_holding([], (".md",)) == ()
+    assert sorted(tree.files_holding(("tar.md", "gone\nlines"), (".md",))) == ["a.md", "b.MD"]
+    assert tree.files_holding(("absent",), (".md",)) == ()
+    assert tree.files_holding((), (".md",)) == ()
 
 
 def build(repo: Path, first: dict[str, str], then: dict[str, str | None]) -> None:

@@ -37,7 +37,7 @@ class FakeHead:
         self._files = files
         self.reads: list[str] = []
         self.listings = 0
-        self.searches: list[list[str]] = []
+        self.searches: list[tuple[str, ...]] = []
 
     def read(self, path: str) -> bytes | None:
         self.reads.append(path)
@@ -57,8 +57,8 @@ class FakeHead:
         self.listings += 1
         return [name for name in self._files if name.endswith(suffixes or ("",))]
 
-    def files_holding(self, literals: Iterable[str], suffixes: tuple[str, ...]) -> Iterable[str]:
-        self.searches.append(list(literals))
+    def files_holding(self, literals: tuple[str, ...], suffixes: tuple[str, ...]) -> Iterable[str]:
+        self.searches.append(literals)
         return [
             name
             for name, text in self._files.items()
@@ -169,7 +169,7 @@ def test_links_elsewhere_are_looked_for_in_one_search_per_range() -> None:
     ]
     # One search for both lost headings; only the file that names them is read, and
     # the tree is never listed.
-    assert head.searches == [["a.md", "b.md"]]
+    assert head.searches == [("a.md", "b.md")]
     assert (head.reads, head.listings) == (["x.md"], 0)
 
 

@@ -97,7 +97,7 @@ class HeadTree(Protocol):
     def exists(self, path: str) -> bool:
         """Whether anything (file, folder, submodule) is at `path`."""
 
-    def files_holding(self, literals: Iterable[str], suffixes: tuple[str, ...]) -> Iterable[str]:
+    def files_holding(self, literals: tuple[str, ...], suffixes: tuple[str, ...]) -> Iterable[str]:
         """The files whose name ends with one of `suffixes` (in any case) and whose
         content holds one of `literals`: a search in C instead of a read of every file."""
 

@@ -213,7 +213,7 @@ def check_elsewhere(lost: Sequence[Lost], index: HeadIndex) -> Iterator[Finding]
     not searched: its content is a path, GitHub renders the file it points to.)"""
     if not lost:
         return
-    names = sorted({form for one in lost for form in _name_forms(one)})
+    names = tuple(sorted({form for one in lost for form in _name_forms(one)}))
     holding = sorted(path for path in index.head.files_holding(names, MARKDOWN_SUFFIXES))
     for one in lost:
         yield from _check_lost(one, holding, index)
