@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from gitreview import tokens
-from gitreview.analyze import Analysis, analyze
+from gitreview.analyze import Analysis, analyze, settled
 from gitreview.analyze import elsewhere as analyze_elsewhere
 from gitreview.analyze.base import HeadTree
 from gitreview.classify import FileFacts, FileVerdict, classify
@@ -166,7 +166,7 @@ def _classify(
                 # hold every blob until the end.
                 replace(change, old_data=None, new_data=None),
                 kind,
-                replace(analysis, old_text=None, new_text=None),
+                settled(analysis, significant=verdict.classification != "trivial"),
                 verdict,
                 tokens.estimate(head_text) if head_text else 0,
                 full=full,

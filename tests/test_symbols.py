@@ -7,7 +7,8 @@ from findings import analysis_of
 from manifests import files_by_path, manifest_of
 from repos import RepoFactory
 
-from gitreview.analyze.base import LazyScopes, Scope
+from gitreview.analyze import Analysis, settled
+from gitreview.analyze.base import LazyScopes, Report, Scope
 from gitreview.analyze.symbols import scopes
 
 # A one-line change in each file of fixtures/repos/symbols.yml, and the symbol it is in.
@@ -344,3 +345,24 @@ def test_lazy_scopes_are_named_once_on_first_use() -> None:
     assert calls == []
     assert (len(lazy), list(lazy), lazy[0].name) == (1, [Scope(1, 2, "f()", "symbol")], "f()")
     assert calls == [1]
+
+
+def test_a_classified_file_keeps_its_scopes_only_when_significant() -> None:
+    calls = []
+
+    def name() -> list[Scope]:
+        calls.append(1)
+        return [Scope(1, 2, "f()", "symbol")]
+
+    analysis = Analysis(
+        "c", t1=True, old_text="a", new_text="b", report=Report((), LazyScopes(name))
+    )
+    trivial = settled(analysis, significant=False)
+    assert (trivial.report.scopes, trivial.old_text, trivial.new_text, calls) == (
+        (),
+        None,
+        None,
+        [],
+    )
+    significant = settled(analysis, significant=True)
+    assert (significant.report.scopes, calls) == ((Scope(1, 2, "f()", "symbol"),), [1])

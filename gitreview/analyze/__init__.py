@@ -10,7 +10,7 @@ gets `t1: missing` (analyzer-failed), and the rest of the run goes on.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 from typing import Literal
 
@@ -131,6 +131,16 @@ def analyze(change: FileChange, kind: str, *, config: Config, head: HeadTree | N
             kind, t1=False, cause="no-analyzer", old_text=old_text, new_text=new_text, report=report
         )
     return Analysis(kind, t1=True, old_text=old_text, new_text=new_text, report=report)
+
+
+def settled(analysis: Analysis, *, significant: bool) -> Analysis:
+    """The analysis as kept once its file is classified: without the texts, and with
+    its scopes named now for a significant file (the manifest gives its hunks theirs;
+    moved blocks only ever make a file trivial) and dropped for a trivial one, so
+    that no text outlives its file's turn (issue 12)."""
+    report = analysis.report
+    scopes = tuple(report.scopes) if significant else ()
+    return replace(analysis, old_text=None, new_text=None, report=replace(report, scopes=scopes))
 
 
 def _run(analyzers: Iterable[Analyzer], subject: Subject) -> tuple[Report, bool]:

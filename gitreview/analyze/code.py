@@ -39,8 +39,8 @@ def analyze(subject: Subject) -> Report:
         return Report(findings)
     # Named only when the manifest asks (a significant file's hunks), and only as far
     # as the last line a hunk asks about (issue 12).
-    last = max((_scope_line(hunk) for hunk in subject.change.hunks), default=0)
-    return Report(findings, LazyScopes(lambda: symbols.scopes(subject.kind, text, until=last)))
+    kind, last = subject.kind, max((_scope_line(h) for h in subject.change.hunks), default=0)
+    return Report(findings, LazyScopes(lambda: symbols.scopes(kind, text, until=last)))
 
 
 def _scope_line(hunk: Hunk) -> int:
