@@ -568,8 +568,19 @@ class TreeReader:
     def _lookup(self, path: str) -> GitObject | None:
         path = path.strip("/")
         found = self._objects.lookup(f"{self._commit}:{path}")
-        self._types[path] = None if found is None else found.kind
+        kind = None if found is None else found.kind
+        if found is None and self._is_gitlink(path):
+            kind = "commit"  # a submodule: its commit is in another repository
+        self._types[path] = kind
         return found
+
+    def _is_gitlink(self, path: str) -> bool:
+        """Whether `path` names an entry whose object is not here: a submodule's commit
+        resolves to an id, though this repository has no such object."""
+        name = f"{self._commit}:{path}"
+        return (
+            self._repo._git("rev-parse", "--verify", "--quiet", name, check=False).returncode == 0
+        )
 
     def _entry_type(self, path: str) -> str | None:
         path = path.strip("/")
@@ -595,6 +606,44 @@ class TreeReader:
         if not suffixes:
             return self._files
         return tuple(path for path in self._files if path.endswith(suffixes))
+
+    def exists(self, path: str) -> bool:
+        return self._entry_type(path) is not None
+
+    def files_holding(
+        self, literals: tuple[str, ...], suffixes: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        return files_holding(self._repo, self._commit, literals, suffixes)
+
+
+def files_holding(
+    repo: Repository, treeish: str, literals: tuple[str, ...], suffixes: tuple[str, ...]
+) -> tuple[str, ...]:
+    """The files of `treeish` whose name ends with one of `suffixes` (in any case) and
+    whose content holds one of `literals`, byte for byte: `git grep -F` searches every
+    file in C, so a caller reads only the few that can matter (issue 12). A literal
+    with a line break is searched as its lines, which admits more files, never fewer."""
+    patterns = "".join(f"{literal}\n" for literal in literals).encode("utf-8", "surrogateescape")
+    if not patterns:
+        return ()
+    pathspecs = [f":(icase)*{suffix}" for suffix in suffixes]
+    # Colour, submodules and the pattern syntax are set here, not by the user's config.
+    options = ("--no-color", "--no-recurse-submodules", "-l", "-z", "-F", "-f", "-")
+    result = subprocess.run(
+        ("git", "--git-dir", repo.git_dir, "grep", *options, treeish, "--", *pathspecs),
+        input=patterns,
+        capture_output=True,
+        env=no_git_env(),
+        check=False,
+    )
+    if result.returncode not in (0, 1):  # 1: no file holds any of them
+        message = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise UserError(
+            f"git grep failed: {message[-1] if message else result.returncode}", status=Exit.RANGE
+        )
+    prefix = f"{treeish}:".encode()
+    names = result.stdout.split(b"\0")
+    return tuple(path_text(name.removeprefix(prefix)) for name in names if name)
 
 
 _WHERE_AND_WHAT = ("--absolute-git-dir", "--is-shallow-repository", "--is-bare-repository")

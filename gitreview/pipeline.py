@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from gitreview import tokens
-from gitreview.analyze import Analysis, analyze
+from gitreview.analyze import Analysis, analyze, settled
+from gitreview.analyze import elsewhere as analyze_elsewhere
 from gitreview.analyze.base import HeadTree
 from gitreview.analyze.trust import Origin
 from gitreview.classify import FileFacts, FileVerdict, Verdict, classify
@@ -315,7 +316,7 @@ def _classify(
                 # hold every blob until the end.
                 replace(change, old_data=None, new_data=None),
                 kind,
-                replace(analysis, old_text=None, new_text=None),
+                settled(analysis, significant=verdict.classification != "trivial"),
                 verdict,
                 tokens.estimate(head_text) if head_text else 0,
                 full=full,
@@ -330,7 +331,8 @@ def _classify(
         for c, v in zip(files, moved, strict=True)
     ]
     touched = {c.change.path for c in files}
-    elsewhere = (f for c in files for f in c.analysis.report.elsewhere if f.path not in touched)
+    reports = (c.analysis.report for c in files)
+    elsewhere = (f for f in analyze_elsewhere(reports, head) if f.path not in touched)
     findings += apply_rule_settings(elsewhere, settings)
     for range_analyzer in RANGE_ANALYZERS:
         findings += apply_rule_settings(tuple(range_analyzer(rng, settings)), settings)

@@ -2,11 +2,14 @@
 to a heading it renamed or removed, an anchor it removed, or a Markdown file it deleted or
 renamed. A touched file's links are its own analysis's business."""
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from manifests import files_by_path, run
-from repos import RepoFactory
+from repos import RepoFactory, git
+
+from gitreview.git import TreeReader, open_repository
 
 ELSEWHERE = "markdown/broken-elsewhere"
 RENAMED = "heading 'Install' of docs/guide.md was renamed to 'Installation' (#installation)"
@@ -92,3 +95,51 @@ def test_the_rule_can_be_turned_off(fixture_repo: RepoFactory, tmp_path: Any) ->
     result = run("--repo", fixture_repo("markdown_elsewhere"), "v1..v2", "--config", config)
     assert result.status == 0, result.stderr
     assert ELSEWHERE not in {f["rule"] for f in result.manifest["findings"]}
+
+
+def test_every_markdown_suffix_in_any_case_is_searched(tmp_path: Path) -> None:
+    # Links elsewhere are found by one `git grep` per range (issue 12): its path filter
+    # must admit every name the analyzer takes for Markdown.
+    repo = tmp_path / "repo"
+    pages = {
+        "old.md": "# Old\n",
+        "docs/Guide.MD": "[old](../old.md)\n",
+        "notes.Markdown": "see [the old page](old.md)\n",
+        "app.mdx": "[old](/old.md)\n",
+        "notes.txt": "[old](old.md)\n",
+    }
+    build(repo, pages, {"old.md": None})
+    result = run("--repo", repo, "HEAD")
+    assert [(f["path"], f["line"], f["message"]) for f in result.manifest["findings"]] == [
+        ("app.mdx", 1, "link '/old.md' broken by this range: old.md was deleted"),
+        ("docs/Guide.MD", 1, "link '../old.md' broken by this range: old.md was deleted"),
+        ("notes.Markdown", 1, "link 'old.md' broken by this range: old.md was deleted"),
+    ]
+
+
+def test_the_search_lists_the_files_that_hold_a_literal(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    build(repo, {"a.md": "x tar.md y\n", "b.MD": "two\nlines\n", "c.md": "none\n"}, {})
+    repository = open_repository(str(repo))
+    head = repository.resolve_commit("HEAD")
+    assert head is not None
+    tree = TreeReader(repository, head)
+    # A literal with a line break is searched as its lines: more files, never fewer.
+    assert sorted(tree.files_holding(("tar.md", "gone\nlines"), (".md",))) == ["a.md", "b.MD"]
+    assert tree.files_holding(("absent",), (".md",)) == ()
+    assert tree.files_holding((), (".md",)) == ()
+
+
+def build(repo: Path, first: dict[str, str], then: dict[str, str | None]) -> None:
+    """A repository of two commits: `first`, then `then` applied (None deletes)."""
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    for files in (first, then):
+        for path, text in files.items():
+            if text is None:
+                git(repo, "rm", "--quiet", "--", path)
+                continue
+            (repo / path).parent.mkdir(parents=True, exist_ok=True)
+            (repo / path).write_text(text)
+            git(repo, "add", "--", path)
+        git(repo, "commit", "--quiet", "--allow-empty", "-m", "commit")

@@ -5,9 +5,10 @@ from collections.abc import Iterable
 
 import pytest
 
+import gitreview.analyze as analyze
 from gitreview.analyze import markdown
 from gitreview.analyze.base import Subject
-from gitreview.analyze.markdown_doc import parse
+from gitreview.analyze.markdown_doc import base_from_head, parse
 from gitreview.analyze.sections import compare, sections, words_changed
 from gitreview.analyze.slugs import Slugger
 from gitreview.config import Config
@@ -36,6 +37,7 @@ class FakeHead:
         self._files = files
         self.reads: list[str] = []
         self.listings = 0
+        self.searches: list[tuple[str, ...]] = []
 
     def read(self, path: str) -> bytes | None:
         self.reads.append(path)
@@ -48,9 +50,20 @@ class FakeHead:
     def is_dir(self, path: str) -> bool:
         return path == "" or any(name.startswith(path.rstrip("/") + "/") for name in self._files)
 
+    def exists(self, path: str) -> bool:
+        return self.is_file(path) or self.is_dir(path)
+
     def files(self, suffixes: tuple[str, ...] = ()) -> Iterable[str]:
         self.listings += 1
         return [name for name in self._files if name.endswith(suffixes or ("",))]
+
+    def files_holding(self, literals: tuple[str, ...], suffixes: tuple[str, ...]) -> Iterable[str]:
+        self.searches.append(literals)
+        return [
+            name
+            for name, text in self._files.items()
+            if name.lower().endswith(suffixes) and any(literal in text for literal in literals)
+        ]
 
 
 def test_a_slug_colliding_with_a_numbered_one_is_numbered_again() -> None:
@@ -125,10 +138,10 @@ def test_without_a_head_tree_only_anchors_within_the_file_are_checked() -> None:
             "broken anchor '#gone': no heading or anchor 'gone' in this file",
         )
     ]
-    assert report.elsewhere == ()
+    assert report.lost == ()
 
 
-def test_the_head_is_indexed_once_per_range() -> None:
+def test_links_elsewhere_are_looked_for_in_one_search_per_range() -> None:
     files = {
         "a.md": "# New\n",
         "b.md": "# New\n",
@@ -136,13 +149,84 @@ def test_the_head_is_indexed_once_per_range() -> None:
         "y.md": "nothing to see\n",
     }
     head = FakeHead(files)
-    for path, old in (("a.md", "# A\n"), ("b.md", "# B\n")):  # two headings lost: two scans
-        subject = Subject(change(path), "markdown", old, files[path], Config(), head)
-        elsewhere = markdown.analyze(subject).elsewhere
-        assert [(f.path, f.line) for f in elsewhere] == [("x.md", 1)]
-    assert head.listings == 1
-    # Each file read once at most; a.md never, as its analysis brought its text along.
-    assert sorted(head.reads) == ["b.md", "x.md", "y.md"]
-    other = FakeHead(files)
-    markdown.analyze(Subject(change("a.md"), "markdown", "# A\n", "# New\n", Config(), other))
-    assert other.listings == 1  # a new head is a new range
+    reports = [
+        markdown.analyze(Subject(change(path), "markdown", old, files[path], Config(), head))
+        for path, old in (("a.md", "# A\n"), ("b.md", "# B\n"))
+    ]
+    assert head.searches == []  # the analysis of a file only says what it lost
+    found = list(analyze.elsewhere(reports, head))
+    assert [(f.path, f.line, f.message) for f in found] == [
+        (
+            "x.md",
+            1,
+            "link 'a.md#a' broken by this range: heading 'A' of a.md was renamed to 'New' (#new)",
+        ),
+        (
+            "x.md",
+            1,
+            "link 'b.md#b' broken by this range: heading 'B' of b.md was renamed to 'New' (#new)",
+        ),
+    ]
+    # One search for both lost headings; only the file that names them is read, and
+    # the tree is never listed.
+    assert head.searches == [("a.md", "b.md")]
+    assert (head.reads, head.listings) == (["x.md"], 0)
+
+
+def test_nothing_is_searched_or_read_when_nothing_was_lost() -> None:
+    files = {"a.md": "# A\n\nmore\n", "x.md": "[a](a.md#a)\n"}
+    head = FakeHead(files)
+    subject = Subject(change("a.md"), "markdown", "# A\n", files["a.md"], Config(), head)
+    report = markdown.analyze(subject)
+    assert list(analyze.elsewhere([report], head)) == []
+    assert (head.searches, head.reads, head.listings) == ([], [], 0)
+
+
+# --- the base side without a parse (issue 12) ------------------------------------------
+
+PAGE = "# tar\n\n> Archiving utility.\n> More: <https://x.org>.\n\n- Create:\n\n`tar cf a b`\n"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (PAGE, PAGE.replace("Create:", "Create an archive:")),
+        (PAGE + "\n- List:\n\n`tar tf a`\n", PAGE),
+        ("# A\n\ntext\n\n# A\n\nmore\n", "# A\n\ntext\n\nnew\n\n# A\n\nmore\n"),  # numbered slugs
+    ],
+)
+def test_the_base_outline_is_what_a_parse_gives(old: str, new: str) -> None:
+    outline = base_from_head(old, parse(new), new)
+    assert outline is not None
+    full = parse(old)
+    assert (outline.headings, outline.anchors, outline.frontmatter, outline.lines) == (
+        full.headings,
+        full.anchors,
+        full.frontmatter,
+        full.lines,
+    )
+
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        PAGE.replace("# tar", "# tar archive"),  # the heading itself changed
+        PAGE + "\n## Notes\n",  # a heading the head does not have
+        PAGE.replace("# tar\n", "tar\n===\n"),  # setext
+        PAGE + "\ntext\n---\n",  # a dash line: setext heading, rule or front matter
+        "---\ntitle: x\n---\n" + PAGE,
+        PAGE + "\n```\n# not a heading\n```\n",
+        PAGE + "\n<div>\n# inside HTML\n</div>\n",
+        PAGE + "\n    # indented code\n",
+        PAGE + "\n- # a heading in a list item\n",
+        PAGE + "\n2. # after a paragraph, not a list\n",
+        PAGE + "\nsee[^1]\n\n[^1]: # a heading in a footnote\n",
+        PAGE.replace("# tar", "# [tar]") + "\n[tar]: https://x.org\n",  # a reference's label
+        PAGE + '\n<a name="old-anchor"></a>\n',
+        PAGE + '\nsee <span id="old-anchor">here</span>\n',
+        PAGE + "\n| a | b |\n| - | - |\n",
+        PAGE.replace("\n", "\r\n", 1).replace("\r\n", "\r", 1),
+    ],
+)
+def test_the_base_is_parsed_when_the_change_may_touch_its_headings(old: str) -> None:
+    assert base_from_head(old, parse(PAGE), PAGE) is None

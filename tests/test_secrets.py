@@ -444,3 +444,90 @@ def test_role_instructions_are_redacted_in_briefs(tmp_path: Path) -> None:
     brief = run("--repo", repo, "HEAD", "--format", "brief", "--role", "docs").stdout
     assert f"Deploy with {secrets.REDACTED} when done." in brief
     assert leaked(brief) == []
+
+
+# --- the literal prefilter (issue 12) ----------------------------------------------------
+
+
+# Characters outside ASCII that re's IGNORECASE takes for an ASCII letter.
+CASE_TWINS = ("\u017f", "\u212a", "\u0130", "\u0131")
+TWINS = {
+    code: {
+        t
+        for t in (chr(code), chr(code).upper(), *CASE_TWINS)
+        if re.fullmatch(f"(?i:{re.escape(chr(code))})", t)
+    }
+    for code in range(128)
+}
+
+
+def sample(pattern: str, rng: random.Random) -> str:
+    """A random string shaped by `pattern` (lookarounds left out): most are matches."""
+    from re import _constants as c  # type: ignore[attr-defined]
+    from re import _parser  # type: ignore[attr-defined]
+
+    def walk(items: Any, caseless: bool = False) -> str:
+        out = []
+        for op, arg in items:
+            if op is c.LITERAL and caseless:  # any character re takes for this one
+                twins = [t for t in (chr(arg), chr(arg).upper(), *CASE_TWINS) if t in TWINS[arg]]
+                out.append(rng.choice(twins))
+            elif op is c.LITERAL:
+                out.append(chr(arg))
+            elif op is c.IN:
+                choices = [
+                    chr(code)
+                    for kind, value in arg
+                    for code in (range(value[0], value[1] + 1) if kind is c.RANGE else [value])
+                    if kind in (c.RANGE, c.LITERAL)
+                ]
+                out.append(rng.choice(choices))
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT):
+                low, high, body = arg
+                repeat = rng.randint(low, min(high, low + 3))
+                out += [walk(body, caseless) for _ in range(repeat)]
+            elif op is c.BRANCH:
+                out.append(walk(rng.choice(arg[1]), caseless))
+            elif op is c.SUBPATTERN:
+                out.append(walk(arg[3], caseless or bool(arg[1] & c.SRE_FLAG_IGNORECASE)))
+        return "".join(out)
+
+    return walk(_parser.parse(pattern))
+
+
+def near_misses(text: str) -> list[str]:
+    """`text` with each of its first characters (where the literals are) in turn dropped,
+    doubled or swapped for another case."""
+    variants = []
+    for index, char in enumerate(text[:40]):
+        variants += [text[:index] + text[index + 1 :], text[:index] + char + text[index:]]
+        variants.append(text[:index] + char.swapcase() + text[index + 1 :])
+    return variants
+
+
+@pytest.mark.parametrize("kind", secrets.TOKEN_KINDS, ids=lambda kind: kind.id)
+def test_the_prefilter_admits_every_match(kind: secrets.SecretKind) -> None:
+    rng = random.Random(kind.id)
+    matches = 0
+    for _ in range(150):
+        text = sample(kind.source, rng)
+        for candidate in [text, f"x = '{text}'", *near_misses(text)]:
+            if kind.pattern.search(candidate):
+                matches += 1
+                assert secrets.may_hold_token(candidate), candidate
+    assert matches > 150  # the samples do exercise the pattern
+    for value, _ in [TOKENS[name][::-1] for name in TOKENS]:
+        assert secrets.may_hold_token(value) or not kind.pattern.search(value)
+
+
+def test_the_caseless_literal_has_no_unicode_twin() -> None:
+    # re's IGNORECASE matches a few letters to characters outside ASCII (s to U+017F,
+    # k to the Kelvin sign): the caseless literal must use none of them.
+    every = (
+        "".join(map(chr, range(0x110000)))
+        .encode("utf-8", "surrogatepass")
+        .decode("utf-8", "replace")
+    )
+    for letter in "ecret":
+        assert set(re.findall(f"(?i:{letter})", every)) == {letter, letter.upper()}
+    assert re.fullmatch("(?i:s)", "\u017f")  # why the s is left out

@@ -7,6 +7,8 @@ from findings import analysis_of
 from manifests import files_by_path, manifest_of, new_lines
 from repos import RepoFactory
 
+from gitreview.analyze import Analysis, settled
+from gitreview.analyze.base import LazyScopes, Report, Scope
 from gitreview.analyze.symbols import scopes
 
 # A one-line change in each file of fixtures/repos/symbols.yml, and the symbol it is in.
@@ -305,3 +307,62 @@ def test_symbols_take_linear_time(kind: str, text: str) -> None:
     start = time.perf_counter()
     scopes(kind, text)
     assert time.perf_counter() - start < 5.0
+
+
+# --- named only as far as a hunk asks (issue 12) ----------------------------------------
+
+TEXTS = {
+    "c": "int main(void)\n{\n  if (x) {\n    go();\n  }\n}\nstatic int\nhelper(int a,\n"
+    "       int b)\n{\n  return a;\n}\nstruct s { int a; };\nint last(void) { return 0; }\n",
+    "javascript": "class A {\n  run() {\n    go();\n  }\n}\nconst f = (a) => {\n  g({ a,\n"
+    "    b });\n};\nfunction h() {\n  return 1;\n}\n",
+    "go": "func (s *Server) Handle(w Writer) {\n\tgo()\n}\n\ntype T struct {\n\ta int\n}\n"
+    "func main() {\n\tx := T{\n\t\ta: 1,\n\t}\n}\n",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(TEXTS))
+def test_symbols_up_to_a_line_are_those_of_the_whole_file(kind: str) -> None:
+    text = TEXTS[kind]
+    everything = scopes(kind, text)
+    total = text.count("\n")
+    for line in range(total + 1):
+        found = scopes(kind, text, until=line)
+        for asked in range(1, line + 1):
+            holding = [s for s in everything if s.first <= asked <= s.last]
+            assert [s for s in found if s.first <= asked <= s.last] == holding
+    assert len(scopes(kind, text, until=1)) < len(everything)  # the rest is left out
+
+
+def test_lazy_scopes_are_named_once_on_first_use() -> None:
+    calls = []
+
+    def name() -> list[Scope]:
+        calls.append(1)
+        return [Scope(1, 2, "f()", "symbol")]
+
+    lazy = LazyScopes(name)
+    assert calls == []
+    assert (len(lazy), list(lazy), lazy[0].name) == (1, [Scope(1, 2, "f()", "symbol")], "f()")
+    assert calls == [1]
+
+
+def test_a_classified_file_keeps_its_scopes_only_when_significant() -> None:
+    calls = []
+
+    def name() -> list[Scope]:
+        calls.append(1)
+        return [Scope(1, 2, "f()", "symbol")]
+
+    analysis = Analysis(
+        "c", t1=True, old_text="a", new_text="b", report=Report((), LazyScopes(name))
+    )
+    trivial = settled(analysis, significant=False)
+    assert (trivial.report.scopes, trivial.old_text, trivial.new_text, calls) == (
+        (),
+        None,
+        None,
+        [],
+    )
+    significant = settled(analysis, significant=True)
+    assert (significant.report.scopes, calls) == ((Scope(1, 2, "f()", "symbol"),), [1])

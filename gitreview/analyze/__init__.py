@@ -9,12 +9,22 @@ gets `t1: missing` (analyzer-failed), and the rest of the run goes on.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import chain
 from typing import Literal
 
 from gitreview.analyze import code, commits, data, lexical, markdown, python, text, trust
-from gitreview.analyze.base import Analyzer, HeadTree, RangeAnalyzer, Report, Rule, Scope, Subject
+from gitreview.analyze.base import (
+    Analyzer,
+    HeadTree,
+    Lost,
+    RangeAnalyzer,
+    Report,
+    Rule,
+    Scope,
+    Subject,
+)
 from gitreview.config import Config
 from gitreview.model import FileChange, Finding
 
@@ -123,12 +133,22 @@ def analyze(change: FileChange, kind: str, *, config: Config, head: HeadTree | N
     return Analysis(kind, t1=True, old_text=old_text, new_text=new_text, report=report)
 
 
+def settled(analysis: Analysis, *, significant: bool) -> Analysis:
+    """The analysis as kept once its file is classified: without the texts, and with
+    its scopes named now for a significant file (the manifest gives its hunks theirs;
+    moved blocks only ever make a file trivial) and dropped for a trivial one, so
+    that no text outlives its file's turn (issue 12)."""
+    report = analysis.report
+    scopes = tuple(report.scopes) if significant else ()
+    return replace(analysis, old_text=None, new_text=None, report=replace(report, scopes=scopes))
+
+
 def _run(analyzers: Iterable[Analyzer], subject: Subject) -> tuple[Report, bool]:
     """All the analyzers' reports merged, and whether one of them failed."""
     findings: list[Finding] = []
-    scopes: list[Scope] = []
+    scopes: list[Sequence[Scope]] = []
     structure: dict[str, object] = {}
-    elsewhere: list[Finding] = []
+    lost: list[Lost] = []
     failed = False
     for analyzer in analyzers:
         try:
@@ -137,8 +157,22 @@ def _run(analyzers: Iterable[Analyzer], subject: Subject) -> tuple[Report, bool]
             failed = True
             continue
         findings += report.findings
-        scopes += report.scopes
-        elsewhere += report.elsewhere
+        if not (isinstance(report.scopes, tuple) and not report.scopes):
+            scopes.append(report.scopes)  # as it is: lazy scopes stay lazy
+        lost += report.lost
         if report.structure:
             structure.update(report.structure)
-    return Report(tuple(findings), tuple(scopes), structure or None, tuple(elsewhere)), failed
+    merged: Sequence[Scope] = scopes[0] if len(scopes) == 1 else tuple(chain(*scopes))
+    return Report(tuple(findings), merged, structure or None, tuple(lost)), failed
+
+
+def elsewhere(reports: Iterable[Report], head: HeadTree | None) -> Iterator[Finding]:
+    """Links in any Markdown file at head to what the range's changes took away
+    (deleted pages, removed headings), looked for in one pass over the head for the
+    whole range (issue 12); nothing is read when nothing was lost."""
+    lost = [one for report in reports for one in report.lost]
+    if head is None or not lost:
+        return iter(())
+    from gitreview.analyze import links
+
+    return links.check_elsewhere(lost, links.head_index(head))

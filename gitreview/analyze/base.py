@@ -8,9 +8,9 @@ structure for the manifest. Analyzers register in analyze/__init__.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, overload
 
 from gitreview.config import Config
 from gitreview.model import FileChange, Finding, Range, Severity
@@ -35,16 +35,52 @@ class Scope:
     label: Literal["section", "symbol"]
 
 
+class LazyScopes(Sequence[Scope]):
+    """Scopes named on first use: naming the symbols of a file is a pass over all its
+    braces, which only the hunks of a significant file need (issue 12)."""
+
+    def __init__(self, name: Callable[[], Iterable[Scope]]) -> None:
+        self._name: Callable[[], Iterable[Scope]] | None = name
+        self._scopes: tuple[Scope, ...] = ()
+
+    def _named(self) -> tuple[Scope, ...]:
+        if self._name is not None:
+            self._scopes, self._name = tuple(self._name()), None  # the text is let go
+        return self._scopes
+
+    @overload
+    def __getitem__(self, index: int) -> Scope: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Scope]: ...
+
+    def __getitem__(self, index: int | slice) -> Scope | Sequence[Scope]:
+        return self._named()[index]
+
+    def __len__(self) -> int:
+        return len(self._named())
+
+
 @dataclass(frozen=True)
 class Report:
     findings: tuple[Finding, ...] = ()
-    scopes: tuple[Scope, ...] = ()
+    scopes: Sequence[Scope] = ()
     structure: Mapping[str, Any] | None = None
-    # Findings in other files that this change may have caused, such as a link
-    # elsewhere to a heading it removed. They stand only for files the range did
-    # not touch (a touched file's own analysis reports its links): the pipeline
-    # keeps those once every change of the range is known.
-    elsewhere: tuple[Finding, ...] = ()
+    # What this change took away that links in other files may point at (a deleted
+    # page, a removed heading). Those links are looked for once per range, over
+    # every target the range lost (`analyze.elsewhere`, issue 12), and stand only
+    # in files the range did not touch (a touched file's own analysis reports its links).
+    lost: tuple[Lost, ...] = ()
+
+
+@dataclass(frozen=True)
+class Lost:
+    """What links elsewhere may have pointed at, that a change took away."""
+
+    path: str | None  # a Markdown file deleted or renamed away, gone from the head
+    why: str  # "was deleted", "was renamed to docs/new.md"
+    anchors: Mapping[str, str]  # lower-cased fragment -> why it is gone ("heading 'X' ... ")
+    holder: str  # the path whose anchors these are, at head
 
 
 class HeadTree(Protocol):
@@ -57,6 +93,13 @@ class HeadTree(Protocol):
     def is_file(self, path: str) -> bool: ...
 
     def is_dir(self, path: str) -> bool: ...
+
+    def exists(self, path: str) -> bool:
+        """Whether anything (file, folder, submodule) is at `path`."""
+
+    def files_holding(self, literals: tuple[str, ...], suffixes: tuple[str, ...]) -> Iterable[str]:
+        """The files whose name ends with one of `suffixes` (in any case) and whose
+        content holds one of `literals`: a search in C instead of a read of every file."""
 
     def files(self, suffixes: tuple[str, ...] = ()) -> Iterable[str]:
         """Every file path at head (ending with one of `suffixes`, when given)."""

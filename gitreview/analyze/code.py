@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from gitreview.analyze.base import Report, Rule, Subject
-from gitreview.model import Finding
+from gitreview.analyze.base import LazyScopes, Report, Rule, Subject
+from gitreview.model import Finding, Hunk
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -34,9 +34,19 @@ def analyze(subject: Subject) -> Report:
     findings: tuple[Finding, ...] = ()
     if subject.kind in DEBUGGER_KINDS:
         findings = tuple(_debuggers(subject))
-    if subject.new_text is None:
+    text = subject.new_text
+    if text is None:
         return Report(findings)
-    return Report(findings, tuple(symbols.scopes(subject.kind, subject.new_text)))
+    # Named only when the manifest asks (a significant file's hunks), and only as far
+    # as the last line a hunk asks about (issue 12).
+    kind, last = subject.kind, max((_scope_line(h) for h in subject.change.hunks), default=0)
+    return Report(findings, LazyScopes(lambda: symbols.scopes(kind, text, until=last)))
+
+
+def _scope_line(hunk: Hunk) -> int:
+    """The head line whose scope the manifest gives a hunk (manifest.innermost_scope)."""
+    span = hunk.new_span
+    return span[0] if span else max(hunk.new_start, 1)
 
 
 def _debuggers(subject: Subject) -> Iterator[Finding]:

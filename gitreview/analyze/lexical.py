@@ -127,6 +127,10 @@ def _yaml_literal(text: str) -> frozenset[int] | None:
 
 
 _MARKDOWN_BLOCKS = ("fence", "code_block", "html_block")
+# What a code or HTML block needs: a fence, a tab or four spaces (indented code), or a
+# `<` first in a line after any container markers (a blockquote's `>`, a list item's
+# marker): a `<` inside a line, an autolink, opens none (issue 12).
+_MAY_HOLD_BLOCK = re.compile(r"```|~~~|\t| {4}|^[>*+\-.)\d ]*<", re.MULTILINE)
 
 
 @functools.cache
@@ -151,7 +155,7 @@ def _markdown_literal(text: str) -> frozenset[int] | None:
             if line.rstrip() in ("---", "..."):
                 lines.update(range(1, number + 1))
                 break
-    if re.search(r"```|~~~|<|\t| {4}", text):  # else no code or HTML block can exist
+    if _MAY_HOLD_BLOCK.search(text):  # else no code or HTML block can exist
         for token in _markdown_parser().parse(text):
             if token.type in _MARKDOWN_BLOCKS and token.map:
                 lines.update(range(token.map[0] + 1, token.map[1] + 1))

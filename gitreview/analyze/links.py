@@ -12,12 +12,12 @@ from __future__ import annotations
 import difflib
 import posixpath
 import weakref
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote, unquote, urlsplit
 
 from gitreview.analyze import markdown_doc
-from gitreview.analyze.base import HeadTree, Rule
+from gitreview.analyze.base import HeadTree, Lost, Rule
 from gitreview.analyze.markdown import BROKEN_ANCHOR, BROKEN_ELSEWHERE, BROKEN_LINK
 from gitreview.analyze.markdown_doc import Document, Link
 from gitreview.model import Finding
@@ -92,32 +92,36 @@ class HeadIndex:
     """What the link checks read from one head tree, read once per range: the
     analyzer runs per file, but every file of a range shares the head."""
 
+    # Paths looked up one by one before the whole tree is listed instead: a page
+    # holds dozens of links, but listing a tree of 40k files costs as much as
+    # thousands of lookups, and an everyday push asks about a few paths (issue 12).
+    LOOKUPS_BEFORE_LISTING = 1000
+
     def __init__(self, head: HeadTree) -> None:
         self.head = head
         self._paths: frozenset[str] | None = None
         self._folders: frozenset[str] | None = None
-        self._markdown: tuple[str, ...] | None = None
+        self._lookups: dict[tuple[str, bool], bool] = {}
         self._texts: dict[str, str | None] = {}
         self._documents: dict[str, Document | None] = {}
 
     def exists(self, path: str, *, folder: bool = False) -> bool:
-        # From one listing of the tree rather than a lookup per link: a page holds
-        # dozens of links, and a lookup by path costs as much as a listing of its
-        # folder. The listing also holds submodules, which are neither file nor folder.
-        paths = self._listing()
-        if self._folders is None:
-            self._folders = frozenset(_folders(paths))
-        return path in self._folders or (not folder and path in paths)
-
-    def markdown_paths(self) -> tuple[str, ...]:
-        if self._markdown is None:
-            self._markdown = tuple(sorted(p for p in self._listing() if is_markdown(p)))
-        return self._markdown
-
-    def _listing(self) -> frozenset[str]:
+        """Whether `path` is at head (a folder, a file or a submodule; only a folder
+        when `folder`)."""
         if self._paths is None:
-            self._paths = frozenset(self.head.files())
-        return self._paths
+            key = (path, folder)
+            if key not in self._lookups:
+                if len(self._lookups) < self.LOOKUPS_BEFORE_LISTING:
+                    found = self.head.is_dir(path) if folder else self.head.exists(path)
+                    self._lookups[key] = found
+                    return found
+                self._paths = frozenset(self.head.files())
+            else:
+                return self._lookups[key]
+        # The listing also holds submodules, which are neither file nor folder.
+        if self._folders is None:
+            self._folders = frozenset(_folders(self._paths))
+        return path in self._folders or (not folder and path in self._paths)
 
     def text(self, path: str) -> str | None:
         if path not in self._texts:
@@ -200,21 +204,24 @@ def _no_anchor(link: Link, target: Target, path: str, linked: Document) -> str:
     return message if close is None else f"{message} (did you mean '#{close}'?)"
 
 
-@dataclass(frozen=True)
-class Lost:
-    """What links elsewhere may have pointed at, that a change took away."""
+def check_elsewhere(lost: Sequence[Lost], index: HeadIndex) -> Iterator[Finding]:
+    """Links, in every other Markdown file at head, to what the range lost, in one
+    search per range (issue 12): any link to a lost target names its file, so git
+    lists the files that hold one of the names, and only those are read and parsed.
+    Nothing is read when nothing was lost. The pipeline keeps only the findings in
+    files the range did not touch. (A symbolic link named like a Markdown file is
+    not searched: its content is a path, GitHub renders the file it points to.)"""
+    if not lost:
+        return
+    names = tuple(sorted({form for one in lost for form in _name_forms(one)}))
+    holding = sorted(path for path in index.head.files_holding(names, MARKDOWN_SUFFIXES))
+    for one in lost:
+        yield from _check_lost(one, holding, index)
 
-    path: str | None  # a Markdown file deleted or renamed away, gone from the head
-    why: str  # "was deleted", "was renamed to docs/new.md"
-    anchors: Mapping[str, str]  # lower-cased fragment -> why it is gone ("heading 'X' ... ")
-    holder: str  # the path whose anchors these are, at head
 
-
-def check_elsewhere(lost: Lost, index: HeadIndex) -> Iterator[Finding]:
-    """Links, in every other Markdown file at head, to what `lost` names. The pipeline
-    keeps only those in files the range did not touch (base.Report.elsewhere)."""
-    for path in index.markdown_paths():
-        if path == lost.holder:
+def _check_lost(lost: Lost, paths: Sequence[str], index: HeadIndex) -> Iterator[Finding]:
+    for path in paths:
+        if path == lost.holder or not is_markdown(path):
             continue
         text = index.text(path)
         if text is None or not _may_link(text, lost):
@@ -228,12 +235,17 @@ def check_elsewhere(lost: Lost, index: HeadIndex) -> Iterator[Finding]:
                 yield _finding(BROKEN_ELSEWHERE, path, link.line, message)
 
 
+def _name_forms(lost: Lost) -> tuple[str, str]:
+    """The file name every link to `lost` holds, as written or percent-escaped."""
+    name = posixpath.basename(lost.path or lost.holder)
+    return name, quote(name)
+
+
 def _may_link(text: str, lost: Lost) -> bool:
     """Whether `text` names what was lost, as any link to it must (so most files are
     never parsed): the file's name, and for an anchor the fragment, in any case and
     with or without percent-escapes."""
-    name = posixpath.basename(lost.path or lost.holder)
-    if not (_mentions(text, name) or _mentions(text, quote(name))):
+    if not any(_mentions(text, form) for form in _name_forms(lost)):
         return False
     if lost.path is not None:
         return True

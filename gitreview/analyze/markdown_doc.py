@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING
 
@@ -87,9 +87,7 @@ def parse(text: str) -> Document:
     reader = _Reader()
     for index, token in enumerate(tokens):
         reader.read(token, tokens, index)
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+    lines = _lines(text)
     return Document(
         headings=tuple(reader.headings),
         links=tuple(reader.links),
@@ -98,6 +96,62 @@ def parse(text: str) -> Document:
         external_links=reader.external,
         lines=tuple(lines),
     )
+
+
+# Whatever could make a line's being a heading depend on other lines, or give a file
+# an anchor, front matter or a heading whose slug depends on the rest of the file: an
+# indented line, a setext underline (or front matter), a line opening an HTML block, a
+# fence or a table delimiter row, or a heading, inside a container, a footnote, a
+# heading with a `[` (a reference's label), a lone CR. Without any, the headings of a
+# file are exactly its lines that start with `#`, each one's slug from its line alone.
+_ENTANGLED = re.compile(
+    r"^[ \t]|^(?:=+|-+)[ \t]*$|^[>*+\-.)\d \t]*(?:<|```|~~~)|^[>*+\-.)\d \t]+#"
+    r"|^[|:\->*+.)\d \t]*\|[|:\->*+.)\d \t]*$|^#{1,6}(?:[ \t][^\n]*)?\[|\[\^|\r",
+    re.MULTILINE,
+)
+_ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
+# An `id` or `name` attribute, as the HTML parser reads one: the only source of anchors.
+_ANCHOR_ATTRIBUTE = re.compile(r"[\s\"'/](?:id|name)\s*=", re.IGNORECASE)
+
+
+def base_from_head(old_text: str, head: Document, new_text: str) -> Document | None:
+    """The base side's headings, anchors and lines without parsing it, when a change
+    cannot have touched them (issue 12): both sides free of anything that entangles
+    headings with other lines, no anchor attribute at base, and the same heading lines
+    in the same order. None: the base must be parsed. Links are left out (nothing
+    reads the base's links)."""
+    if _ENTANGLED.search(old_text) or _ENTANGLED.search(new_text):
+        return None
+    if _ANCHOR_ATTRIBUTE.search(old_text):
+        return None
+    old_lines, new_lines = _lines(old_text), _lines(new_text)
+    old_numbers = _heading_lines(old_lines)
+    # The head's parse must agree with the line rule (a check of the reasoning above).
+    if _heading_lines(new_lines) != [(h.line, h.end) for h in head.headings]:
+        return None
+    old_headings = [old_lines[line - 1] for line, _ in old_numbers]
+    if old_headings != [new_lines[h.line - 1] for h in head.headings]:
+        return None
+    headings = tuple(
+        replace(heading, line=line, end=line)
+        for heading, (line, _) in zip(head.headings, old_numbers, strict=True)
+    )
+    return Document(headings, (), frozenset(), None, 0, tuple(old_lines))
+
+
+def _lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _heading_lines(lines: Sequence[str]) -> list[tuple[int, int]]:
+    return [
+        (number, number)
+        for number, line in enumerate(lines, 1)
+        if line.startswith("#") and _ATX.match(line)
+    ]
 
 
 def is_external(target: str) -> bool:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from gitreview.analyze import frontmatter, links
-from gitreview.analyze.base import Report, Scope, Subject
-from gitreview.analyze.links import HeadIndex, Lost
+from gitreview.analyze import frontmatter, links, markdown_doc
+from gitreview.analyze.base import Lost, Report, Scope, Subject
+from gitreview.analyze.links import HeadIndex
 from gitreview.analyze.markdown import HEADING_SKIP
 from gitreview.analyze.markdown_doc import Document, parse
 from gitreview.analyze.sections import Change, Comparison, Section, compare, sections
@@ -23,13 +23,13 @@ from gitreview.model import FileChange, Finding
 def analyze(subject: Subject) -> Report:
     index = None if subject.head is None else links.head_index(subject.head)
     path = subject.change.path
-    old = None if subject.old_text is None else parse(subject.old_text)
     new = _head_document(subject, index)
+    old = _base_document(subject, new)
     head_sections = () if new is None else sections(new)
     comparison = None if old is None else compare(sections(old), head_sections)
-    elsewhere = _elsewhere(subject.change, old, new, comparison, index)
+    lost = () if index is None else _lost(subject.change, old, new, comparison, index)
     if new is None:
-        return Report(elsewhere=elsewhere)
+        return Report(lost=lost)
     metadata = frontmatter.Metadata({})  # no block: checked as an empty mapping
     if new.frontmatter is not None:
         metadata = frontmatter.read(new.frontmatter, path)
@@ -47,7 +47,7 @@ def analyze(subject: Subject) -> Report:
         if section.heading is not None
     )
     structure = _structure(new, head_sections, comparison, metadata.data)
-    return Report(tuple(findings), scopes, structure or None, elsewhere)
+    return Report(tuple(findings), scopes, structure or None, lost)
 
 
 def _head_document(subject: Subject, index: HeadIndex | None) -> Document | None:
@@ -57,6 +57,17 @@ def _head_document(subject: Subject, index: HeadIndex | None) -> Document | None
         return parse(subject.new_text)
     # Through the index, so a link from another changed file to this one reuses it.
     return index.document(subject.change.path, subject.new_text)
+
+
+def _base_document(subject: Subject, new: Document | None) -> Document | None:
+    """The base side, as far as the sections and lost anchors need it: nothing when the
+    file is gone at head, and a parse only when the change may have touched its
+    headings or anchors (issue 12)."""
+    if subject.old_text is None or new is None:
+        return None
+    assert subject.new_text is not None
+    outline = markdown_doc.base_from_head(subject.old_text, new, subject.new_text)
+    return parse(subject.old_text) if outline is None else outline
 
 
 def _heading_skips(document: Document, path: str) -> Iterator[Finding]:
@@ -117,38 +128,26 @@ def _span(section: Section, change: Change) -> dict[str, Any]:
 # --- Links elsewhere -------------------------------------------------------------------
 
 
-def _elsewhere(
-    change: FileChange,
-    old: Document | None,
-    new: Document | None,
-    comparison: Comparison | None,
-    index: HeadIndex | None,
-) -> tuple[Finding, ...]:
-    if index is None:
-        return ()  # a patch: no tree to look in
-    lost = _lost(change, old, new, comparison, index)
-    return () if lost is None else tuple(links.check_elsewhere(lost, index))
-
-
 def _lost(
     change: FileChange,
     old: Document | None,
     new: Document | None,
     comparison: Comparison | None,
     index: HeadIndex,
-) -> Lost | None:
-    """What links in other files may have pointed at, and the change took away."""
+) -> tuple[Lost, ...]:
+    """What links in other files may have pointed at, and the change took away (they
+    are looked for once per range: links.check_elsewhere)."""
     path = change.path
     if change.status == "deleted" and not index.exists(path):
-        return Lost(path, "was deleted", {}, path)
+        return (Lost(path, "was deleted", {}, path),)
     if change.status == "renamed" and change.old_path and not index.exists(change.old_path):
-        return Lost(change.old_path, f"was renamed to {path}", {}, path)
+        return (Lost(change.old_path, f"was renamed to {path}", {}, path),)
     if old is None or new is None or comparison is None:
-        return None
+        return ()
     gone = old.anchor_names() - new.anchor_names()
     if not gone:
-        return None
-    return Lost(None, "", {name: _why_gone(name, path, old, comparison) for name in gone}, path)
+        return ()
+    return (Lost(None, "", {name: _why_gone(name, path, old, comparison) for name in gone}, path),)
 
 
 def _why_gone(name: str, path: str, old: Document, comparison: Comparison) -> str:

@@ -71,11 +71,13 @@ class _Block:
     inline_head: int | None = None
 
 
-def scopes(kind: str, text: str) -> list[Scope]:
+def scopes(kind: str, text: str, *, until: int | None = None) -> list[Scope]:
+    """The named blocks of the file; with `until`, only those that may hold a line up
+    to that one (the rest may be left out)."""
     if kind in END_KINDS:
         return list(_end_scopes(text))
     if kind in BRACE_KINDS:
-        return list(_brace_scopes(kind, text))
+        return list(_brace_scopes(kind, text, until))
     return []
 
 
@@ -91,23 +93,30 @@ _MAX_DEPTH = 100  # blocks nested deeper are not named: no real code goes there
 _DIRECTIVE = re.compile(r"^[ \t]*#.*$", re.MULTILINE)
 
 
-def _brace_scopes(kind: str, text: str) -> Iterator[Scope]:
+def _brace_scopes(kind: str, text: str, until: int | None = None) -> Iterator[Scope]:
     code = code_only(kind, text)
     if code is None:
         return
     if kind in ("c", "cpp", "csharp"):  # preprocessor lines may hold unbalanced braces
         code = _DIRECTIVE.sub(lambda m: " " * len(m.group()), code)
     newlines = [m.start() for m in re.finditer("\n", code)]
+    # Past the end of line `until`, a block whose head starts there cannot hold the
+    # line: it is not named, and once no block is open, nothing more can.
+    limit = len(code) if until is None or until > len(newlines) else newlines[until - 1]
     stack: list[_Block] = []
     boundary = 0
     for match in re.finditer(r"[{};]", code):
         char, position = match.group(), match.start()
+        if boundary > limit and not stack:
+            return
         next_boundary = position + 1
         outer = stack[-1] if stack else _Block(None, False, 0, False)
         if char == "{":
             head_start = max(boundary, position - _HEAD_CHARS)
             head = code[head_start:position]
-            if head.count("(") > head.count(")"):
+            if boundary > limit:
+                block = replace(outer, named=False, inline_head=None)
+            elif head.count("(") > head.count(")"):
                 block = replace(outer, named=False, inline_head=boundary)
             elif len(stack) < _MAX_DEPTH:
                 name, function, start = _name_head(kind, head, outer.in_function)

@@ -35,6 +35,7 @@ _PATCH_SUFFIXES = (".patch", ".diff")
 # underline or a ruler of seven `=` is not one).
 _OPEN, _BASE, _SEPARATOR, _CLOSE = "<<<<<<<", "|||||||", "=======", ">>>>>>>"
 _MARKER = re.compile(r"(<{7}|\|{7}|>{7}) |={7}$")
+_MARKER_STARTS = (_OPEN, _BASE, _SEPARATOR, _CLOSE)  # a literal prefilter (issue 12)
 
 Numbered = Sequence[tuple[int, str]]  # head-side line numbers and texts
 
@@ -46,7 +47,10 @@ def analyze(subject: Subject) -> Report:
         added = {line.new_no: line for hunk in change.hunks for line in hunk.added if line.new_no}
         # The whole head is read only when an added line may need it: a marker's group,
         # or a key block whose BEGIN line was not added.
-        markers = any(_MARKER.match(line.text.rstrip("\r")) for line in added.values())
+        markers = any(
+            line.text.startswith(_MARKER_STARTS) and _MARKER.match(line.text.rstrip("\r"))
+            for line in added.values()
+        )
         keys = subject.new_text is None or "PRIVATE KEY" in subject.new_text
         for segment in _head_segments(subject) if markers or keys else ():
             if markers:
