@@ -446,8 +446,6 @@ def test_a_hostile_configuration_a_range_brings_is_bounded(
     commit(repo, ".gitreview.yml", text, "Configure")
     start = time.perf_counter()
     result = run("--repo", repo, "HEAD")
-    assert (
-        time.perf_counter() - start < 30
-    )  # only a blow-up (quadratic or worse) gets near it on a loaded machine
+    assert time.perf_counter() - start < 30  # a blow-up bound, not a speed target
     [invalid] = [f for f in result.manifest["findings"] if f["rule"] == "trust/config-invalid"]
     assert invalid["message"] == f".gitreview.yml: {problem}"
