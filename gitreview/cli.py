@@ -286,8 +286,8 @@ def _mcp(args: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog=f"{PROG} mcp",
         description="Run a Model Context Protocol server on stdin and stdout for coding "
-        "agents: read-only tools for a range's brief, its manifest summary, show and explain. "
-        "Needs the optional extra: pip install 'gitreview[mcp]'.",
+        "agents: read-only tools for a range's brief, its manifest summary, show, explain "
+        "and verify. Needs the optional extra: pip install 'gitreview[mcp]'.",
     )
     parser.add_argument(
         "--repo", metavar="PATH", help="the tools' default repository (default: the current one)"

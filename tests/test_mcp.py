@@ -22,7 +22,7 @@ from repos import RepoFactory, isolated_environment
 COMMAND = str(Path(sys.executable).parent / "git-review-manifest")
 SESSION_SECONDS = 120  # the whole session: start, every call, shutdown
 CALL_SECONDS = 60
-TOOLS = {"brief", "summary", "show", "explain"}
+TOOLS = {"brief", "summary", "show", "explain", "verify"}
 
 
 def serve(
@@ -62,6 +62,7 @@ def test_the_tools_answer_as_the_command_line_does(
     docs, security = review_items(manifest, "docs"), review_items(manifest, "security")
     handles = [security[0]["handle"], docs[0]["handle"]]
     answers: dict[str, CallToolResult] = {}
+    lazy: dict[str, CallToolResult] = {}
     tools: list[Tool] = []
 
     async def calls(client: Client) -> None:
@@ -73,6 +74,14 @@ def test_the_tools_answer_as_the_command_line_does(
         answers["show"] = await client.call_tool("show", {"handles": handles, "context": 2})
         answers["explain"] = await client.call_tool(
             "explain", {"target": "src/util.py", "range": "v1..v2"}
+        )
+        read = ", ".join(f"`{item['handle']}`" for item in docs)
+        answers["verify"] = await client.call_tool(
+            "verify",
+            {"answer": f"Fine.\nHandles read: {read}\n", "role": "docs", "range": "v1..v2"},
+        )
+        lazy["verify"] = await client.call_tool(
+            "verify", {"answer": "Fine.\n", "role": "security", "range": "v1..v2"}
         )
 
     # No --repo: the server's working directory is the default repository.
@@ -98,6 +107,14 @@ def test_the_tools_answer_as_the_command_line_does(
     assert texts(answers["show"]) == [shown]
     explained = cli("explain", "--repo", repo, "src/util.py", "v1..v2").stdout
     assert texts(answers["explain"]) == [explained]
+    assert texts(answers["verify"]) == ["every handle of role 'docs' is listed as read\n"]
+    assert lazy["verify"].is_error
+    assert texts(lazy["verify"]) == [
+        "".join(f"{item['handle']}\n" for item in security),
+        "git review-manifest: error: the answer has no 'Handles read:' line: none of the 3 "
+        "handles of role 'security' is confirmed read\n"
+        "git review-manifest: error: 3 of 3 handles of role 'security' not read\n",
+    ]
 
     [text] = texts(answers["summary"])
     summary = json.loads(text)

@@ -181,13 +181,49 @@ def server(default_repo: str | None) -> MCPServer:
             lambda: (explain_text(target=target, spec=range, repo=where(repo), config=None), [])
         )
 
+    @app.tool(annotations=READ_ONLY, structured_output=False)
+    def verify(
+        answer: Annotated[str, Field(description="The reviewer's answer, in full.")],
+        role: Annotated[
+            str, Field(description="The role whose brief the reviewer was given.")
+        ] = "default",
+        range: Range = None,
+        budget: Budget = None,
+        repo: Repo = None,
+    ) -> CallToolResult:
+        """Check a reviewer's answer against its share of a range: the handles of the
+        role's share that the answer's last `Handles read:` line does not list, one a
+        line, then what that means. A tool error when some are missing: send the
+        reviewer those handles (or their `show`) before accepting its review."""
+        from gitreview.commands.manifest import review_of_range
+        from gitreview.commands.verify import check_answer
+
+        def work() -> tuple[str, list[UserError]]:
+            manifest = review_of_range(where(repo), range, budget=budget)[0].manifest
+            missing, notes = check_answer(manifest, role, answer, source=range or "the range")
+            if not missing:
+                return f"every handle of role {role!r} is listed as read\n", []
+            text = "".join(f"{handle}\n" for handle in missing)
+            return text, [UserError(note, status=Exit.FINDINGS) for note in notes]
+
+        return _answer(work)
+
     return app
 
 
 def summary_of(manifest: dict[str, Any]) -> str:
     """The manifest without its files and hunks, each role's batches counted: what an
     agent needs to choose its next call, at a small share of the manifest's tokens."""
-    keep = ("schema_version", "range", "summary", "tokens", "ledger", "fallback", "findings")
+    keep = (
+        "schema_version",
+        "range",
+        "summary",
+        "tokens",
+        "ledger",
+        "since",
+        "fallback",
+        "findings",
+    )
     short: dict[str, Any] = {key: manifest[key] for key in keep if key in manifest}
     short["review"] = {
         role: {**share, "batches": len(share["batches"])}

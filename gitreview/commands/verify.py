@@ -21,31 +21,37 @@ _WRAPPING = "`'\"()[]<>*,;"
 
 
 def run_verify(*, role: str, manifest: str, answer: str) -> int:
-    data = _load_manifest(manifest)
-    review = data.get("review")
+    missing, notes = check_answer(_load_manifest(manifest), role, _read(answer), source=manifest)
+    sys.stdout.write("".join(f"{handle}\n" for handle in missing))
+    for note in notes:
+        print(f"verify: {note}", file=sys.stderr)
+    return int(Exit.FINDINGS) if missing else int(Exit.OK)
+
+
+def check_answer(
+    manifest: dict[str, Any], role: str, answer: str, *, source: str
+) -> tuple[list[str], list[str]]:
+    """The handles of the role's share the answer does not list, and what to say
+    about it (`source` names the manifest in errors)."""
+    review = manifest.get("review")
     if not isinstance(review, dict) or role not in review:
         known = ", ".join(review) if isinstance(review, dict) and review else "none"
         raise UserError(
-            f"{manifest}: no role {role!r} in its review (roles: {known})", status=Exit.USAGE
+            f"{source}: no role {role!r} in its review (roles: {known})", status=Exit.USAGE
         )
     share = [item["handle"] for batch in review[role]["batches"] for item in batch["handles"]]
-    listed = handles_read(_read(answer))
+    listed = handles_read(answer)
+    notes = []
     if listed is None:
-        print(
-            f"verify: the answer has no '{HANDLES_READ}' line: none of the "
-            f"{len(share)} handles of role {role!r} is confirmed read",
-            file=sys.stderr,
+        notes.append(
+            f"the answer has no '{HANDLES_READ}' line: none of the "
+            f"{len(share)} handles of role {role!r} is confirmed read"
         )
         listed = set()
     missing = [handle for handle in share if handle not in listed]
-    sys.stdout.write("".join(f"{handle}\n" for handle in missing))
     if missing:
-        print(
-            f"verify: {len(missing)} of {len(share)} handles of role {role!r} not read",
-            file=sys.stderr,
-        )
-        return int(Exit.FINDINGS)
-    return int(Exit.OK)
+        notes.append(f"{len(missing)} of {len(share)} handles of role {role!r} not read")
+    return missing, notes
 
 
 def handles_read(answer: str) -> set[str] | None:
