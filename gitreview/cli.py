@@ -141,8 +141,8 @@ def _manifest(args: list[str]) -> int:
     since.add_argument(
         "--since",
         metavar="REV",
-        help="the head reviewed last: hunks with the same lines at the same path are marked "
-        "reviewed and sent to no role again",
+        help="the head reviewed last: hunks with the same lines in the same place (path and "
+        "surrounding lines) are marked reviewed and sent to no role again",
     )
     since.add_argument(
         "--since-manifest",

@@ -69,7 +69,7 @@ def test_a_pull_request_that_gains_a_commit_sends_only_its_hunks(pull_request: P
     ledger = manifest["ledger"]
     assert (ledger["significant"], ledger["routed"], ledger["reviewed"]) == (6, 2, 4)
     brief = run("--repo", repo, "main...feature", "--since", "reviewed", "--format", "brief")
-    assert "2 changes reviewed before (since reviewed), the same lines at the same path" in (
+    assert "2 changes reviewed before (since reviewed), the same lines in the same place" in (
         brief.stdout
     )
     assert "return 'a'" not in brief.stdout and "return 'e'" in brief.stdout
@@ -154,3 +154,21 @@ def test_bad_since(pull_request: Path, tmp_path: Path) -> None:
     result = run("--patch", "-", "--since", "HEAD", stdin=b"")
     assert result.status == 2
     assert result.stderr == "git review-manifest: error: --since needs a repository, not a patch\n"
+
+
+def test_the_same_lines_moved_elsewhere_in_the_file_are_reviewed_again(
+    pull_request: Path,
+) -> None:
+    repo = pull_request
+    a, c = "def a():\n    return 'a'\n", "def c():\n    return 'c'\n"
+    b = "def b():\n    check()\n    return 1\n"
+    commit(repo, "Check in b", {"src/m.py": module(a=a, b=b, c=c)})
+    git(repo, "tag", "checked")
+    # The very same added line goes into e() instead: another place, not reviewed.
+    e = "def e():\n    check()\n    return 4\n"
+    commit(repo, "Check in e", {"src/m.py": module(a=a, c=c, e=e)})
+    manifest = manifest_of("--repo", repo, "main...feature", "--since", "checked")
+    assert [h.split("@")[0] for h in handles(manifest)] == ["src/m.py:50-50"]
+    assert manifest["since"]["hunks"] == 2  # a() and c()
+    before = handles(manifest_of("--repo", repo, "main...checked"))
+    assert manifest["since"]["gone"] == [h for h in before if h.startswith("src/m.py:14-")]

@@ -120,7 +120,7 @@ def _left_out(manifest: Mapping[str, Any], others: int) -> str:
     if since and since["hunks"]:
         parts.append(
             f"{_count(range(since['hunks']), 'change')} reviewed before (since {since['spec']}), "
-            "the same lines at the same path"
+            "the same lines in the same place"
         )
     return "; ".join(parts)
 

@@ -2,7 +2,9 @@
 
 "Already reviewed" is decided by content, not by commit: a significant hunk
 is covered when an earlier review had a significant hunk at the same path (or
-at the path it was renamed from) with the same removed and added lines. So a
+at the path it was renamed from) with the same removed and added lines and the
+same unchanged lines git shows around them, so the same change moved to
+another place in the file is reviewed again. So a
 pull request that gains commits sends only their hunks, a rebase onto a moved
 base that changed nothing in its own hunks sends nothing again, and a hunk
 edited after review is sent again. What the earlier review had that the range
@@ -21,11 +23,12 @@ Key = tuple[str, str]  # (path, digest of the changed lines)
 
 
 def hunk_digest(hunk: Hunk) -> str:
-    """The removed and added lines, in order: what makes two hunks the same change."""
+    """The removed and added lines and the context around them, in order: what
+    makes two hunks the same change at the same place (line numbers aside, so a
+    change elsewhere in the file does not count)."""
     digest = hashlib.sha1(usedforsecurity=False)
     for line in hunk.lines:
-        if line.origin != " ":
-            digest.update(f"{line.origin}{line.text.rstrip(chr(13))}\n".encode())
+        digest.update(f"{line.origin}{line.text.rstrip(chr(13))}\n".encode())
     return digest.hexdigest()
 
 
