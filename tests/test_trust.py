@@ -449,3 +449,28 @@ def test_a_hostile_configuration_a_range_brings_is_bounded(
     assert time.perf_counter() - start < 30  # a blow-up bound, not a speed target
     [invalid] = [f for f in result.manifest["findings"] if f["rule"] == "trust/config-invalid"]
     assert invalid["message"] == f".gitreview.yml: {problem}"
+
+
+def test_the_config_input_is_read_from_the_base_not_the_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The workflow names review/ci.yml; the pull request rewrites it to ignore its code.
+    repo = new_repo(tmp_path)
+    commit(repo, "review/ci.yml", "ignore: ['vendor/']\n", "Base")
+    git(repo, "tag", "base")
+    commit(repo, "review/ci.yml", "ignore: ['*.py']\n", "Ignore everything")
+    commit(repo, "app.py", "def serve():\n    return 1\n", "Serve")
+    git(repo, "tag", "head")
+    runner = Runner(monkeypatch, tmp_path / "runner")
+    step = runner(repo, None, base="base", head="head", config="review/ci.yml")
+    assert step.status == 0, step.stderr
+    assert step.manifest is not None
+    assert classification(step.manifest, "app.py") == ("significant", ["added"])
+    step = runner(repo, None, base="base", head="head", config="review/none.yml")
+    assert step.status == 4
+    assert step.stderr == (
+        "git review-manifest: error: the config input names review/none.yml, which the base "
+        f"commit {git(repo, 'rev-parse', 'base')[:12]} does not have (hint: a configuration "
+        "in the repository is read from the base commit; give an absolute path for a file "
+        "of the workflow's own)\n"
+    )

@@ -82,12 +82,14 @@ def run_ci(*, repo: str | None) -> int:
     from gitreview.secrets import redact_name
 
     spec = range_spec(repo, wanted)
+    folder = Path(env.get("RUNNER_TEMP") or tempfile.gettempdir()) / "gitreview"
+    config = inputs.config and trusted_config(repo, spec, inputs.config, folder)
     outcome = classify_range(
-        repo, spec, config=inputs.config, contents="missing" if inputs.fallback else "none"
+        repo, spec, config=config, contents="missing" if inputs.fallback else "none"
     )
     if inputs.since:
         try:
-            outcome = since_review(outcome, repo, since=inputs.since, config=inputs.config)
+            outcome = since_review(outcome, repo, since=inputs.since, config=config)
         except UserError as error:
             if error.status != Exit.RANGE:
                 raise
@@ -98,7 +100,6 @@ def run_ci(*, repo: str | None) -> int:
     assembled = review_of(outcome)
     manifest, settings = assembled.manifest, outcome.settings
     shown = for_role(manifest, inputs.role)
-    folder = Path(env.get("RUNNER_TEMP") or tempfile.gettempdir()) / "gitreview"
     path = folder / "manifest.json"
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -238,6 +239,37 @@ def _bad_payload(event: str, fields: str) -> UserError:
 
 
 # -- the range in the repository -------------------------------------------------
+
+
+def trusted_config(repo: str | None, spec: str, given: str, folder: Path) -> str:
+    """The `config` input as a file to read. The checkout is the pull request's own
+    version of the repository, so a relative path names a file of the range's base
+    commit (issue 11: the range cannot loosen its own review), copied under
+    RUNNER_TEMP; an absolute path is the workflow's own file, read as it is."""
+    if os.path.isabs(given):
+        return given
+    from gitreview.git import TreeReader, open_repository
+    from gitreview.ranges import resolve_range
+
+    repository = open_repository(repo)
+    rng = resolve_range(repository, spec)
+    commit = rng.base or rng.head
+    assert commit is not None  # a range of a repository has a head
+    data = TreeReader(repository, commit).read(given.removeprefix("./"))
+    if data is None:
+        raise UserError(
+            f"the config input names {given}, which the base commit {commit[:12]} does not have",
+            status=Exit.CONFIG,
+            hint="a configuration in the repository is read from the base commit; "
+            "give an absolute path for a file of the workflow's own",
+        )
+    target = folder / "base" / Path(given).name
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    except OSError as error:
+        raise UserError(f"cannot write {target}: {error.strerror}", status=Exit.USAGE) from None
+    return str(target)
 
 
 def range_spec(repo: str | None, wanted: Wanted) -> str:
