@@ -21,6 +21,7 @@ def build_manifest(
     patch: bytes | None = None,
     patch_name: str = "-",
     fallback: bool = False,
+    cache: bool = True,
 ) -> dict[str, Any]:
     """Build the review manifest of a commit range (or of a unified diff).
 
@@ -28,7 +29,9 @@ def build_manifest(
     `spec` is `A..B`, `A...B`, `REV`, or None for the current branch against
     its upstream. With `patch` (the bytes of a unified diff), the diff is read
     instead of the repository. With `fallback`, every file without tier-1
-    analysis carries its full content and diff. Raises gitreview.errors.UserError
+    analysis carries its full content and diff. With `cache`, verdicts proved for
+    blob pairs seen before are reused and new ones kept, under the git directory
+    (never the working tree or the objects). Raises gitreview.errors.UserError
     for every mistake a user can make; its `status` is the documented exit status.
     """
     # Nothing heavy is imported until asked: start-up matters for small pushes.
@@ -36,6 +39,12 @@ def build_manifest(
 
     contents: Contents = "missing" if fallback else "none"
     outcome = classify_range(
-        repo, spec, config=config, patch=patch, patch_name=patch_name, contents=contents
+        repo,
+        spec,
+        config=config,
+        patch=patch,
+        patch_name=patch_name,
+        contents=contents,
+        cache=cache,
     )
     return manifest_of(outcome)

@@ -150,6 +150,12 @@ def _manifest(args: list[str]) -> int:
         help="the manifest reviewed last: its hunks, found again by content, are marked "
         "reviewed and sent to no role again",
     )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither reuse nor keep the verdicts proved for blob pairs seen before (kept "
+        "under the git directory, in gitreview/cache; deleting that folder is always safe)",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     options = parser.parse_args(args)
     if options.patch is not None and options.range is not None:
@@ -174,6 +180,7 @@ def _manifest(args: list[str]) -> int:
         budget=options.budget,
         since=options.since,
         since_manifest=options.since_manifest,
+        cache=not options.no_cache,
     )
 
 

@@ -67,8 +67,17 @@ class Repository:
     """A git repository opened by path, read only, through the git binary: no
     library to load at start-up (pygit2 alone took 0.17 s, issue 12)."""
 
-    def __init__(self, git_dir: str, *, work_tree: str | None, shallow: bool) -> None:
+    def __init__(
+        self,
+        git_dir: str,
+        *,
+        work_tree: str | None,
+        shallow: bool,
+        common_dir: str | None = None,
+    ) -> None:
         self.git_dir = git_dir.rstrip("/")
+        # What every worktree of the repository shares (objects, refs, gitreview's cache).
+        self.common_dir = (common_dir or git_dir).rstrip("/")
         self.work_tree = work_tree
         self._shallow = shallow
         self._objects: ObjectReader | None = None
@@ -564,6 +573,7 @@ class TreeReader:
         self._files: tuple[str, ...] | None = None
         # Path -> its object type (or None): link checks ask about the same paths.
         self._types: dict[str, str | None] = {}
+        self._oids: dict[str, str | None] = {}
 
     def _lookup(self, path: str) -> GitObject | None:
         path = path.strip("/")
@@ -572,6 +582,7 @@ class TreeReader:
         if found is None and self._is_gitlink(path):
             kind = "commit"  # a submodule: its commit is in another repository
         self._types[path] = kind
+        self._oids[path] = None if found is None else found.oid
         return found
 
     def _is_gitlink(self, path: str) -> bool:
@@ -589,8 +600,16 @@ class TreeReader:
         return self._types[path]
 
     def read(self, path: str) -> bytes | None:
-        found = self._lookup(path)
+        # Not _lookup: whether a missing file is a submodule does not matter here, and
+        # asking costs a process (a range reads each folder's .gitattributes).
+        found = self._objects.lookup(f"{self._commit}:{path.strip('/')}")
         return found.data if found is not None and found.kind == "blob" else None
+
+    def oid(self, path: str) -> str | None:
+        path = path.strip("/")
+        if path not in self._oids:
+            self._lookup(path)
+        return self._oids[path]
 
     def is_file(self, path: str) -> bool:
         return self._entry_type(path) == "blob"
@@ -646,7 +665,13 @@ def files_holding(
     return tuple(path_text(name.removeprefix(prefix)) for name in names if name)
 
 
-_WHERE_AND_WHAT = ("--absolute-git-dir", "--is-shallow-repository", "--is-bare-repository")
+_WHERE_AND_WHAT = (
+    "--absolute-git-dir",
+    "--is-shallow-repository",
+    "--is-bare-repository",
+    "--path-format=absolute",
+    "--git-common-dir",
+)
 
 
 def open_repository(path: str | None) -> Repository:
@@ -672,7 +697,8 @@ def open_repository(path: str | None) -> Repository:
                 hint="run inside a repository or pass --repo PATH",
             )
         raise UserError(f"cannot open repository {start}: {fatal[0]}", status=Exit.RANGE)
-    git_dir, shallow, bare = result.stdout.decode("utf-8", "surrogateescape").splitlines()
+    where = result.stdout.decode("utf-8", "surrogateescape").splitlines()
+    git_dir, shallow, bare, common_dir = where
     work_tree = None
     if bare != "true":
         top = subprocess.run(
@@ -683,7 +709,8 @@ def open_repository(path: str | None) -> Repository:
             check=False,
         )
         work_tree = top.stdout.decode("utf-8", "surrogateescape").strip() or None
-    return Repository(git_dir, work_tree=work_tree, shallow=shallow == "true")
+    shallow_clone = shallow == "true"
+    return Repository(git_dir, work_tree=work_tree, shallow=shallow_clone, common_dir=common_dir)
 
 
 def diff_hunks(old: bytes | None, new: bytes | None, *, context: int = 3) -> tuple[Hunk, ...]:

@@ -30,6 +30,8 @@ from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
 from gitreview.secrets import KeyBlock, key_blocks
 
 if TYPE_CHECKING:
+    from gitreview.cache import Cache, Entry
+    from gitreview.git import Repository
     from gitreview.globs import AttrRule, Gitattributes
 
 Attributes = Mapping[str, "bool | str | None"]
@@ -108,6 +110,7 @@ def classify_range(
     contents: Contents = "none",
     base_head: tuple[str | None, str] | None = None,
     progress: Progress | None = None,
+    cache: bool = True,
 ) -> Outcome:
     """Every file of the range analyzed and classified, moves included, and the findings.
 
@@ -115,6 +118,7 @@ def classify_range(
     "missing" for those without T1 analysis (--fallback), "all" for the
     full-content bundle, "none" by default. `base_head` gives the range as commit
     ids (base None: the empty tree) instead of `spec`, which then only names it.
+    `cache`: reuse and keep verdicts proved before, under the git directory (cache.py).
     """
     if patch is not None:
         from gitreview.patch import read_patch
@@ -181,6 +185,7 @@ def classify_range(
         origin=origin,
         source="git",
         contents=contents,
+        cache=_cache(repository) if cache else None,
     )
     return replace(outcome, instructions=_instructions(settings, trusted.read))
 
@@ -192,6 +197,7 @@ def since_review(
     since: str | None = None,
     since_manifest: str | Path | None = None,
     config: str | Path | None = None,
+    cache: bool = True,
 ) -> Outcome:
     """The outcome, knowing what an earlier review covered (issue #13): the
     range's own changes up to the head reviewed last (`since`, from its merge
@@ -225,7 +231,7 @@ def since_review(
                 hint="the head reviewed last must be in this repository: fetch it",
             )
         named = str(since_manifest)
-    before = classify_range(repo, config=config, base_head=(base, head))
+    before = classify_range(repo, config=config, base_head=(base, head), cache=cache)
     hunks: dict[Key, str] = {}
     for item in before.files:
         change = item.change
@@ -287,6 +293,7 @@ def _classify(
     origin: Origin,
     source: str,
     contents: Contents,
+    cache: Cache | None = None,
 ) -> Outcome:
     from gitreview.analyze import RANGE_ANALYZERS, trust
     from gitreview.classify.moves import find_moves
@@ -294,36 +301,10 @@ def _classify(
     files: list[Classified] = []
     findings: list[Finding] = []
     for change in changes:
-        kind = kind_of(
-            change.path,
-            binary=change.binary,
-            symlink=change.is_symlink,
-            submodule=change.is_submodule,
+        item, file_findings = _classify_file(
+            change, settings, attributes, head=head, origin=origin, contents=contents, cache=cache
         )
-        analysis = analyze(change, kind, config=settings, head=head)
-        own = trust.findings(change, settings, origin, _config_problem(change, origin))
-        file_findings = apply_rule_settings((*analysis.report.findings, *own), settings)
-        at_head, at_base = attributes(change)
-        facts = FileFacts(change, kind, analysis, settings, at_head, at_base, file_findings)
-        verdict = classify(facts)
-        head_text = analysis.new_text
-        if head_text is None and change.new_data is not None and not change.binary:
-            head_text = change.new_data.decode("utf-8", "replace")
-        full = contents == "all" or (contents == "missing" and not analysis.t1)
-        files.append(
-            Classified(
-                # Keep hunks, drop the blobs: a range of thousands of files must not
-                # hold every blob until the end.
-                replace(change, old_data=None, new_data=None),
-                kind,
-                settled(analysis, significant=verdict.classification != "trivial"),
-                verdict,
-                tokens.estimate(head_text) if head_text else 0,
-                full=full,
-                content=head_text if full else None,
-                keys=_key_blocks(change),
-            )
-        )
+        files.append(item)
         findings += file_findings
     moved = find_moves([(c.change, c.kind, c.analysis.t1, c.verdict) for c in files])
     files = [
@@ -337,6 +318,149 @@ def _classify(
     for range_analyzer in RANGE_ANALYZERS:
         findings += apply_rule_settings(tuple(range_analyzer(rng, settings)), settings)
     return _redacted(Outcome(rng, files, findings, settings, source))
+
+
+def _classify_file(
+    change: FileChange,
+    settings: Config,
+    attributes: Callable[[FileChange], tuple[Attributes, Attributes | None]],
+    *,
+    head: HeadTree | None,
+    origin: Origin,
+    contents: Contents,
+    cache: Cache | None,
+) -> tuple[Classified, tuple[Finding, ...]]:
+    """One file analyzed and classified (before moves), with its own findings; from
+    the cache when its blob pair was proved before under the same terms."""
+    from gitreview.analyze import links, trust
+
+    kind = kind_of(
+        change.path,
+        binary=change.binary,
+        symlink=change.is_symlink,
+        submodule=change.is_submodule,
+    )
+    at_head, at_base = attributes(change)
+    index = None if head is None or cache is None else links.head_index(head)
+    entry_key = ""
+    if cache is not None and index is not None:
+        entry_key = _entry_key(change, kind, settings, origin, at_head, at_base)
+        entry = cache.get(entry_key)
+        if entry is not None and index.answers(entry.asked):
+            return _restored(change, entry, contents), entry.findings
+        index.asked = []
+    try:
+        analysis = analyze(change, kind, config=settings, head=head)
+    finally:
+        asked = () if index is None or index.asked is None else tuple(index.asked)
+        if index is not None:
+            index.asked = None
+    own = trust.findings(change, settings, origin, _config_problem(change, origin))
+    file_findings = apply_rule_settings((*analysis.report.findings, *own), settings)
+    facts = FileFacts(change, kind, analysis, settings, at_head, at_base, file_findings)
+    verdict = classify(facts)
+    significant = verdict.classification != "trivial"
+    item = _classified(
+        change,
+        kind,
+        settled(analysis, significant=significant),
+        verdict,
+        contents,
+        head_text=analysis.new_text,
+        keys=_key_blocks(change),
+    )
+    if cache is not None and entry_key:
+        from gitreview.cache import Entry
+
+        texts = analysis.old_text is not None or analysis.new_text is not None
+        stored = replace(verdict, outline=None)
+        cache.put(
+            entry_key,
+            Entry(kind, item.analysis, stored, texts, file_findings, item.keys, asked),
+        )
+    return item, file_findings
+
+
+def _classified(
+    change: FileChange,
+    kind: str,
+    analysis: Analysis,
+    verdict: FileVerdict,
+    contents: Contents,
+    *,
+    head_text: str | None,
+    keys: KeyBlocks,
+) -> Classified:
+    if head_text is None and change.new_data is not None and not change.binary:
+        head_text = change.new_data.decode("utf-8", "replace")
+    full = contents == "all" or (contents == "missing" and not analysis.t1)
+    return Classified(
+        # Keep hunks, drop the blobs: a range of thousands of files must not
+        # hold every blob until the end.
+        replace(change, old_data=None, new_data=None),
+        kind,
+        analysis,
+        verdict,
+        tokens.estimate(head_text) if head_text else 0,
+        full=full,
+        content=head_text if full else None,
+        keys=keys,
+    )
+
+
+def _restored(change: FileChange, entry: Entry, contents: Contents) -> Classified:
+    """The file as it was classified when its entry was stored."""
+    from gitreview.classify import outlined
+
+    old_text = new_text = None
+    if entry.texts:  # the analysis decoded both sides: the outline reads them again
+        old_text = None if change.old_data is None else change.old_data.decode("utf-8")
+        new_text = None if change.new_data is None else change.new_data.decode("utf-8")
+    verdict = outlined(entry.verdict, change, entry.kind, old_text, new_text)
+    return _classified(
+        change, entry.kind, entry.analysis, verdict, contents, head_text=new_text, keys=entry.keys
+    )
+
+
+def _entry_key(
+    change: FileChange,
+    kind: str,
+    settings: Config,
+    origin: Origin,
+    at_head: Attributes,
+    at_base: Attributes | None,
+) -> str:
+    """What decides a file's outcome, short of the head's answers to its link checks."""
+    from gitreview.cache import key
+
+    hunks = tuple(
+        (h.old_start, h.old_count, h.new_start, h.new_count, "".join(x.origin for x in h.lines))
+        for h in change.hunks
+    )
+    return key(
+        settings,
+        origin,
+        kind,
+        change.status,
+        change.path,
+        change.old_path,
+        change.old_mode,
+        change.new_mode,
+        change.old_oid,
+        change.new_oid,
+        change.similarity,
+        change.binary,
+        change.content_known,
+        hunks,
+        sorted(at_head.items()),
+        None if at_base is None else sorted(at_base.items()),
+    )
+
+
+def _cache(repository: Repository) -> Cache:
+    from gitreview.cache import Cache
+
+    return Cache.of(repository.common_dir)
 
 
 def _redacted(outcome: Outcome) -> Outcome:

@@ -44,6 +44,10 @@ class FakeHead:
         text = self._files.get(path)
         return None if text is None else text.encode()
 
+    def oid(self, path: str) -> str | None:
+        text = self._files.get(path)
+        return None if text is None else str(hash(text))
+
     def is_file(self, path: str) -> bool:
         return path in self._files
 

@@ -88,6 +88,12 @@ def closest_anchor(fragment: str, document: Document) -> str | None:
     return close[0] if close else None
 
 
+# What a file's analysis asked the head tree, with the answers it got, so that a
+# verdict cached for its blob pair is reused only where the head still answers the
+# same (cache.py): ("exists", path, folder?, found) or ("blob", path, id or None).
+Asked = tuple[str, str, bool, bool | str | None]
+
+
 class HeadIndex:
     """What the link checks read from one head tree, read once per range: the
     analyzer runs per file, but every file of a range shares the head."""
@@ -104,10 +110,17 @@ class HeadIndex:
         self._lookups: dict[tuple[str, bool], bool] = {}
         self._texts: dict[str, str | None] = {}
         self._documents: dict[str, Document | None] = {}
+        self.asked: list[Asked] | None = None  # a list while one file's questions are kept
 
     def exists(self, path: str, *, folder: bool = False) -> bool:
         """Whether `path` is at head (a folder, a file or a submodule; only a folder
         when `folder`)."""
+        found = self._exists(path, folder)
+        if self.asked is not None:
+            self.asked.append(("exists", path, folder, found))
+        return found
+
+    def _exists(self, path: str, folder: bool) -> bool:
         if self._paths is None:
             key = (path, folder)
             if key not in self._lookups:
@@ -124,6 +137,8 @@ class HeadIndex:
         return path in self._folders or (not folder and path in self._paths)
 
     def text(self, path: str) -> str | None:
+        if self.asked is not None:
+            self.asked.append(("blob", path, False, self.head.oid(path)))
         if path not in self._texts:
             data = self.head.read(path)
             self._texts[path] = None if data is None else data.decode("utf-8", "replace")
@@ -131,13 +146,26 @@ class HeadIndex:
 
     def document(self, path: str, text: str | None = None) -> Document | None:
         """The Markdown file at `path` in the head, parsed once (`text` when the
-        caller already has it)."""
+        caller already has it: then nothing is asked of the head)."""
         if text is not None:
             self._texts.setdefault(path, text)
-        if path not in self._documents:
+        elif path not in self._documents:
             text = self.text(path)
+        elif self.asked is not None:
+            self.asked.append(("blob", path, False, self.head.oid(path)))
+        if path not in self._documents:
             self._documents[path] = None if text is None else markdown_doc.parse(text)
         return self._documents[path]
+
+    def answers(self, asked: Iterable[Asked]) -> bool:
+        """Whether the head answers each of these questions as it was answered."""
+        for question, path, folder, answer in asked:
+            if question == "exists":
+                if self._exists(path, folder) != answer:
+                    return False
+            elif self.head.oid(path) != answer:
+                return False
+        return True
 
 
 def _folders(paths: Iterable[str]) -> Iterator[str]:

@@ -24,7 +24,7 @@ from gitreview.classify.outline import outline_of
 from gitreview.classify.position import position_matters
 from gitreview.model import FileChange, Hunk
 
-__all__ = ["FileFacts", "FileVerdict", "Proof", "Verdict", "aggregate", "classify"]
+__all__ = ["FileFacts", "FileVerdict", "Proof", "Verdict", "aggregate", "classify", "outlined"]
 
 
 # Order matters only for which reasons are reported first.
@@ -67,13 +67,19 @@ _WHY = {
 
 def classify(facts: FileFacts) -> FileVerdict:
     verdict = _with_findings(facts, _classify(facts))
-    if verdict.classification == "trivial" and facts.change.status != "deleted":
-        return verdict
-    # A moved unit may make a hunk trivial later (moves.py), or be the source of one
-    # (a deleted file too): keep the texts it would be outlined from, where a changed
-    # line can start a unit; moves.py drops them.
     analysis = facts.analysis
-    found = outline_of(facts.change, facts.kind, analysis.old_text, analysis.new_text)
+    return outlined(verdict, facts.change, facts.kind, analysis.old_text, analysis.new_text)
+
+
+def outlined(
+    verdict: FileVerdict, change: FileChange, kind: str, old_text: str | None, new_text: str | None
+) -> FileVerdict:
+    """The verdict with what moves.py needs: a moved unit may make a hunk trivial
+    later, or be the source of one (a deleted file too), so the texts it would be
+    outlined from are kept where a changed line can start a unit; moves.py drops them."""
+    if verdict.classification == "trivial" and change.status != "deleted":
+        return verdict
+    found = outline_of(change, kind, old_text, new_text)
     return verdict if found is None else replace(verdict, outline=found)
 
 

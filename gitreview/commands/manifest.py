@@ -29,6 +29,7 @@ def run_manifest(
     budget: int | None = None,
     since: str | None = None,
     since_manifest: str | None = None,
+    cache: bool = True,
 ) -> int:
     from gitreview.render import render
     from gitreview.render.progress import progress_bar
@@ -46,6 +47,7 @@ def run_manifest(
         progress=progress_bar(sys.stderr),
         since=since,
         since_manifest=since_manifest,
+        cache=cache,
     )
     manifest = assembled.manifest
     if output_format == "brief":
@@ -76,10 +78,12 @@ def review_of_range(
     progress: Progress | None = None,
     since: str | None = None,
     since_manifest: str | None = None,
+    cache: bool = True,
 ) -> tuple[Assembled, Config]:
     """The manifest and the briefs of a range (or a patch), and the configuration
     they were built with: what the command line and the MCP server render.
-    `since`, `since_manifest`: what an earlier review covered (issue #13)."""
+    `since`, `since_manifest`: what an earlier review covered (issue #13); `cache`:
+    reuse and keep verdicts proved before (cache.py)."""
     from gitreview.pipeline import classify_range, review_of, since_review
 
     outcome = classify_range(
@@ -90,10 +94,11 @@ def review_of_range(
         patch_name=patch_name,
         contents=contents,
         progress=progress,
+        cache=cache,
     )
     if since is not None or since_manifest is not None:
         outcome = since_review(
-            outcome, repo, since=since, since_manifest=since_manifest, config=config
+            outcome, repo, since=since, since_manifest=since_manifest, config=config, cache=cache
         )
     return review_of(outcome, budget=budget), outcome.settings
 

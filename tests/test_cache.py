@@ -1,0 +1,165 @@
+"""The cache of proved verdicts (issue 12): a warm run writes the same bytes as a
+cold one, reuses what it stored, asks the head again what a file's links relied
+on, and never lets the cache fail a run or touch the working tree or objects."""
+
+import os
+import pickle
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from manifests import run, validate_manifest
+from repos import RepoFactory, git, isolated_environment
+
+from gitreview.cache import FOLDER, Entry, code_digest
+from gitreview.model import Finding
+
+BROKEN = "markdown/broken-link"
+ANCHOR = "markdown/broken-anchor"
+
+
+def cached(repo: Path, *args: str) -> str:
+    result = run("--repo", repo, *args)
+    assert result.status in (0, 1), result.stderr
+    assert result.stderr == ""
+    return result.stdout
+
+
+def cold(repo: Path, *args: str) -> str:
+    return cached(repo, *args, "--no-cache")
+
+
+def entries(repo: Path) -> list[Path]:
+    return sorted(p for p in (repo / ".git" / FOLDER).rglob("*") if p.is_file())
+
+
+def rules_at(output: str, path: str) -> list[str]:
+    from json import loads
+
+    return [f["rule"] for f in loads(output)["findings"] if f["path"] == path]
+
+
+def test_a_warm_run_writes_the_bytes_of_a_cold_one(writable_repo: RepoFactory) -> None:
+    repo = writable_repo("cache")
+    objects = git(repo, "count-objects", "-v")
+    expected = cold(repo, "v0..v1")
+    assert entries(repo) == []  # --no-cache keeps nothing either
+    assert cached(repo, "v0..v1") == expected
+    stored = entries(repo)
+    assert len(stored) == 2  # docs/a.md and src/app.py
+    assert all(p.parent.parent.name == code_digest() for p in stored)
+    assert cached(repo, "v0..v1") == expected
+    assert entries(repo) == stored
+    assert git(repo, "status", "--porcelain", "--ignored") == ""
+    assert git(repo, "count-objects", "-v") == objects
+
+
+def test_what_a_file_s_links_relied_on_is_asked_again(writable_repo: RepoFactory) -> None:
+    """docs/a.md has the same blob pair in all three ranges; its link's target is
+    there, then deleted, then its heading renamed."""
+    repo = writable_repo("cache")
+    assert rules_at(cached(repo, "v0..v1"), "docs/a.md") == []
+    renamed = cached(repo, "v0..v3")  # b.md is still there: only its content differs
+    assert rules_at(renamed, "docs/a.md") == [ANCHOR]
+    assert renamed == cold(repo, "v0..v3")
+    deleted = cached(repo, "v0..v2")
+    assert rules_at(deleted, "docs/a.md") == [BROKEN]
+    assert deleted == cold(repo, "v0..v2")
+
+
+def test_a_stored_entry_is_what_a_warm_run_reuses(writable_repo: RepoFactory) -> None:
+    repo = writable_repo("cache")
+    cached(repo, "v0..v1")
+    planted = Finding("markdown/heading-skip", "warning", "docs/a.md", 1, "planted")
+    for path in entries(repo):
+        entry = pickle.loads(path.read_bytes().partition(b"\n")[2])
+        assert isinstance(entry, Entry)
+        entry = replace(entry, findings=(*entry.findings, planted))
+        path.write_bytes(b"gitreview-cache 1\n" + pickle.dumps(entry))
+    assert rules_at(cached(repo, "v0..v1"), "docs/a.md") == ["markdown/heading-skip"] * 2
+    assert rules_at(cold(repo, "v0..v1"), "docs/a.md") == []
+
+
+class _Planted:
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (os.system, ("touch planted-by-cache",))
+
+
+def test_torn_garbage_or_planted_entries_are_misses(writable_repo: RepoFactory) -> None:
+    repo = writable_repo("cache")
+    expected = cold(repo, "v0..v1")
+    cached(repo, "v0..v1")
+    torn, garbage = entries(repo)
+    torn.write_bytes(torn.read_bytes()[:40])
+    garbage.write_bytes(b"\0\1\2 not an entry")
+    assert cached(repo, "v0..v1") == expected
+    for path in entries(repo):  # the misses were stored again, whole
+        path.write_bytes(b"gitreview-cache 1\n" + pickle.dumps(_Planted()))
+    assert cached(repo, "v0..v1") == expected
+    assert not (repo / "planted-by-cache").exists()
+    assert not Path("planted-by-cache").exists()
+
+
+def test_a_cache_that_cannot_be_written_changes_nothing(writable_repo: RepoFactory) -> None:
+    """A full disk or a read-only git directory: the run goes on, uncached, silently."""
+    repo = writable_repo("cache")
+    expected = cold(repo, "v0..v2")
+    blocked = repo / ".git" / FOLDER
+    blocked.parent.mkdir(parents=True)
+    blocked.write_text("not a folder")
+    assert cached(repo, "v0..v2") == expected
+    assert blocked.read_text() == "not a folder"
+
+
+def test_concurrent_runs_agree(writable_repo: RepoFactory) -> None:
+    repo = writable_repo("cache")
+    expected = cold(repo, "v0..v3")
+    command = [sys.executable, "-m", "gitreview", "--repo", str(repo), "v0..v3"]
+    env = isolated_environment()
+    processes = [
+        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        for _ in range(4)
+    ]
+    outputs = [process.communicate() for process in processes]
+    assert [(out.decode(), err.decode()) for out, err in outputs] == [(expected, "")] * 4
+    assert [p.name for p in entries(repo) if p.name.startswith(".new-")] == []
+    assert cached(repo, "v0..v3") == expected
+
+
+def test_worktrees_share_one_cache(writable_repo: RepoFactory, tmp_path: Path) -> None:
+    repo = writable_repo("cache")
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "--quiet", "--detach", str(linked), "v1")
+    expected = cold(linked, "v0..v1")
+    assert cached(linked, "v0..v1") == expected
+    assert len(entries(repo)) == 2
+    assert list((repo / ".git" / "worktrees").rglob("cache")) == []
+
+
+def test_other_versions_are_pruned_a_day_after_their_last_write(
+    writable_repo: RepoFactory,
+) -> None:
+    repo = writable_repo("cache")
+    root = repo / ".git" / FOLDER
+    old, recent = root / "0123456789abcdef", root / "fedcba9876543210"
+    for folder in (old, recent):
+        (folder / "ab").mkdir(parents=True)
+        (folder / "ab" / "cd").write_bytes(b"x")
+    day_and_more = time.time() - 25 * 3600
+    os.utime(old, (day_and_more, day_and_more))
+    cached(repo, "v0..v1")
+    assert not old.exists()
+    assert (recent / "ab" / "cd").exists()
+
+
+def test_the_configuration_is_part_of_the_key(writable_repo: RepoFactory, tmp_path: Path) -> None:
+    repo = writable_repo("cache")
+    config = tmp_path / "review.yml"
+    config.write_text("generated: ['docs/**']\n")
+    cached(repo, "v0..v1")
+    generated = cached(repo, "v0..v1", "--config", str(config))
+    assert generated == cold(repo, "v0..v1", "--config", str(config))
+    assert generated != cold(repo, "v0..v1")
+    validate_manifest(__import__("json").loads(generated))
