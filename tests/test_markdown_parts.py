@@ -234,3 +234,53 @@ def test_the_base_outline_is_what_a_parse_gives(old: str, new: str) -> None:
 )
 def test_the_base_is_parsed_when_the_change_may_touch_its_headings(old: str) -> None:
     assert base_from_head(old, parse(PAGE), PAGE) is None
+
+
+# Inline content parsed only where it can hold what a Document keeps (issue 12): each
+# of these must read exactly as a parse of every inline does.
+INLINE_TRAPS = [
+    "`[not](a)` but [yes](b)\n",
+    "``[x](y)`` and `` ` `` and [z](w)\n",
+    "\\`[x](y)` an escaped backtick opens no code span\n",
+    "`a [b](c) an unclosed code span is literal\n",
+    "```[x](y)`` backtick strings of other widths\n",
+    "[a `b` c](d) code inside a link's text\n",
+    "`x` [`y`](z)\n",
+    "`` a `[b](c)` `` a span holding backticks\n",
+    "&#91;x](y) an entity is text\n",
+    "see https://example.com and www.example.org, not http:/x\n",
+    'an anchor <a name="q"></a> and <img src="i.png">\n',
+    "text[^1]\n\n[^1]: see [x](y)\n",
+    "inline footnote ^[with [a](link)]\n",
+    "# Heading with `code` and *emph*\n\n## Heading & more\n\nplain\n",
+    "| a | [b](c) |\n|---|---|\n| `[d](e)` | f |\n",
+    "[ref]\n\n[ref]: /url\n",
+    "![alt](pic.png) and ![ref]\n\n[ref]: pic2.png\n",
+    "- item `{{[-f|--force]}}`\n- [item](x)\n\n> quote `[q]` [r](s)\n",
+    "Setext `[x](y)`\n===\n\n* [a\nb](c) across lines\n",
+    "<https://autolink.example> and <mailto:a@b.c>\n",
+    "plain words only, no markup at all\n",
+    '<a href="`">` a tag swallows a backtick\n',
+    "`<b>` <https://x.y/`z`> `&amp;` `\\` `http://in.code`\n",
+    "`foo\\`bar` [x](y) a backslash before a closer\n",
+    "`{{[-f|--force]}} {{path/to/file}} > <out>` and `a\\b`\n",
+    "http\\://escaped.example and `www.in.code`\n",
+]
+
+
+@pytest.mark.parametrize("text", INLINE_TRAPS)
+def test_inline_is_parsed_wherever_a_document_needs_it(text: str) -> None:
+    assert parse(text) == parse(text, every_inline=True)
+
+
+def test_inline_is_parsed_wherever_this_project_s_documents_need_it() -> None:
+    from repos import FIXTURES, PROJECT_ROOT, Content, load_spec
+
+    texts = [(PROJECT_ROOT / "README.md").read_text("utf-8")]
+    for spec in (load_spec(path.stem) for path in FIXTURES.glob("*.yml")):
+        for commit in spec.commits:
+            for name, entry in commit.files.items():
+                if name.endswith(".md") and isinstance(entry, Content):
+                    texts.append(entry.data.decode("utf-8", "replace"))
+    assert len(texts) > 50
+    assert [parse(text) for text in texts] == [parse(text, every_inline=True) for text in texts]

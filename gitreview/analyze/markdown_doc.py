@@ -20,6 +20,7 @@ from gitreview.analyze.slugs import Slugger
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
+    from markdown_it.rules_core import StateCore
     from markdown_it.token import Token
 
 # markdown-it ends a line at a lone CR, git does not: a space keeps the line numbers git's.
@@ -68,7 +69,7 @@ class Document:
 
 
 @functools.cache
-def _parser() -> MarkdownIt:
+def _parser(every_inline: bool = False) -> MarkdownIt:
     # Imported here: start-up time matters for small pushes (see lexical.py).
     from markdown_it import MarkdownIt
     from mdit_py_plugins.footnote import footnote_plugin
@@ -77,13 +78,18 @@ def _parser() -> MarkdownIt:
     # Footnotes matter: without them `[^1]: note` is a reference definition and
     # `[^1]` a link to "note".
     parser = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    if not every_inline:
+        parser.core.ruler.at("inline", _inline_that_matters)
     return parser.use(front_matter_plugin).use(footnote_plugin)
 
 
-def parse(text: str) -> Document:
+def parse(text: str, *, every_inline: bool = False) -> Document:
+    """The document `text` holds. Inline markup is parsed only where it can hold
+    what a Document keeps (issue 12: it was most of a run over a documentation
+    repository); `every_inline` parses it everywhere, as the check of that."""
     if "\r" in text:
         text = _LONE_CR.sub(" ", text)
-    tokens = _parser().parse(text)
+    tokens = _parser(every_inline).parse(text)
     reader = _Reader()
     for index, token in enumerate(tokens):
         reader.read(token, tokens, index)
@@ -96,6 +102,62 @@ def parse(text: str) -> Document:
         external_links=reader.external,
         lines=tuple(lines),
     )
+
+
+# What lets inline content hold a link, an image, raw HTML (anchors), a bare URL, or
+# text an escape or an entity could turn into one.
+_INLINE_SIGNS = re.compile(r"[<\\&]|https?://|www\.")
+_BACKTICKS = re.compile(r"`+")
+
+
+def _inline_that_matters(state: StateCore) -> None:
+    """markdown-it's core `inline` rule, for the inline content a Document reads:
+    a heading's (its slug), and any other that can hold a link, an image, raw HTML
+    or a bare URL. The rest is left unparsed: it adds nothing to a Document."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type != "inline":
+            continue
+        heading = index > 0 and tokens[index - 1].type == "heading_open"
+        if heading or _may_hold_links(token.content):
+            if token.children is None:
+                token.children = []
+            state.md.inline.parse(token.content, state.md, state.env, token.children)
+
+
+def _may_hold_links(content: str) -> bool:
+    if "`" in content:
+        if "\\`" in content:  # an escaped backtick: let markdown-it pair them
+            return True
+        # Nothing in a code span is markup. (A `<` before one could open a tag or
+        # an autolink that swallows its backtick, but that `<` stays, and counts.)
+        content = _without_code_spans(content)
+    # Every link, image and footnote opens with a `[`.
+    return "[" in content or _INLINE_SIGNS.search(content) is not None
+
+
+def _without_code_spans(text: str) -> str:
+    """`text` without its code spans, as CommonMark reads them when no backtick is
+    escaped (the caller made sure): a backtick string opens a span that the next
+    string of as many backticks closes; one that is never closed is literal."""
+    runs = list(_BACKTICKS.finditer(text))
+    kept: list[str] = []
+    start = index = 0
+    while index < len(runs):
+        opener = runs[index]
+        width = opener.end() - opener.start()
+        closer = next(
+            (j for j in range(index + 1, len(runs)) if runs[j].end() - runs[j].start() == width),
+            None,
+        )
+        if closer is None:
+            index += 1
+            continue
+        kept.append(text[start : opener.start()])
+        start = runs[closer].end()
+        index = closer + 1
+    kept.append(text[start:])
+    return "".join(kept)
 
 
 # Whatever could make a line's being a heading depend on other lines, or give a file
