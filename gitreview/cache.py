@@ -27,9 +27,7 @@ import hashlib
 import io
 import os
 import pickle
-import shutil
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,6 +109,8 @@ class Cache:
     def put(self, key: str, entry: Entry) -> None:
         if not self._writable:
             return
+        import tempfile
+
         folder = self._folder / key[:2]
         temporary = None
         try:
@@ -127,6 +127,8 @@ class Cache:
 
     def _prune(self) -> None:
         """Folders of other versions of the code nobody wrote to for a day go."""
+        import shutil
+
         try:
             folders = list(self._root.iterdir())
         except OSError:

@@ -156,12 +156,22 @@ def _manifest(args: list[str]) -> int:
         help="neither reuse nor keep the verdicts proved for blob pairs seen before (kept "
         "under the git directory, in gitreview/cache; deleting that folder is always safe)",
     )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="processes that analyze files (default: one per core for a range of "
+        "256 files or more, else 1); the manifest is the same for any N",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     options = parser.parse_args(args)
     if options.patch is not None and options.range is not None:
         parser.error("give either a range or --patch, not both")
     if options.budget is not None and options.budget < 1:
         parser.error("--budget must be 1 or more")
+    if options.jobs is not None and options.jobs < 1:
+        parser.error("--jobs must be 1 or more")
     if options.role is not None and options.format != BRIEF:
         parser.error("--role goes with --format brief")
 
@@ -181,6 +191,7 @@ def _manifest(args: list[str]) -> int:
         since=options.since,
         since_manifest=options.since_manifest,
         cache=not options.no_cache,
+        jobs=options.jobs,
     )
 
 

@@ -11,30 +11,28 @@ import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal
 
 from gitreview import tokens
-from gitreview.analyze import Analysis, analyze, settled
+from gitreview.analyze import Analysis
 from gitreview.analyze import elsewhere as analyze_elsewhere
 from gitreview.analyze.base import HeadTree
 from gitreview.analyze.trust import Origin
-from gitreview.classify import FileFacts, FileVerdict, Verdict, classify
-from gitreview.config import CONFIG_FILE, Config, check_rule_ids, parse_config
+from gitreview.classify import FileVerdict, Verdict
+from gitreview.config import CONFIG_FILE, Config, parse_config
 from gitreview.errors import Exit, UserError
 from gitreview.handles import Handle
-from gitreview.kinds import kind_of
 from gitreview.manifest import Assembled, assemble, file_report, hunk_handle
-from gitreview.model import FileChange, Finding, Range, Severity
+from gitreview.model import FileChange, Finding, Range
 from gitreview.review.diffs import NO_KEYS, KeyBlocks
 from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
-from gitreview.secrets import KeyBlock, key_blocks
+from gitreview.verdicts import Attributes, Terms, apply_rule_settings, check_rules, proved
 
 if TYPE_CHECKING:
     from gitreview.cache import Cache, Entry
     from gitreview.git import Repository
     from gitreview.globs import AttrRule, Gitattributes
 
-Attributes = Mapping[str, "bool | str | None"]
 Contents = Literal["none", "missing", "all"]
 # Wraps the changes to show progress: (changes, how many) -> the same changes.
 Progress = Callable[[Iterable[FileChange], int], Iterable[FileChange]]
@@ -111,6 +109,7 @@ def classify_range(
     base_head: tuple[str | None, str] | None = None,
     progress: Progress | None = None,
     cache: bool = True,
+    jobs: int | None = None,
 ) -> Outcome:
     """Every file of the range analyzed and classified, moves included, and the findings.
 
@@ -119,6 +118,7 @@ def classify_range(
     full-content bundle, "none" by default. `base_head` gives the range as commit
     ids (base None: the empty tree) instead of `spec`, which then only names it.
     `cache`: reuse and keep verdicts proved before, under the git directory (cache.py).
+    `jobs`: processes that prove files (verdicts.py; None: one per core for a large range).
     """
     if patch is not None:
         from gitreview.patch import read_patch
@@ -130,10 +130,9 @@ def classify_range(
         return _classify(
             rng,
             patched,
-            settings,
+            Terms(settings, origin),
             lambda _change: ({}, None),
             head=None,
-            origin=origin,
             source="patch",
             contents=contents,
         )
@@ -160,7 +159,7 @@ def classify_range(
     else:
         text = trusted.read(CONFIG_FILE)
         settings = Config() if text is None else parse_config(text, CONFIG_FILE)
-        _check_rules(settings, CONFIG_FILE)
+        check_rules(settings, CONFIG_FILE)
         origin = Origin(tree, tree)
     settings = _with_schema_texts(settings, trusted.read, tree)
     attributes_of = _TreeAttributes(trusted.read)
@@ -179,13 +178,14 @@ def classify_range(
     outcome = _classify(
         rng,
         changes,
-        settings,
+        Terms(settings, origin, repository.git_dir, rng.head),
         attributes,
         head=head,
-        origin=origin,
         source="git",
         contents=contents,
         cache=_cache(repository) if cache else None,
+        jobs=jobs,
+        size=len(sized),
     )
     return replace(outcome, instructions=_instructions(settings, trusted.read))
 
@@ -198,6 +198,7 @@ def since_review(
     since_manifest: str | Path | None = None,
     config: str | Path | None = None,
     cache: bool = True,
+    jobs: int | None = None,
 ) -> Outcome:
     """The outcome, knowing what an earlier review covered (issue #13): the
     range's own changes up to the head reviewed last (`since`, from its merge
@@ -231,7 +232,7 @@ def since_review(
                 hint="the head reviewed last must be in this repository: fetch it",
             )
         named = str(since_manifest)
-    before = classify_range(repo, config=config, base_head=(base, head), cache=cache)
+    before = classify_range(repo, config=config, base_head=(base, head), cache=cache, jobs=jobs)
     hunks: dict[Key, str] = {}
     for item in before.files:
         change = item.change
@@ -286,26 +287,29 @@ def _manifest_review(path: str | Path) -> tuple[str | None, str, set[str]]:
 def _classify(
     rng: Range,
     changes: Iterable[FileChange],
-    settings: Config,
+    terms: Terms,
     attributes: Callable[[FileChange], tuple[Attributes, Attributes | None]],
     *,
     head: HeadTree | None,
-    origin: Origin,
     source: str,
     contents: Contents,
     cache: Cache | None = None,
+    jobs: int | None = None,
+    size: int = 0,
 ) -> Outcome:
+    """Every file proved (verdicts.py), then what only the whole range shows: moved
+    blocks, links elsewhere, and the range analyzers."""
     from gitreview.analyze import RANGE_ANALYZERS, trust
     from gitreview.classify.moves import find_moves
 
+    settings = terms.settings
+
     files: list[Classified] = []
     findings: list[Finding] = []
-    for change in changes:
-        item, file_findings = _classify_file(
-            change, settings, attributes, head=head, origin=origin, contents=contents, cache=cache
-        )
-        files.append(item)
-        findings += file_findings
+    pending = ((change, *attributes(change)) for change in changes)
+    for change, entry in proved(pending, terms, head=head, cache=cache, jobs=jobs, size=size):
+        files.append(_restored(change, entry, contents))
+        findings += entry.findings
     moved = find_moves([(c.change, c.kind, c.analysis.t1, c.verdict) for c in files])
     files = [
         replace(c, verdict=_never_trivial(v) if trust.rule_of(c.change, settings) else v)
@@ -318,67 +322,6 @@ def _classify(
     for range_analyzer in RANGE_ANALYZERS:
         findings += apply_rule_settings(tuple(range_analyzer(rng, settings)), settings)
     return _redacted(Outcome(rng, files, findings, settings, source))
-
-
-def _classify_file(
-    change: FileChange,
-    settings: Config,
-    attributes: Callable[[FileChange], tuple[Attributes, Attributes | None]],
-    *,
-    head: HeadTree | None,
-    origin: Origin,
-    contents: Contents,
-    cache: Cache | None,
-) -> tuple[Classified, tuple[Finding, ...]]:
-    """One file analyzed and classified (before moves), with its own findings; from
-    the cache when its blob pair was proved before under the same terms."""
-    from gitreview.analyze import links, trust
-
-    kind = kind_of(
-        change.path,
-        binary=change.binary,
-        symlink=change.is_symlink,
-        submodule=change.is_submodule,
-    )
-    at_head, at_base = attributes(change)
-    index = None if head is None or cache is None else links.head_index(head)
-    entry_key = ""
-    if cache is not None and index is not None:
-        entry_key = _entry_key(change, kind, settings, origin, at_head, at_base)
-        entry = cache.get(entry_key)
-        if entry is not None and index.answers(entry.asked):
-            return _restored(change, entry, contents), entry.findings
-        index.asked = []
-    try:
-        analysis = analyze(change, kind, config=settings, head=head)
-    finally:
-        asked = () if index is None or index.asked is None else tuple(index.asked)
-        if index is not None:
-            index.asked = None
-    own = trust.findings(change, settings, origin, _config_problem(change, origin))
-    file_findings = apply_rule_settings((*analysis.report.findings, *own), settings)
-    facts = FileFacts(change, kind, analysis, settings, at_head, at_base, file_findings)
-    verdict = classify(facts)
-    significant = verdict.classification != "trivial"
-    item = _classified(
-        change,
-        kind,
-        settled(analysis, significant=significant),
-        verdict,
-        contents,
-        head_text=analysis.new_text,
-        keys=_key_blocks(change),
-    )
-    if cache is not None and entry_key:
-        from gitreview.cache import Entry
-
-        texts = analysis.old_text is not None or analysis.new_text is not None
-        stored = replace(verdict, outline=None)
-        cache.put(
-            entry_key,
-            Entry(kind, item.analysis, stored, texts, file_findings, item.keys, asked),
-        )
-    return item, file_findings
 
 
 def _classified(
@@ -419,41 +362,6 @@ def _restored(change: FileChange, entry: Entry, contents: Contents) -> Classifie
     verdict = outlined(entry.verdict, change, entry.kind, old_text, new_text)
     return _classified(
         change, entry.kind, entry.analysis, verdict, contents, head_text=new_text, keys=entry.keys
-    )
-
-
-def _entry_key(
-    change: FileChange,
-    kind: str,
-    settings: Config,
-    origin: Origin,
-    at_head: Attributes,
-    at_base: Attributes | None,
-) -> str:
-    """What decides a file's outcome, short of the head's answers to its link checks."""
-    from gitreview.cache import key
-
-    hunks = tuple(
-        (h.old_start, h.old_count, h.new_start, h.new_count, "".join(x.origin for x in h.lines))
-        for h in change.hunks
-    )
-    return key(
-        settings,
-        origin,
-        kind,
-        change.status,
-        change.path,
-        change.old_path,
-        change.old_mode,
-        change.new_mode,
-        change.old_oid,
-        change.new_oid,
-        change.similarity,
-        change.binary,
-        change.content_known,
-        hunks,
-        sorted(at_head.items()),
-        None if at_base is None else sorted(at_base.items()),
     )
 
 
@@ -545,18 +453,6 @@ def _never_trivial(verdict: FileVerdict) -> FileVerdict:
     return replace(verdict, hunks=hunks)
 
 
-def _config_problem(change: FileChange, origin: Origin) -> str | None:
-    """Why the configuration the range brings is invalid, when this run does not read
-    it: once merged it would stop every later review."""
-    if origin.config == "head" or change.path != CONFIG_FILE or change.new_data is None:
-        return None
-    try:
-        _check_rules(parse_config(change.new_data, CONFIG_FILE), CONFIG_FILE)
-    except UserError as error:
-        return error.message if error.hint is None else f"{error.message} (hint: {error.hint})"
-    return None
-
-
 def _with_schema_texts(settings: Config, read: Callable[[str], bytes | None], side: str) -> Config:
     """The configuration with its frontmatter schema files read from the trusted tree."""
     if not any(isinstance(entry.schema, str) for entry in settings.frontmatter_schemas):
@@ -573,33 +469,6 @@ def _with_schema_texts(settings: Config, read: Callable[[str], bytes | None], si
 
 def _name(config: str | Path | None) -> str | None:
     return None if config is None else str(config)
-
-
-def _key_blocks(change: FileChange) -> KeyBlocks:
-    """The private key blocks of both sides, found with the whole file in view so
-    that a hunk holding a few lines of a key's body is redacted too. Without the
-    content (a patch), the hunks' own lines, context included, stand for it."""
-
-    def blocks(data: bytes | None, side: Literal["-", "+"]) -> tuple[KeyBlock, ...]:
-        if data is not None:
-            if b"PRIVATE KEY" not in data:
-                return ()
-            return tuple(key_blocks(data.decode("utf-8", "replace").split("\n")))
-        numbered = {
-            (line.old_no if side == "-" else line.new_no): line.text
-            for hunk in change.hunks
-            for line in hunk.lines
-            if line.origin in (" ", side)
-        }
-        if not any("PRIVATE KEY" in text for text in numbered.values()):
-            return ()
-        lines = [""] * max(n or 0 for n in numbered)
-        for number, text in numbered.items():
-            if number:
-                lines[number - 1] = text
-        return tuple(key_blocks(lines))
-
-    return KeyBlocks(blocks(change.old_data, "-"), blocks(change.new_data, "+"))
 
 
 def _instructions(settings: Config, read: Callable[[str], bytes | None]) -> dict[str, str]:
@@ -622,26 +491,6 @@ def _instructions(settings: Config, read: Callable[[str], bytes | None]) -> dict
     return texts
 
 
-def apply_rule_settings(findings: Iterable[Finding], settings: Config) -> tuple[Finding, ...]:
-    """Each finding with the severity the configuration gives its rule; `off` drops it."""
-    kept: list[Finding] = []
-    for finding in findings:
-        configured = settings.rules.get(finding.rule, finding.severity)
-        if configured == "off":
-            continue
-        severity = cast(Severity, configured)  # the configuration schema allows no other value
-        kept.append(
-            finding if severity == finding.severity else replace(finding, severity=severity)
-        )
-    return tuple(kept)
-
-
-def _check_rules(settings: Config, source: str) -> None:
-    from gitreview.analyze import RULES
-
-    check_rule_ids(settings, RULES, source)
-
-
 def _config_from_path(path: str | Path | None) -> Config:
     if path is None:
         return Config()
@@ -652,7 +501,7 @@ def _config_from_path(path: str | Path | None) -> Config:
             f"cannot read configuration {path}: {error.strerror}", status=Exit.CONFIG
         ) from None
     settings = parse_config(text, str(path))
-    _check_rules(settings, str(path))
+    check_rules(settings, str(path))
     return settings
 
 

@@ -30,6 +30,7 @@ def run_manifest(
     since: str | None = None,
     since_manifest: str | None = None,
     cache: bool = True,
+    jobs: int | None = None,
 ) -> int:
     from gitreview.render import render
     from gitreview.render.progress import progress_bar
@@ -48,6 +49,7 @@ def run_manifest(
         since=since,
         since_manifest=since_manifest,
         cache=cache,
+        jobs=jobs,
     )
     manifest = assembled.manifest
     if output_format == "brief":
@@ -79,11 +81,13 @@ def review_of_range(
     since: str | None = None,
     since_manifest: str | None = None,
     cache: bool = True,
+    jobs: int | None = None,
 ) -> tuple[Assembled, Config]:
     """The manifest and the briefs of a range (or a patch), and the configuration
     they were built with: what the command line and the MCP server render.
     `since`, `since_manifest`: what an earlier review covered (issue #13); `cache`:
-    reuse and keep verdicts proved before (cache.py)."""
+    reuse and keep verdicts proved before (cache.py); `jobs`: processes that prove
+    files (verdicts.py)."""
     from gitreview.pipeline import classify_range, review_of, since_review
 
     outcome = classify_range(
@@ -95,10 +99,17 @@ def review_of_range(
         contents=contents,
         progress=progress,
         cache=cache,
+        jobs=jobs,
     )
     if since is not None or since_manifest is not None:
         outcome = since_review(
-            outcome, repo, since=since, since_manifest=since_manifest, config=config, cache=cache
+            outcome,
+            repo,
+            since=since,
+            since_manifest=since_manifest,
+            config=config,
+            cache=cache,
+            jobs=jobs,
         )
     return review_of(outcome, budget=budget), outcome.settings
 

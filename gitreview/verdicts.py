@@ -1,0 +1,377 @@
+"""Each file of a range proved on its own: analyzed and classified, as a cache Entry.
+
+Files are independent until moves (a pass over the whole range, in pipeline.py),
+so this is the stage that spreads (issue 12). A file's entry comes from the
+cache when its blob pair was proved before under the same terms; otherwise it is
+proved here or, for a large range, in worker processes, one per core. Workers
+are started fresh (spawn: they hold none of this process's pipes to git, which
+would keep a git process waiting for the end of its input), read the head
+through a git process of their own, and send back entries, not records. Entries
+come out in the range's order, so the bytes out are those of a single process;
+a worker that dies costs only speed: what it had is proved here instead.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal, cast
+
+from gitreview.analyze import analyze, settled
+from gitreview.analyze.trust import Origin
+from gitreview.cache import Cache, Entry, key
+from gitreview.classify import FileFacts, classify
+from gitreview.config import CONFIG_FILE, Config, check_rule_ids, parse_config
+from gitreview.errors import UserError
+from gitreview.kinds import kind_of
+from gitreview.model import FileChange, Finding, Severity
+from gitreview.review.diffs import KeyBlocks
+from gitreview.secrets import KeyBlock, key_blocks
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    from gitreview.analyze.base import HeadTree
+    from gitreview.analyze.links import HeadIndex
+
+Attributes = Mapping[str, "bool | str | None"]
+# A changed file with the attributes of its path and old path (None: no base).
+Pending = tuple[FileChange, Attributes, "Attributes | None"]
+
+# Below this many files a range is proved in this process: starting workers costs
+# about what proving a few hundred small files does.
+PARALLEL_FROM = 256
+_BATCH = 16  # files sent to a worker at a time
+_AHEAD = 4  # batches in flight per worker: blobs held are bounded by this
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What every file of the range is proved under."""
+
+    settings: Config
+    origin: Origin
+    git_dir: str | None = None  # the repository and head commit workers read links from
+    head: str | None = None
+
+
+def proved(
+    pending: Iterable[Pending],
+    terms: Terms,
+    *,
+    head: HeadTree | None,
+    cache: Cache | None = None,
+    jobs: int | None = None,
+    size: int = 0,
+) -> Iterator[tuple[FileChange, Entry]]:
+    """Each change with its entry, in order. `jobs`: worker processes (None: one
+    per core when the range has `size` >= PARALLEL_FROM files and a head; 1: none)."""
+    from gitreview.analyze import links
+
+    index = None if head is None else links.head_index(head)
+    workers = _workers(jobs, size) if terms.git_dir and terms.head else 1
+    pool = None if workers < 2 else _Pool(workers, terms, head)
+    queue: deque[_Queued] = deque()
+    batch = _Batch()
+    try:
+        for change, at_head, at_base in pending:
+            kind = kind_of(
+                change.path,
+                binary=change.binary,
+                symlink=change.is_symlink,
+                submodule=change.is_submodule,
+            )
+            entry_key = ""
+            if cache is not None and index is not None:
+                entry_key = entry_key_of(change, kind, terms, at_head, at_base)
+                entry = cache.get(entry_key)
+                if entry is not None and index.answers(entry.asked):
+                    queue.append((change, "", entry))
+                    yield from _ready(queue, cache, pool)
+                    continue
+            if pool is None:
+                entry = prove(change, kind, terms, at_head, at_base, head=head, index=index)
+                queue.append((change, entry_key, entry))
+            else:
+                queue.append((change, entry_key, (len(batch.tasks), batch)))
+                batch.tasks.append((change, kind, at_head, at_base))
+                if len(batch.tasks) == _BATCH:
+                    pool.submit(batch)
+                    batch = _Batch()
+            yield from _ready(queue, cache, pool)
+        if pool is not None and batch.tasks:
+            pool.submit(batch)
+        yield from _ready(queue, cache, pool, wait=True)
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def prove(
+    change: FileChange,
+    kind: str,
+    terms: Terms,
+    at_head: Attributes,
+    at_base: Attributes | None,
+    *,
+    head: HeadTree | None,
+    index: HeadIndex | None,
+) -> Entry:
+    """One file analyzed and classified, before moves, with what its link checks
+    asked of the head."""
+    from gitreview.analyze import trust
+
+    settings = terms.settings
+    if index is not None:
+        index.asked = []
+    try:
+        analysis = analyze(change, kind, config=settings, head=head)
+    finally:
+        asked = () if index is None or index.asked is None else tuple(index.asked)
+        if index is not None:
+            index.asked = None
+    problem = config_problem(change, terms.origin)
+    own = trust.findings(change, settings, terms.origin, problem)
+    findings = apply_rule_settings((*analysis.report.findings, *own), settings)
+    facts = FileFacts(change, kind, analysis, settings, at_head, at_base, findings)
+    verdict = classify(facts)
+    significant = verdict.classification != "trivial"
+    texts = analysis.old_text is not None or analysis.new_text is not None
+    return Entry(
+        kind,
+        settled(analysis, significant=significant),
+        replace(verdict, outline=None),  # classify.outlined rebuilds it from the blobs
+        texts,
+        findings,
+        key_blocks_of(change),
+        asked,
+    )
+
+
+def entry_key_of(
+    change: FileChange, kind: str, terms: Terms, at_head: Attributes, at_base: Attributes | None
+) -> str:
+    """What decides a file's entry, short of the head's answers to its link checks."""
+    hunks = tuple(
+        (h.old_start, h.old_count, h.new_start, h.new_count, "".join(x.origin for x in h.lines))
+        for h in change.hunks
+    )
+    return key(
+        terms.settings,
+        terms.origin,
+        kind,
+        change.status,
+        change.path,
+        change.old_path,
+        change.old_mode,
+        change.new_mode,
+        change.old_oid,
+        change.new_oid,
+        change.similarity,
+        change.binary,
+        change.content_known,
+        hunks,
+        sorted(at_head.items()),
+        None if at_base is None else sorted(at_base.items()),
+    )
+
+
+def apply_rule_settings(findings: Iterable[Finding], settings: Config) -> tuple[Finding, ...]:
+    """Each finding with the severity the configuration gives its rule; `off` drops it."""
+    kept: list[Finding] = []
+    for finding in findings:
+        configured = settings.rules.get(finding.rule, finding.severity)
+        if configured == "off":
+            continue
+        severity = cast(Severity, configured)  # the configuration schema allows no other value
+        kept.append(
+            finding if severity == finding.severity else replace(finding, severity=severity)
+        )
+    return tuple(kept)
+
+
+def check_rules(settings: Config, source: str) -> None:
+    from gitreview.analyze import RULES
+
+    check_rule_ids(settings, RULES, source)
+
+
+def config_problem(change: FileChange, origin: Origin) -> str | None:
+    """Why the configuration the range brings is invalid, when this run does not read
+    it: once merged it would stop every later review."""
+    if origin.config == "head" or change.path != CONFIG_FILE or change.new_data is None:
+        return None
+    try:
+        check_rules(parse_config(change.new_data, CONFIG_FILE), CONFIG_FILE)
+    except UserError as error:
+        return error.message if error.hint is None else f"{error.message} (hint: {error.hint})"
+    return None
+
+
+def key_blocks_of(change: FileChange) -> KeyBlocks:
+    """The private key blocks of both sides, found with the whole file in view so
+    that a hunk holding a few lines of a key's body is redacted too. Without the
+    content (a patch), the hunks' own lines, context included, stand for it."""
+
+    def blocks(data: bytes | None, side: Literal["-", "+"]) -> tuple[KeyBlock, ...]:
+        if data is not None:
+            if b"PRIVATE KEY" not in data:
+                return ()
+            return tuple(key_blocks(data.decode("utf-8", "replace").split("\n")))
+        numbered = {
+            (line.old_no if side == "-" else line.new_no): line.text
+            for hunk in change.hunks
+            for line in hunk.lines
+            if line.origin in (" ", side)
+        }
+        if not any("PRIVATE KEY" in text for text in numbered.values()):
+            return ()
+        lines = [""] * max(n or 0 for n in numbered)
+        for number, text in numbered.items():
+            if number:
+                lines[number - 1] = text
+        return tuple(key_blocks(lines))
+
+    return KeyBlocks(blocks(change.old_data, "-"), blocks(change.new_data, "+"))
+
+
+# --- Workers -------------------------------------------------------------------------
+
+
+# A file's task in a worker: the change, its kind and its attributes at head and base.
+_Task = tuple[FileChange, str, Attributes, "Attributes | None"]
+# A file in line to come out: its cache key ("" when none) and its entry, or where
+# its entry will be (its place in a batch).
+_Queued = tuple[FileChange, str, "Entry | tuple[int, _Batch]"]
+
+
+def _workers(jobs: int | None, size: int) -> int:
+    if jobs is not None:
+        return max(jobs, 1)
+    if size < PARALLEL_FROM:
+        return 1
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+class _Batch:
+    """Files for a worker: filled, sent, then its entries once they are back."""
+
+    def __init__(self) -> None:
+        self.tasks: list[_Task] = []
+        self.sent = False
+        self.future: Future[list[Entry]] | None = None  # None once sent: proved here
+        self.entries: list[Entry] | None = None
+
+
+class _Pool:
+    """Worker processes, and how many batches they hold."""
+
+    def __init__(self, workers: int, terms: Terms, head: HeadTree | None) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        self._here = (terms, head)  # to prove a batch here when its worker died
+        self._workers = workers
+        self._executor: ProcessPoolExecutor | None = ProcessPoolExecutor(
+            workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(terms,),
+        )
+        self._held = 0
+
+    def submit(self, batch: _Batch) -> None:
+        if self._executor is not None:
+            try:
+                batch.future = self._executor.submit(_prove_batch, batch.tasks)
+            except RuntimeError:  # the pool broke (a worker died): proved here instead
+                self._executor = None
+        batch.sent = True
+        self._held += 1
+
+    def full(self) -> bool:
+        return self._held >= self._workers * _AHEAD
+
+    def collect(self, batch: _Batch) -> list[Entry]:
+        """The batch's entries, waited for; proved here when its worker died."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        if batch.entries is None:
+            self._held -= 1
+            if batch.future is not None:
+                try:
+                    batch.entries = batch.future.result()
+                except BrokenProcessPool:
+                    self._executor = None
+            if batch.entries is None:
+                batch.entries = _prove_batch(batch.tasks, self._here)
+            batch.tasks = []  # its blobs go
+        return batch.entries
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _ready(
+    queue: deque[_Queued], cache: Cache | None, pool: _Pool | None, *, wait: bool = False
+) -> Iterator[tuple[FileChange, Entry]]:
+    """The changes at the front of the queue whose entries are known, each stored in
+    the cache when newly proved. A batch is waited for when `wait`, or when the
+    workers hold as many as they may."""
+    while queue:
+        change, entry_key, held = queue[0]
+        if isinstance(held, Entry):
+            entry = held
+        else:
+            position, batch = held
+            if not batch.sent:
+                return  # its batch is still being filled
+            assert pool is not None
+            if batch.entries is None and not (wait or pool.full() or _finished(batch)):
+                return
+            entry = pool.collect(batch)[position]
+        queue.popleft()
+        if cache is not None and entry_key:
+            cache.put(entry_key, entry)
+        yield change, entry
+
+
+def _finished(batch: _Batch) -> bool:
+    return batch.future is None or batch.future.done()
+
+
+# In a worker process: the terms and the head tree it proves files under.
+_WORKER: tuple[Terms, HeadTree | None] | None = None
+
+
+def _start_worker(terms: Terms) -> None:
+    global _WORKER
+    from gitreview.git import Repository, TreeReader
+
+    head = None
+    if terms.git_dir is not None and terms.head is not None:
+        repository = Repository(terms.git_dir, work_tree=None, shallow=False)
+        head = TreeReader(repository, terms.head)
+    _WORKER = (terms, head)
+
+
+def _prove_batch(
+    batch: list[_Task], here: tuple[Terms, HeadTree | None] | None = None
+) -> list[Entry]:
+    """Entries for a batch: in a worker, under the terms it started with, or `here`."""
+    from gitreview.analyze import links
+
+    proving = here or _WORKER
+    assert proving is not None
+    terms, head = proving
+    index = None if head is None else links.head_index(head)
+    return [
+        prove(change, kind, terms, at_head, at_base, head=head, index=index)
+        for change, kind, at_head, at_base in batch
+    ]
