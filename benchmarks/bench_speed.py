@@ -8,11 +8,12 @@
 Builds deterministic repositories (fixed contents, dates and ids; cached under
 --workdir) of several sizes, then times, in the same loop, `git diff -M -p` of
 the range and `git review-manifest` of it, each as a fresh process (start-up
-included), and prints the medians of wall and CPU time, their ratios, each
-one's peak RSS (GNU time's, for the process and the children it waited for)
-and the manifest's token figures. `--compare DIR` also runs the gitreview package found in DIR
-(a checkout or `git archive` of another version), interleaved, for a
-before/after table. Run by hand, never in the test suite (issue 12): figures,
+included), cold (gitreview's cache emptied first) and warm (run again at once),
+and prints the medians of wall and CPU time, their ratios, each one's peak RSS
+(GNU time's, for the process and the children it waited for) and the
+manifest's token figures. `--compare DIR` also runs the gitreview package found
+in DIR (a checkout or `git archive` of another version), cold, interleaved, for
+a before/after table. Run by hand, never in the test suite (issue 12): figures,
 not assertions; the machine is shared, so take medians of several runs.
 """
 
@@ -222,17 +223,34 @@ def changed(
     return head
 
 
-def case_push() -> list[Tree]:
+def case_push(extra: Tree | None = None) -> list[Tree]:
+    """Three commits editing 15 files, adding 3 and deleting a page (`extra`: more
+    files in the base, which the commits do not touch)."""
     rng = random.Random(1)
     base = codebase(rng, {"py": 150, "md": 100, "yml": 30, "json": 20})
+    base.update(extra or {})
     commits = [base]
     tree = dict(base)
     for round_ in range(3):
         for path in sorted(tree)[round_ * 7 : round_ * 7 + 5]:
             tree[path] = edit_lines(rng, tree[path].decode(), 1, 3).encode()
         tree[f"tests/test_round{round_}.py"] = python_module(rng, f"t{round_}", 3).encode()
+        if round_ == 2:
+            del tree["docs/page00003.md"]
         commits.append(dict(tree))
     return commits
+
+
+def case_push_large() -> list[Tree]:
+    """The same push in a repository of 40,000 more Markdown pages, a few of which
+    link to the page it deletes."""
+    wiki: Tree = {}
+    for index in range(40_000):
+        target = "../docs/page00003.md" if index % 4000 == 0 else f"p{index + 1:05}.md"
+        wiki[f"wiki/w{index // 1000:02}/p{index:05}.md"] = (
+            f"# Page {index}\n\nSee [the next page]({target}).\n\nNotes {index}.\n"
+        ).encode()
+    return case_push(wiki)
 
 
 def case_pull_request() -> list[Tree]:
@@ -269,7 +287,17 @@ def case_reformat() -> list[Tree]:
 CASES = {
     case.name: case
     for case in (
-        Case("push", "everyday push: 3 commits, 18 files, in a 300-file repository", case_push),
+        Case(
+            "push",
+            "everyday push: 3 commits, 19 files (a page deleted), in a 300-file repository",
+            case_push,
+            version=".2",
+        ),
+        Case(
+            "push-large",
+            "the same push in a repository of 40,000 more Markdown pages",
+            case_push_large,
+        ),
         Case("pull-request", "200-file pull request in a 2,000-file repository", case_pull_request),
         Case(
             "release",
@@ -404,9 +432,29 @@ class Row:
     files: int
     hunks: int
     git: list[Sample]
-    ours: list[Sample]
+    ours: list[Sample]  # cold: an empty cache
+    warm: list[Sample]  # run again at once: every verdict in the cache
     other: list[Sample]
     tokens: dict[str, float]
+
+
+def clear_cache(repo: Path) -> None:
+    """gitreview's cache of proved verdicts, gone: the next run is cold."""
+    common = subprocess.run(
+        [
+            "git",
+            "--git-dir",
+            str(repo / ".git" if (repo / ".git").exists() else repo),
+            "rev-parse",
+            "--path-format=absolute",
+            "--git-common-dir",
+        ],
+        capture_output=True,
+        check=True,
+        text=True,
+        env=git_env(),
+    ).stdout.strip()
+    shutil.rmtree(Path(common) / "gitreview" / "cache", ignore_errors=True)
 
 
 def run_range(
@@ -443,13 +491,19 @@ def run_range(
         measure(ours, env)
         if compare:
             measure(ours, other_env)
-    samples: dict[str, list[Sample]] = {"git": [], "ours": [], "other": []}
+    samples: dict[str, list[Sample]] = {"git": [], "ours": [], "warm": [], "other": []}
     for _ in range(repeat):
         samples["git"].append(measure(git_diff, env))
+        clear_cache(repo)
         samples["ours"].append(measure(ours, env))
+        samples["warm"].append(measure(ours, env))
         if compare:
+            clear_cache(repo)
             samples["other"].append(measure(ours, other_env))
+    clear_cache(repo)
     manifest = json.loads(samples["ours"][-1].output)
+    if samples["warm"][-1].output != samples["ours"][-1].output:
+        print(f"note: {label}: the warm manifest differs from the cold one", file=sys.stderr)
     if compare and json.loads(samples["other"][-1].output) != manifest:
         print(f"note: {label}: the two versions' manifests differ", file=sys.stderr)
     summary = manifest["summary"]
@@ -459,6 +513,7 @@ def run_range(
         summary["hunks"]["total"],
         samples["git"],
         samples["ours"],
+        samples["warm"],
         samples["other"],
         manifest["tokens"],
     )
@@ -472,12 +527,12 @@ def median(samples: list[Sample], field: str) -> float:
 def print_header(compare: bool) -> None:
     """Wall time (CPU time in brackets: user + system of the process and its git
     children, which a busy shared machine disturbs less)."""
-    header = "| range | files / hunks | `git diff -M -p` | gitreview | ratio |"
-    rule = "|---|---|---|---|---|"
+    header = "| range | files / hunks | `git diff -M -p` | cold | ratio | warm | ratio |"
+    rule = "|---|---|---|---|---|---|---|"
     if compare:
         header += " before | ratio before |"
         rule += "---|---|"
-    header += " peak RSS git / gitreview | tokens full / manifest / significant |"
+    header += " peak RSS git / cold / warm | tokens full / manifest / significant |"
     rule += "---|---|"
     print(header)
     print(rule, flush=True)
@@ -496,11 +551,13 @@ def ratio(samples: list[Sample], base: list[Sample]) -> str:
 def print_row(row: Row, compare: bool) -> None:
     line = f"| {row.label} | {row.files:,} / {row.hunks:,} | {timing(row.git, 3)} |"
     line += f" {timing(row.ours)} | {ratio(row.ours, row.git)} |"
+    line += f" {timing(row.warm)} | {ratio(row.warm, row.git)} |"
     if compare:
         line += f" {timing(row.other)} | {ratio(row.other, row.git)} |"
     tokens = row.tokens
     line += (
-        f" {median(row.git, 'peak_mib'):.0f} / {median(row.ours, 'peak_mib'):.0f} MiB"
+        f" {median(row.git, 'peak_mib'):.0f} / {median(row.ours, 'peak_mib'):.0f}"
+        + f" / {median(row.warm, 'peak_mib'):.0f} MiB"
         + (f" (before {median(row.other, 'peak_mib'):.0f})" if compare else "")
         + f" | {tokens['full']:,} / {tokens['manifest']:,} / {tokens['significant']:,} |"
     )

@@ -52,6 +52,10 @@ class Changes:
     def __len__(self) -> int:
         return len(self._diff.raw)
 
+    def gone(self) -> list[str]:
+        """The old paths of files deleted or renamed away."""
+        return [raw.old_path for raw in self._diff.raw if raw.status in ("D", "R")]
+
     def __iter__(self) -> Iterator[FileChange]:
         if not self._diff.raw:
             return

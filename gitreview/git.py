@@ -574,6 +574,7 @@ class TreeReader:
         # Path -> its object type (or None): link checks ask about the same paths.
         self._types: dict[str, str | None] = {}
         self._oids: dict[str, str | None] = {}
+        self._ahead: Search | None = None
 
     def _lookup(self, path: str) -> GitObject | None:
         path = path.strip("/")
@@ -629,10 +630,29 @@ class TreeReader:
     def exists(self, path: str) -> bool:
         return self._entry_type(path) is not None
 
+    def search_ahead(self, literals: tuple[str, ...], suffixes: tuple[str, ...]) -> None:
+        """Start the search `files_holding` will most likely be asked for; `close`
+        stops it if it was not."""
+        self._ahead = Search(self._repo, self._commit, literals, suffixes)
+
+    def close(self) -> None:
+        if self._ahead is not None:
+            self._ahead.close()
+            self._ahead = None
+
     def files_holding(
         self, literals: tuple[str, ...], suffixes: tuple[str, ...]
     ) -> tuple[str, ...]:
-        return files_holding(self._repo, self._commit, literals, suffixes)
+        found: tuple[str, ...] = ()
+        wanted = literals
+        ahead = self._ahead
+        if ahead is not None and ahead.suffixes == suffixes:
+            # What it found for other literals too is more files to read, never fewer.
+            found = ahead.result()
+            wanted = tuple(literal for literal in literals if literal not in ahead.literals)
+        if wanted:
+            found = (*found, *files_holding(self._repo, self._commit, wanted, suffixes))
+        return tuple(dict.fromkeys(found))
 
 
 def files_holding(
@@ -642,27 +662,59 @@ def files_holding(
     whose content holds one of `literals`, byte for byte: `git grep -F` searches every
     file in C, so a caller reads only the few that can matter (issue 12). A literal
     with a line break is searched as its lines, which admits more files, never fewer."""
-    patterns = "".join(f"{literal}\n" for literal in literals).encode("utf-8", "surrogateescape")
-    if not patterns:
-        return ()
-    pathspecs = [f":(icase)*{suffix}" for suffix in suffixes]
-    # Colour, submodules and the pattern syntax are set here, not by the user's config.
-    options = ("--no-color", "--no-recurse-submodules", "-l", "-z", "-F", "-f", "-")
-    result = subprocess.run(
-        ("git", "--git-dir", repo.git_dir, "grep", *options, treeish, "--", *pathspecs),
-        input=patterns,
-        capture_output=True,
-        env=no_git_env(),
-        check=False,
-    )
-    if result.returncode not in (0, 1):  # 1: no file holds any of them
-        message = result.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise UserError(
-            f"git grep failed: {message[-1] if message else result.returncode}", status=Exit.RANGE
+    return Search(repo, treeish, literals, suffixes).result()
+
+
+class Search:
+    """`files_holding`, started at once and read when asked: git searches on another
+    core while the range is analyzed."""
+
+    def __init__(
+        self, repo: Repository, treeish: str, literals: tuple[str, ...], suffixes: tuple[str, ...]
+    ) -> None:
+        self.literals = frozenset(literals)
+        self.suffixes = suffixes
+        self._treeish = treeish
+        self._found: tuple[str, ...] | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        patterns = "".join(f"{literal}\n" for literal in literals)
+        if not patterns:
+            self._found = ()
+            return
+        pathspecs = [f":(icase)*{suffix}" for suffix in suffixes]
+        # Colour, submodules and the pattern syntax are set here, not by the user's config.
+        options = ("--no-color", "--no-recurse-submodules", "-l", "-z", "-F", "-f", "-")
+        self._process = subprocess.Popen(
+            ("git", "--git-dir", repo.git_dir, "grep", *options, treeish, "--", *pathspecs),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=no_git_env(),
         )
-    prefix = f"{treeish}:".encode()
-    names = result.stdout.split(b"\0")
-    return tuple(path_text(name.removeprefix(prefix)) for name in names if name)
+        assert self._process.stdin is not None
+        # git reads every pattern before it searches: this never waits on its output.
+        self._process.stdin.write(patterns.encode("utf-8", "surrogateescape"))
+        self._process.stdin.close()
+        self._process.stdin = None  # communicate() has nothing more to send
+
+    def result(self) -> tuple[str, ...]:
+        if self._found is None:
+            assert self._process is not None
+            stdout, stderr = self._process.communicate()
+            if self._process.returncode not in (0, 1):  # 1: no file holds any of them
+                message = stderr.decode("utf-8", "replace").strip().splitlines()
+                failure = message[-1] if message else self._process.returncode
+                raise UserError(f"git grep failed: {failure}", status=Exit.RANGE)
+            prefix = f"{self._treeish}:".encode()
+            names = stdout.split(b"\0")
+            self._found = tuple(path_text(name.removeprefix(prefix)) for name in names if name)
+        return self._found
+
+    def close(self) -> None:
+        """Stop the search if nobody asked for its result."""
+        if self._process is not None and self._found is None:
+            self._process.kill()
+            self._process.communicate()
 
 
 _WHERE_AND_WHAT = (

@@ -191,7 +191,23 @@ def redact(text: str) -> str:
     BEGIN line, so key-shaped base64 is hidden too: a line of nothing but base64 at
     least 40 long, and the base64 lines right before an END line. In an excerpt such a
     line is noise at best."""
-    lines = redact_lines(text.split("\n"))
+    return "\n".join(_hide_loose_material(redact_lines(text.split("\n"))))
+
+
+def redact_fragment(lines: Sequence[str]) -> list[str]:
+    """`redact` of a fragment's lines whose tokens are already redacted (by
+    `redact_line`, as a diff's rows are): only the key blocks and the key-shaped
+    base64 are left to hide, and the token patterns are not run twice."""
+    hidden = list(lines)
+    for block in key_blocks(hidden):
+        for index in range(block.first, block.last + 1):
+            hidden[index] = _redact_key_line(hidden[index], index == block.first)
+    return _hide_loose_material(hidden)
+
+
+def _hide_loose_material(lines: list[str]) -> list[str]:
+    """A line of nothing but base64 at least 40 long, and the base64 lines right
+    before an END line, hidden in place."""
     for index, line in enumerate(lines):
         # The literal checks first: both patterns are rare, and these are cheap.
         if len(line) >= _MATERIAL_LENGTH and _MATERIAL_LINE.fullmatch(line):
@@ -203,7 +219,7 @@ def redact(text: str) -> str:
             ):
                 lines[before] = REDACTED
                 before -= 1
-    return "\n".join(lines)
+    return lines
 
 
 def redact_name(text: str) -> str:

@@ -130,6 +130,26 @@ def test_the_search_lists_the_files_that_hold_a_literal(tmp_path: Path) -> None:
     assert tree.files_holding((), (".md",)) == ()
 
 
+def test_a_search_started_ahead_answers_with_what_it_still_lacks(tmp_path: Path) -> None:
+    """The pipeline starts the search for deleted pages' names before analysis; the
+    anchors lost are only known after, and are searched for then."""
+    repo = tmp_path / "repo"
+    pages = {"a.md": "[x](gone.md)\n", "b.md": "[y](kept.md#h)\n", "c.md": "none\n"}
+    build(repo, pages, {})
+    repository = open_repository(str(repo))
+    head = repository.resolve_commit("HEAD")
+    assert head is not None
+    tree = TreeReader(repository, head)
+    tree.search_ahead(("gone.md", "other.md"), (".md",))
+    assert sorted(tree.files_holding(("gone.md", "kept.md"), (".md",))) == ["a.md", "b.md"]
+    assert tree.files_holding(("kept.md",), (".txt",)) == ()
+    tree.close()
+    stopped = TreeReader(repository, head)
+    stopped.search_ahead(("gone.md",), (".md",))
+    stopped.close()  # never asked: the search is stopped, not waited for
+    assert stopped.files_holding(("c.md",), (".md",)) == ()
+
+
 def build(repo: Path, first: dict[str, str], then: dict[str, str | None]) -> None:
     """A repository of two commits: `first`, then `then` applied (None deletes)."""
     repo.mkdir()

@@ -265,7 +265,13 @@ def _check_lost(lost: Lost, paths: Sequence[str], index: HeadIndex) -> Iterator[
 
 def _name_forms(lost: Lost) -> tuple[str, str]:
     """The file name every link to `lost` holds, as written or percent-escaped."""
-    name = posixpath.basename(lost.path or lost.holder)
+    return name_forms(lost.path or lost.holder)
+
+
+def name_forms(path: str) -> tuple[str, str]:
+    """The file name every link to `path` holds, as written or percent-escaped: what
+    links elsewhere are searched for."""
+    name = posixpath.basename(path)
     return name, quote(name)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from gitreview.model import Hunk, Line
-from gitreview.secrets import KeyBlock, redact, redact_line
+from gitreview.secrets import KeyBlock, redact_fragment, redact_line
 
 
 class Row(NamedTuple):
@@ -50,8 +50,11 @@ def changed_rows(hunk: Hunk, keys: KeyBlocks = NO_KEYS, *, interior: bool = Fals
             rows.append(Row(" ", 0, GAP))
     # Without the whole file in view (a patch), key-shaped base64 is hidden as in
     # any fragment: a key's body lines may come without their BEGIN line.
-    texts = redact("\n".join(row.text for row in rows)).split("\n")
-    return [row._replace(text=text) for row, text in zip(rows, texts, strict=True)]
+    texts = redact_fragment([row.text for row in rows])
+    return [
+        row if row.text == text else row._replace(text=text)
+        for row, text in zip(rows, texts, strict=True)
+    ]
 
 
 def _row(line: Line, keys: KeyBlocks) -> Row:
