@@ -71,6 +71,9 @@ def manifest_of(outcome: Outcome, *, budget: int | None = None) -> dict[str, Any
 def review_of(outcome: Outcome, *, budget: int | None = None) -> Assembled:
     """The review manifest of a classified range and each role's brief; `budget`
     overrides every role's."""
+    own: dict[str | None, list[Finding]] = {}
+    for finding in outcome.findings:
+        own.setdefault(finding.path, []).append(finding)
     files = [
         file_report(
             c.change,
@@ -79,7 +82,7 @@ def review_of(outcome: Outcome, *, budget: int | None = None) -> Assembled:
             c.verdict,
             c.head_tokens,
             keys=c.keys,
-            findings=outcome.findings,
+            findings=own.get(c.change.path, ()),
             full=c.full,
             content=c.content,
             reviewed=outcome.reviewed,

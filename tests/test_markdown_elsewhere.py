@@ -163,3 +163,27 @@ def build(repo: Path, first: dict[str, str], then: dict[str, str | None]) -> Non
             (repo / path).write_text(text)
             git(repo, "add", "--", path)
         git(repo, "commit", "--quiet", "--allow-empty", "-m", "commit")
+
+
+def test_the_names_a_file_mentions_are_found_in_one_pass() -> None:
+    """`_mentioned` against the plain reading: a name anywhere, but not as the tail
+    of a longer name."""
+    import random
+
+    from gitreview.analyze.links import _mentioned
+
+    def plainly(text: str, name: str) -> bool:
+        start = text.find(name)
+        while start != -1:
+            before = text[start - 1] if start else "/"
+            if not (before.isalnum() or before in "_-."):
+                return True
+            start = text.find(name, start + 1)
+        return False
+
+    names = ["p7.md", "p17.md", "Guide.MD", "a%20b.md", "x.y.markdown", "7.md"]
+    pieces = [*names, "/", "(", " ", "_", "-", ".", "p", "1", "md", ".MD", "%20", "\n", "[l]("]
+    chooser = random.Random(12)
+    for _ in range(2000):
+        text = "".join(chooser.choice(pieces) for _ in range(chooser.randint(0, 12)))
+        assert _mentioned(text, names) == {n for n in names if plainly(text, n)}, text

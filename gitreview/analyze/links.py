@@ -241,26 +241,30 @@ def check_elsewhere(lost: Sequence[Lost], index: HeadIndex) -> Iterator[Finding]
     not searched: its content is a path, GitHub renders the file it points to.)"""
     if not lost:
         return
-    names = tuple(sorted({form for one in lost for form in _name_forms(one)}))
+    forms = [_name_forms(one) for one in lost]
+    names = tuple(sorted({form for pair in forms for form in pair}))
     holding = sorted(path for path in index.head.files_holding(names, MARKDOWN_SUFFIXES))
-    for one in lost:
-        yield from _check_lost(one, holding, index)
+    # Each file read once, and the names it mentions found in one pass over it: a
+    # range may lose hundreds of pages that thousands of files name (issue 12).
+    mentions: dict[str, tuple[str, set[str]]] = {}
+    for path in holding:
+        text = index.text(path) if is_markdown(path) else None
+        if text is not None:
+            mentions[path] = (text, _mentioned(text, names))
+    for one, pair in zip(lost, forms, strict=True):
+        for path, (text, named) in mentions.items():
+            if path != one.holder and not named.isdisjoint(pair) and _may_link(text, one):
+                yield from _broken_links(path, text, one, index)
 
 
-def _check_lost(lost: Lost, paths: Sequence[str], index: HeadIndex) -> Iterator[Finding]:
-    for path in paths:
-        if path == lost.holder or not is_markdown(path):
-            continue
-        text = index.text(path)
-        if text is None or not _may_link(text, lost):
-            continue
-        document = index.document(path, text)
-        assert document is not None
-        for link in document.links:
-            why = _broken_by(link, path, lost)
-            if why is not None:
-                message = f"link '{shown(link)}' broken by this range: {why}"
-                yield _finding(BROKEN_ELSEWHERE, path, link.line, message)
+def _broken_links(path: str, text: str, lost: Lost, index: HeadIndex) -> Iterator[Finding]:
+    document = index.document(path, text)
+    assert document is not None
+    for link in document.links:
+        why = _broken_by(link, path, lost)
+        if why is not None:
+            message = f"link '{shown(link)}' broken by this range: {why}"
+            yield _finding(BROKEN_ELSEWHERE, path, link.line, message)
 
 
 def _name_forms(lost: Lost) -> tuple[str, str]:
@@ -276,26 +280,36 @@ def name_forms(path: str) -> tuple[str, str]:
 
 
 def _may_link(text: str, lost: Lost) -> bool:
-    """Whether `text` names what was lost, as any link to it must (so most files are
-    never parsed): the file's name, and for an anchor the fragment, in any case and
-    with or without percent-escapes."""
-    if not any(_mentions(text, form) for form in _name_forms(lost)):
-        return False
+    """Whether a file that names what was lost (`_mentioned`) can link to it: any file
+    for a lost page, one that holds a lost fragment, in any case and with or without
+    percent-escapes, for a lost anchor (so most files are never parsed)."""
     if lost.path is not None:
         return True
     lowered = text.lower()
     return any(name in lowered or quote(name).lower() in lowered for name in lost.anchors)
 
 
-def _mentions(text: str, name: str) -> bool:
-    """`name` in `text`, but not as the tail of a longer name (`p7.md` in `p17.md`)."""
-    start = text.find(name)
-    while start != -1:
-        before = text[start - 1] if start else "/"
-        if not (before.isalnum() or before in "_-."):
-            return True
-        start = text.find(name, start + 1)
-    return False
+def _mentioned(text: str, names: Sequence[str]) -> set[str]:
+    """The `names` (file names, each ending with its Markdown suffix) that `text` holds,
+    but not as the tail of a longer name (`p7.md` in `p17.md`): found at each place a
+    suffix ends, so the text is read once, however many names there are."""
+    wanted = set(names)
+    lengths = sorted({len(name) for name in names})
+    found: set[str] = set()
+    for suffix in {name[name.rfind(".") :] for name in names}:
+        place = text.find(suffix)
+        while place != -1:
+            stop = place + len(suffix)
+            for length in lengths:
+                start = stop - length
+                if start < 0:
+                    break
+                candidate = text[start:stop]
+                before = text[start - 1] if start else "/"
+                if candidate in wanted and not (before.isalnum() or before in "_-."):
+                    found.add(candidate)
+            place = text.find(suffix, place + 1)
+    return found
 
 
 def _broken_by(link: Link, path: str, lost: Lost) -> str | None:

@@ -42,7 +42,10 @@ def render_brief(
             out.append(f"- and {len(commits) - MAX_COMMITS} more\n")
     if share.findings:
         out.append("\nFindings already reported (do not report them again):\n")
-        out += [_finding_line(finding, share.items) for finding in share.findings]
+        by_path: dict[str, list[ReviewItem]] = {}
+        for item in share.items:
+            by_path.setdefault(item.path, []).append(item)
+        out += [_finding_line(finding, by_path) for finding in share.findings]
     inline, listed = _within_budget(share.items, budget)
     files = len({item.path for item in share.items})
     out.append(
@@ -86,7 +89,9 @@ def _within_budget(
     return inline, listed
 
 
-def _finding_line(finding: Finding, items: Sequence[ReviewItem]) -> str:
+def _finding_line(finding: Finding, by_path: Mapping[str, Sequence[ReviewItem]]) -> str:
+    """The finding, placed by the handle of the item holding its line, if any
+    (`by_path`: the share's items by path, in order)."""
     where = finding.path or "(range)"
     if finding.path is not None and finding.line is not None:
         where = f"{finding.path}:{finding.line}"
@@ -94,8 +99,8 @@ def _finding_line(finding: Finding, items: Sequence[ReviewItem]) -> str:
         holding = next(
             (
                 item
-                for item in items
-                if item.path == finding.path and item.span and item.span[0] <= line <= item.span[1]
+                for item in by_path.get(finding.path, ())
+                if item.span and item.span[0] <= line <= item.span[1]
             ),
             None,
         )
