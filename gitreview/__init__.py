@@ -35,16 +35,15 @@ def build_manifest(
     for every mistake a user can make; its `status` is the documented exit status.
     """
     # Nothing heavy is imported until asked: start-up matters for small pushes.
-    from gitreview.pipeline import Contents, classify_range, manifest_of
+    from gitreview.commands.manifest import review_of_range
 
-    contents: Contents = "missing" if fallback else "none"
-    outcome = classify_range(
+    assembled, _ = review_of_range(
         repo,
         spec,
         config=config,
         patch=patch,
         patch_name=patch_name,
-        contents=contents,
+        contents="missing" if fallback else "none",
         cache=cache,
     )
-    return manifest_of(outcome)
+    return assembled.manifest

@@ -69,10 +69,10 @@ def run_manifest(
 
 
 def review_of_range(
-    repo: str | None,
+    repo: str | Path | None,
     spec: str | None,
     *,
-    config: str | None = None,
+    config: str | Path | None = None,
     patch: bytes | None = None,
     patch_name: str = "-",
     contents: Contents = "none",
