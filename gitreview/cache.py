@@ -9,14 +9,15 @@ those answers, and is reused only where the head still gives them. So CI
 re-runs, a pull request that gains commits and the hook's later pushes pay
 only for blob pairs they have not seen.
 
-Entries live in $GIT_COMMON_DIR/gitreview/cache/<code digest>/, one file each,
-written under a temporary name and renamed into place: a concurrent run reads a
-whole entry or none. An entry that cannot be read is a miss, never an error; a
-write that fails (a full disk, a read-only repository) turns writing off for
-the rest of the run. Nothing is written to the working tree or the object
-database. An entry is read back only as the records below (a restricted
-unpickler): a file planted in the cache cannot run code, though whoever can
-write to the git directory can always make gitreview lie, as they can make git.
+Entries live in $GIT_COMMON_DIR/gitreview/cache/<code digest>.sqlite, an SQLite
+database: a concurrent run reads whole transactions or none, and a crash loses
+entries, never the file. An entry that cannot be read is a miss, never an
+error; a write that fails (a full disk, a read-only repository, a lock held too
+long) turns writing off for the rest of the run. Nothing is written to the
+working tree or the object database. An entry is read back only as the records
+below (a restricted unpickler): an entry planted in the cache cannot run code,
+though whoever can write to the git directory can always make gitreview lie,
+as they can make git.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ import contextlib
 import functools
 import hashlib
 import io
-import os
 import pickle
+import sqlite3
 import sys
 import time
 from dataclasses import dataclass
@@ -41,8 +42,10 @@ from gitreview.review.diffs import KeyBlocks
 
 FOLDER = "gitreview/cache"  # under the git directory shared by every worktree
 _MAGIC = b"gitreview-cache 1\n"
-# A version's folder other runs may still be using is left alone for this long.
+# A version's database other runs may still be using is left alone for this long.
 _STALE_SECONDS = 24 * 3600
+_WRITE_EVERY = 500  # entries written in one transaction
+_LOCK_SECONDS = 5.0  # how long a run waits for another's transaction before going on
 # What an entry's records are made of; nothing else is ever unpickled.
 _ALLOWED = frozenset(
     {
@@ -78,14 +81,15 @@ class Entry:
 
 
 class Cache:
-    """The cache of one repository, for one version of gitreview's code."""
+    """The cache of one repository, for one version of gitreview's code: an SQLite
+    database (one file, its own locking and journal), opened at the first question."""
 
     def __init__(self, root: Path) -> None:
         self._root = root
-        self._folder = root / code_digest()
-        self._writable = True
-        self.hits = 0
-        self.misses = 0
+        self.path = root / f"{code_digest()}.sqlite"
+        self._db: sqlite3.Connection | None = None
+        self._usable = True
+        self._new: list[tuple[str, bytes]] = []
 
     @classmethod
     def of(cls, git_dir: str) -> Cache:
@@ -94,53 +98,72 @@ class Cache:
         return cache
 
     def get(self, key: str) -> Entry | None:
-        try:
-            data = (self._folder / key[:2] / key[2:]).read_bytes()
-        except OSError:
-            self.misses += 1
+        db = self._open()
+        if db is None:
             return None
-        entry = _load(data)
-        if entry is None:
-            self.misses += 1
-        else:
-            self.hits += 1
-        return entry
+        try:
+            row = db.execute("SELECT entry FROM entries WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:  # locked past the timeout, or not a database
+            return None
+        return None if row is None else _load(row[0])
 
     def put(self, key: str, entry: Entry) -> None:
-        if not self._writable:
+        if not self._usable:
             return
-        import tempfile
+        self._new.append((key, _MAGIC + pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)))
+        if len(self._new) >= _WRITE_EVERY:
+            self._write()
 
-        folder = self._folder / key[:2]
-        temporary = None
+    def close(self) -> None:
+        """Write what is still held, and let the database go."""
+        self._write()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def _write(self) -> None:
+        db = self._open() if self._new else None
+        if db is None:
+            self._new = []
+            return
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=".new-")
-            with os.fdopen(descriptor, "wb") as file:
-                file.write(_MAGIC + pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
-            os.replace(temporary, folder / key[2:])
-        except OSError:
-            self._writable = False  # a full disk or a read-only git directory: run on
-            if temporary is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
+            with db:  # one transaction: a concurrent run sees all of it or none
+                db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?)", self._new)
+        except sqlite3.Error:  # a full disk, a read-only repository, a lock held too long
+            self._usable = False
+        self._new = []
+
+    def _open(self) -> sqlite3.Connection | None:
+        if self._db is None and self._usable:
+            try:
+                self._root.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(self.path, timeout=_LOCK_SECONDS, isolation_level=None)
+                db.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
+                db.execute("PRAGMA synchronous=NORMAL")  # a crash may lose entries, not the file
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, entry BLOB) "
+                    "WITHOUT ROWID"
+                )
+                self._db = db
+            except (OSError, sqlite3.Error):
+                self._usable = False  # the run goes on without a cache, silently
+        return self._db
 
     def _prune(self) -> None:
-        """Folders of other versions of the code nobody wrote to for a day go."""
-        import shutil
-
+        """Databases of other versions of the code nobody wrote to for a day go."""
         try:
-            folders = list(self._root.iterdir())
+            files = list(self._root.iterdir())
         except OSError:
             return
         now = time.time()
-        for folder in folders:
+        for file in files:
             try:
-                stale = now - folder.stat().st_mtime > _STALE_SECONDS
+                stale = now - file.stat().st_mtime > _STALE_SECONDS
             except OSError:
                 continue
-            if folder != self._folder and stale:
-                shutil.rmtree(folder, ignore_errors=True)
+            if stale and not file.name.startswith(self.path.name):  # -wal and -shm too
+                with contextlib.suppress(OSError):
+                    file.unlink()
 
 
 def key(*parts: object) -> str:

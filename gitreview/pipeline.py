@@ -179,6 +179,7 @@ def classify_range(
     changes: Iterable[FileChange] = sized
     if progress is not None:
         changes = progress(sized, len(sized))
+    store = _cache(repository) if cache else None
     try:
         outcome = _classify(
             rng,
@@ -188,12 +189,14 @@ def classify_range(
             head=head,
             source="git",
             contents=contents,
-            cache=_cache(repository) if cache else None,
+            cache=store,
             jobs=jobs,
             size=len(sized),
         )
     finally:
         head.close()
+        if store is not None:
+            store.close()
     return replace(outcome, instructions=_instructions(settings, trusted.read))
 
 

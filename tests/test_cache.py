@@ -4,6 +4,7 @@ on, and never lets the cache fail a run or touch the working tree or objects."""
 
 import os
 import pickle
+import sqlite3
 import subprocess
 import sys
 import time
@@ -31,8 +32,24 @@ def cold(repo: Path, *args: str) -> str:
     return cached(repo, *args, "--no-cache")
 
 
-def entries(repo: Path) -> list[Path]:
-    return sorted(p for p in (repo / ".git" / FOLDER).rglob("*") if p.is_file())
+def database(repo: Path) -> Path:
+    return repo / ".git" / FOLDER / f"{code_digest()}.sqlite"
+
+
+def entries(repo: Path) -> dict[str, bytes]:
+    """The stored entries by key (none when there is no database yet)."""
+    if not database(repo).exists():
+        return {}
+    with sqlite3.connect(database(repo)) as db:
+        return dict(db.execute("SELECT key, entry FROM entries ORDER BY key"))
+
+
+def store(repo: Path, changed: dict[str, bytes]) -> None:
+    """Entries written over, as a person or a program with access to .git could."""
+    with sqlite3.connect(database(repo)) as db:
+        db.executemany(
+            "UPDATE entries SET entry = ? WHERE key = ?", [(v, k) for k, v in changed.items()]
+        )
 
 
 def rules_at(output: str, path: str) -> list[str]:
@@ -45,11 +62,10 @@ def test_a_warm_run_writes_the_bytes_of_a_cold_one(writable_repo: RepoFactory) -
     repo = writable_repo("cache")
     objects = git(repo, "count-objects", "-v")
     expected = cold(repo, "v0..v1")
-    assert entries(repo) == []  # --no-cache keeps nothing either
+    assert not (repo / ".git" / FOLDER).exists()  # --no-cache keeps nothing either
     assert cached(repo, "v0..v1") == expected
     stored = entries(repo)
     assert len(stored) == 2  # docs/a.md and src/app.py
-    assert all(p.parent.parent.name == code_digest() for p in stored)
     assert cached(repo, "v0..v1") == expected
     assert entries(repo) == stored
     assert git(repo, "status", "--porcelain", "--ignored") == ""
@@ -73,11 +89,13 @@ def test_a_stored_entry_is_what_a_warm_run_reuses(writable_repo: RepoFactory) ->
     repo = writable_repo("cache")
     cached(repo, "v0..v1")
     planted = Finding("markdown/heading-skip", "warning", "docs/a.md", 1, "planted")
-    for path in entries(repo):
-        entry = pickle.loads(path.read_bytes().partition(b"\n")[2])
+    changed = {}
+    for key, data in entries(repo).items():
+        entry = pickle.loads(data.partition(b"\n")[2])
         assert isinstance(entry, Entry)
         entry = replace(entry, findings=(*entry.findings, planted))
-        path.write_bytes(b"gitreview-cache 1\n" + pickle.dumps(entry))
+        changed[key] = b"gitreview-cache 1\n" + pickle.dumps(entry)
+    store(repo, changed)
     assert rules_at(cached(repo, "v0..v1"), "docs/a.md") == ["markdown/heading-skip"] * 2
     assert rules_at(cold(repo, "v0..v1"), "docs/a.md") == []
 
@@ -91,12 +109,11 @@ def test_torn_garbage_or_planted_entries_are_misses(writable_repo: RepoFactory) 
     repo = writable_repo("cache")
     expected = cold(repo, "v0..v1")
     cached(repo, "v0..v1")
-    torn, garbage = entries(repo)
-    torn.write_bytes(torn.read_bytes()[:40])
-    garbage.write_bytes(b"\0\1\2 not an entry")
+    (torn, data), (garbage, _) = entries(repo).items()
+    store(repo, {torn: data[:40], garbage: b"\0\1\2 not an entry"})
     assert cached(repo, "v0..v1") == expected
-    for path in entries(repo):  # the misses were stored again, whole
-        path.write_bytes(b"gitreview-cache 1\n" + pickle.dumps(_Planted()))
+    assert entries(repo)[torn] == data  # the misses were stored again, whole
+    store(repo, {key: b"gitreview-cache 1\n" + pickle.dumps(_Planted()) for key in entries(repo)})
     assert cached(repo, "v0..v1") == expected
     assert not (repo / "planted-by-cache").exists()
     assert not Path("planted-by-cache").exists()
@@ -111,6 +128,32 @@ def test_a_cache_that_cannot_be_written_changes_nothing(writable_repo: RepoFacto
     blocked.write_text("not a folder")
     assert cached(repo, "v0..v2") == expected
     assert blocked.read_text() == "not a folder"
+    blocked.unlink()
+    blocked.mkdir()
+    database(repo).write_bytes(b"not a database, and never one")
+    assert cached(repo, "v0..v2") == expected
+
+
+def test_a_run_that_finds_the_cache_locked_goes_on(writable_repo: RepoFactory) -> None:
+    """Another run holding the database's write lock past the timeout costs this one
+    its writes, not its manifest."""
+    import gitreview.cache
+
+    repo = writable_repo("cache")
+    expected = cold(repo, "v0..v1")
+    cached(repo, "v0..v2")  # creates the database
+    holder = sqlite3.connect(database(repo), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        before = gitreview.cache._LOCK_SECONDS
+        gitreview.cache._LOCK_SECONDS = 0.1
+        try:
+            assert cached(repo, "v0..v1") == expected
+        finally:
+            gitreview.cache._LOCK_SECONDS = before
+    finally:
+        holder.rollback()
+        holder.close()
 
 
 def test_concurrent_runs_agree(writable_repo: RepoFactory) -> None:
@@ -124,7 +167,7 @@ def test_concurrent_runs_agree(writable_repo: RepoFactory) -> None:
     ]
     outputs = [process.communicate() for process in processes]
     assert [(out.decode(), err.decode()) for out, err in outputs] == [(expected, "")] * 4
-    assert [p.name for p in entries(repo) if p.name.startswith(".new-")] == []
+    assert len(entries(repo)) == 3  # docs/a.md, docs/b.md and src/app.py, once each
     assert cached(repo, "v0..v3") == expected
 
 
@@ -143,15 +186,18 @@ def test_other_versions_are_pruned_a_day_after_their_last_write(
 ) -> None:
     repo = writable_repo("cache")
     root = repo / ".git" / FOLDER
-    old, recent = root / "0123456789abcdef", root / "fedcba9876543210"
-    for folder in (old, recent):
-        (folder / "ab").mkdir(parents=True)
-        (folder / "ab" / "cd").write_bytes(b"x")
+    root.mkdir(parents=True)
+    old, recent = root / "0123456789abcdef.sqlite", root / "fedcba9876543210.sqlite"
+    for file in (old, recent):
+        file.write_bytes(b"x")
     day_and_more = time.time() - 25 * 3600
     os.utime(old, (day_and_more, day_and_more))
     cached(repo, "v0..v1")
     assert not old.exists()
-    assert (recent / "ab" / "cd").exists()
+    assert recent.exists()
+    os.utime(database(repo), (day_and_more, day_and_more))  # this version's is kept
+    cached(repo, "v0..v1")
+    assert len(entries(repo)) == 2
 
 
 def test_the_configuration_is_part_of_the_key(writable_repo: RepoFactory, tmp_path: Path) -> None:

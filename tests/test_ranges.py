@@ -248,6 +248,21 @@ def test_nothing_is_written_to_the_repository(fixture_repo: RepoFactory) -> None
         }
 
     before = snapshot()
+    manifest_of("--repo", repo, "root..merged", "--no-cache")
+    run("--repo", repo, "root", "--no-cache")
+    assert snapshot() == before
+    # The cache of proved verdicts is the one thing written, under .git/gitreview/cache.
+    cache = str(repo / ".git" / "gitreview")
     manifest_of("--repo", repo, "root..merged")
     run("--repo", repo, "root")
-    assert snapshot() == before
+    after = snapshot()
+    assert any(path.startswith(cache) for path in after)
+
+    def outside_cache(shot: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
+        return {
+            path: figures
+            for path, figures in shot.items()
+            if not path.startswith(cache) and path != str(repo / ".git")
+        }
+
+    assert outside_cache(after) == outside_cache(before)
