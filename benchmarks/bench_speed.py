@@ -8,8 +8,11 @@
 Builds deterministic repositories (fixed contents, dates and ids; cached under
 --workdir) of several sizes, then times, in the same loop, `git diff -M -p` of
 the range and `git review-manifest` of it, each as a fresh process (start-up
-included), cold (gitreview's cache emptied first) and warm (run again at once),
-and prints the medians of wall and CPU time, their ratios, each one's peak RSS
+included): cold (gitreview's cache emptied first), re-run (the same command
+again at once: its result is kept) and verdicts cached (again, with the kept
+results dropped: a range never seen whose blob pairs all were, what a pull
+request that gains a commit pays besides its new files). It prints the medians
+of wall and CPU time, their ratios, each one's peak RSS
 (GNU time's, for the process and the children it waited for) and the
 manifest's token figures. `--compare DIR` also runs the gitreview package found
 in DIR (a checkout or `git archive` of another version), cold, interleaved, for
@@ -20,6 +23,7 @@ not assertions; the machine is shared, so take medians of several runs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -433,13 +437,13 @@ class Row:
     hunks: int
     git: list[Sample]
     ours: list[Sample]  # cold: an empty cache
-    warm: list[Sample]  # run again at once: every verdict in the cache
+    warm: list[Sample]  # run again at once: its result kept
+    verdicts: list[Sample]  # run again without its result: every verdict in the cache
     other: list[Sample]
     tokens: dict[str, float]
 
 
-def clear_cache(repo: Path) -> None:
-    """gitreview's cache of proved verdicts, gone: the next run is cold."""
+def cache_folder(repo: Path) -> Path:
     common = subprocess.run(
         [
             "git",
@@ -454,7 +458,22 @@ def clear_cache(repo: Path) -> None:
         text=True,
         env=git_env(),
     ).stdout.strip()
-    shutil.rmtree(Path(common) / "gitreview" / "cache", ignore_errors=True)
+    return Path(common) / "gitreview" / "cache"
+
+
+def clear_cache(repo: Path) -> None:
+    """gitreview's cache, gone: the next run is cold."""
+    shutil.rmtree(cache_folder(repo), ignore_errors=True)
+
+
+def forget_results(repo: Path) -> None:
+    """The whole ranges' results gone, every file's verdict kept: the next run is
+    that of a range never seen whose blob pairs all were."""
+    import sqlite3
+
+    for database in cache_folder(repo).glob("*.sqlite"):
+        with contextlib.closing(sqlite3.connect(database)) as db, db:
+            db.execute("DELETE FROM results")
 
 
 def run_range(
@@ -491,19 +510,28 @@ def run_range(
         measure(ours, env)
         if compare:
             measure(ours, other_env)
-    samples: dict[str, list[Sample]] = {"git": [], "ours": [], "warm": [], "other": []}
+    samples: dict[str, list[Sample]] = {
+        "git": [],
+        "ours": [],
+        "warm": [],
+        "verdicts": [],
+        "other": [],
+    }
     for _ in range(repeat):
         samples["git"].append(measure(git_diff, env))
         clear_cache(repo)
         samples["ours"].append(measure(ours, env))
         samples["warm"].append(measure(ours, env))
+        forget_results(repo)
+        samples["verdicts"].append(measure(ours, env))
         if compare:
             clear_cache(repo)
             samples["other"].append(measure(ours, other_env))
     clear_cache(repo)
     manifest = json.loads(samples["ours"][-1].output)
-    if samples["warm"][-1].output != samples["ours"][-1].output:
-        print(f"note: {label}: the warm manifest differs from the cold one", file=sys.stderr)
+    for name in ("warm", "verdicts"):
+        if samples[name][-1].output != samples["ours"][-1].output:
+            print(f"note: {label}: the {name} manifest differs from the cold one", file=sys.stderr)
     if compare and json.loads(samples["other"][-1].output) != manifest:
         print(f"note: {label}: the two versions' manifests differ", file=sys.stderr)
     summary = manifest["summary"]
@@ -514,6 +542,7 @@ def run_range(
         samples["git"],
         samples["ours"],
         samples["warm"],
+        samples["verdicts"],
         samples["other"],
         manifest["tokens"],
     )
@@ -527,12 +556,13 @@ def median(samples: list[Sample], field: str) -> float:
 def print_header(compare: bool) -> None:
     """Wall time (CPU time in brackets: user + system of the process and its git
     children, which a busy shared machine disturbs less)."""
-    header = "| range | files / hunks | `git diff -M -p` | cold | ratio | warm | ratio |"
-    rule = "|---|---|---|---|---|---|---|"
+    header = "| range | files / hunks | `git diff -M -p` | cold | ratio | re-run | ratio |"
+    header += " verdicts cached | ratio |"
+    rule = "|---|---|---|---|---|---|---|---|---|"
     if compare:
         header += " before | ratio before |"
         rule += "---|---|"
-    header += " peak RSS git / cold / warm | tokens full / manifest / significant |"
+    header += " peak RSS git / cold / verdicts cached | tokens full / manifest / significant |"
     rule += "---|---|"
     print(header)
     print(rule, flush=True)
@@ -552,12 +582,13 @@ def print_row(row: Row, compare: bool) -> None:
     line = f"| {row.label} | {row.files:,} / {row.hunks:,} | {timing(row.git, 3)} |"
     line += f" {timing(row.ours)} | {ratio(row.ours, row.git)} |"
     line += f" {timing(row.warm)} | {ratio(row.warm, row.git)} |"
+    line += f" {timing(row.verdicts)} | {ratio(row.verdicts, row.git)} |"
     if compare:
         line += f" {timing(row.other)} | {ratio(row.other, row.git)} |"
     tokens = row.tokens
     line += (
         f" {median(row.git, 'peak_mib'):.0f} / {median(row.ours, 'peak_mib'):.0f}"
-        + f" / {median(row.warm, 'peak_mib'):.0f} MiB"
+        + f" / {median(row.verdicts, 'peak_mib'):.0f} MiB"
         + (f" (before {median(row.other, 'peak_mib'):.0f})" if compare else "")
         + f" | {tokens['full']:,} / {tokens['manifest']:,} / {tokens['significant']:,} |"
     )

@@ -9,6 +9,12 @@ those answers, and is reused only where the head still gives them. So CI
 re-runs, a pull request that gains commits and the hook's later pushes pay
 only for blob pairs they have not seen.
 
+A whole range's result (its manifest, briefs and fail-on threshold) is kept too,
+keyed by the range's commit ids, the options and configuration file that made
+it, and what else git reads (Repository.surroundings): re-running the Actions
+step, or an agent asking the MCP server for a range's summary, brief and
+verification in turn, works the range out once. The RESULTS_KEPT kept last stay.
+
 Entries live in $GIT_COMMON_DIR/gitreview/cache/<code digest>.sqlite, an SQLite
 database: a concurrent run reads whole transactions or none, and a crash loses
 entries, never the file. An entry that cannot be read is a miss, never an
@@ -30,6 +36,7 @@ import pickle
 import sqlite3
 import sys
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +53,7 @@ _MAGIC = b"gitreview-cache 1\n"
 _STALE_SECONDS = 24 * 3600
 _WRITE_EVERY = 500  # entries written in one transaction
 _LOCK_SECONDS = 5.0  # how long a run waits for another's transaction before going on
+RESULTS_KEPT = 16  # whole ranges' results: those kept last stay
 # What an entry's records are made of; nothing else is ever unpickled.
 _ALLOWED = frozenset(
     {
@@ -114,6 +122,36 @@ class Cache:
         if len(self._new) >= _WRITE_EVERY:
             self._write()
 
+    def result(self, key: str) -> object | None:
+        """A whole range's result kept under `key` (see keep), or None."""
+        db = self._open()
+        if db is None:
+            return None
+        try:
+            row = db.execute("SELECT result FROM results WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return None if row is None else _load_plain(row[0])
+
+    def keep(self, key: str, result: object) -> None:
+        """A whole range's result, plain data only (dicts, lists, strings, numbers),
+        kept with the RESULTS_KEPT kept last: what a re-run of the same range with
+        the same inputs prints again without working it out (issue 12)."""
+        db = self._open()
+        if db is None:
+            return
+        data = _MAGIC + zlib.compress(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL), 1)
+        try:
+            with db:
+                db.execute("INSERT OR REPLACE INTO results VALUES (NULL, ?, ?)", (key, data))
+                db.execute(
+                    "DELETE FROM results WHERE rowid NOT IN "
+                    "(SELECT rowid FROM results ORDER BY rowid DESC LIMIT ?)",
+                    (RESULTS_KEPT,),
+                )
+        except sqlite3.Error:
+            self._usable = False
+
     def close(self) -> None:
         """Write what is still held, and let the database go."""
         self._write()
@@ -143,6 +181,11 @@ class Cache:
                 db.execute(
                     "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, entry BLOB) "
                     "WITHOUT ROWID"
+                )
+                # A rowid per result: the oldest go first.
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS results "
+                    "(rowid INTEGER PRIMARY KEY, key TEXT UNIQUE, result BLOB)"
                 )
                 self._db = db
             except (OSError, sqlite3.Error):
@@ -198,6 +241,21 @@ class _Unpickler(pickle.Unpickler):
         if (module, name) not in _ALLOWED:
             raise pickle.UnpicklingError(f"{module}.{name} is not an entry's record")
         return super().find_class(module, name)
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"{module}.{name} is not plain data")
+
+
+def _load_plain(data: bytes) -> object | None:
+    if not data.startswith(_MAGIC):
+        return None
+    try:
+        result: object = _PlainUnpickler(io.BytesIO(zlib.decompress(data[len(_MAGIC) :]))).load()
+    except Exception:  # a torn or planted result is a miss, whatever it holds
+        return None
+    return result
 
 
 def _load(data: bytes) -> Entry | None:

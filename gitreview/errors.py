@@ -32,3 +32,15 @@ class UserError(Exception):
         self.message = message
         self.status = status
         self.hint = hint
+
+
+class NotFetched(UserError):
+    """The head an earlier review covered is not in this repository (--since): the
+    Actions step then reviews the whole range, as a force push often leaves it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(
+            message,
+            status=Exit.RANGE,
+            hint="the head reviewed last must be in this repository: fetch it",
+        )

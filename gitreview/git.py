@@ -114,6 +114,24 @@ class Repository:
         found = self.objects().lookup(f"{result.stdout.decode('ascii').strip()}^{{commit}}")
         return found.oid if found is not None else None  # a tree or a blob: not a commit
 
+    def surroundings(self) -> bytes:
+        """What git reads besides the objects of a range, and that can change what it
+        makes of the same commits: the configuration (includes and the environment's
+        too: a rename limit, a big-file threshold), replacement refs, grafts, the
+        shallow boundary and info/attributes. A result kept for a range is reused only
+        while these stay the same (cache.py)."""
+        config = self._git("config", "--list", "-z", "--includes", check=False).stdout
+        replaced = self._git("for-each-ref", "--format=%(refname) %(objectname)", "refs/replace/")
+        parts = [config, replaced.stdout]
+        for folder in sorted({self.git_dir, self.common_dir}):
+            for name in ("shallow", "info/grafts", "info/attributes"):
+                try:
+                    with open(os.path.join(folder, name), "rb") as file:
+                        parts.append(file.read())
+                except OSError:
+                    parts.append(b"-")
+        return b"\0\0".join(parts)
+
     def merge_base(self, one: str, two: str) -> str | None:
         result = self._git("merge-base", one, two, check=False)
         if result.returncode != 0:

@@ -20,7 +20,7 @@ from gitreview.analyze.base import HeadTree
 from gitreview.analyze.trust import Origin
 from gitreview.classify import FileVerdict, Verdict
 from gitreview.config import CONFIG_FILE, Config, parse_config
-from gitreview.errors import Exit, UserError
+from gitreview.errors import Exit, NotFetched, UserError
 from gitreview.handles import Handle
 from gitreview.manifest import Assembled, assemble, file_report, hunk_handle
 from gitreview.model import FileChange, Finding, Range
@@ -146,7 +146,7 @@ def classify_range(
     repository = open_repository(None if repo is None else str(repo))
     if base_head is not None:
         base_sha, head_sha = base_head
-        rng = between(repository, base_sha, head_sha, spec or f"{base_sha or ''}..{head_sha}")
+        rng = between(repository, spec or f"{base_sha or ''}..{head_sha}", base_sha, head_sha)
     else:
         rng = resolve_range(repository, spec)
     assert rng.head is not None  # only a patch has no head
@@ -225,22 +225,14 @@ def since_review(
     if since is not None:
         head = repository.resolve_commit(since)
         if head is None:
-            raise UserError(
-                f"unknown revision {since!r} (--since)",
-                status=Exit.RANGE,
-                hint="the head reviewed last must be in this repository: fetch it",
-            )
+            raise NotFetched(f"unknown revision {since!r} (--since)")
         base = outcome.rng.base and repository.merge_base(outcome.rng.base, head)
         named = since
     else:
         assert since_manifest is not None
         base, head, wanted = _manifest_review(since_manifest)
         if repository.resolve_commit(head) is None:
-            raise UserError(
-                f"{since_manifest}: its head {head[:12]} is not in this repository",
-                status=Exit.RANGE,
-                hint="the head reviewed last must be in this repository: fetch it",
-            )
+            raise NotFetched(f"{since_manifest}: its head {head[:12]} is not in this repository")
         named = str(since_manifest)
     before = classify_range(repo, config=config, base_head=(base, head), cache=cache, jobs=jobs)
     hunks: dict[Key, str] = {}

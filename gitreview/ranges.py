@@ -8,14 +8,29 @@ base, which is what a push would send.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from gitreview.errors import Exit, UserError
 from gitreview.git import Repository
 from gitreview.model import Range
 
 
+class Ends(NamedTuple):
+    """A range as commit ids, and as the user named it."""
+
+    spec: str
+    base: str | None  # None: the empty tree
+    head: str
+
+
 def resolve_range(repo: Repository, spec: str | None) -> Range:
+    return between(repo, *range_ends(repo, spec))
+
+
+def range_ends(repo: Repository, spec: str | None) -> Ends:
+    """The base and head the user's words name, without listing the commits between."""
     if spec is None or spec == "":
-        return _upstream_range(repo)
+        return _upstream_ends(repo)
     if "..." in spec:
         left, right = spec.split("...", 1)
         head = _commit(repo, right or "HEAD")
@@ -27,12 +42,10 @@ def resolve_range(repo: Repository, spec: str | None) -> Range:
                 status=Exit.RANGE,
                 hint=_shallow_hint(repo) or f"use {left or 'HEAD'}..{right or 'HEAD'} to diff them",
             )
-        return Range(spec=spec, base=base, head=head, commits=repo.commits(base, head))
+        return Ends(spec, base, head)
     if ".." in spec:
         left, right = spec.split("..", 1)
-        base = _commit(repo, left or "HEAD")
-        head = _commit(repo, right or "HEAD")
-        return Range(spec=spec, base=base, head=head, commits=repo.commits(base, head))
+        return Ends(spec, _commit(repo, left or "HEAD"), _commit(repo, right or "HEAD"))
     head = _commit(repo, spec)
     parent = repo.first_parent(head)
     if parent is None and repo.is_shallow:
@@ -42,15 +55,15 @@ def resolve_range(repo: Repository, spec: str | None) -> Range:
             status=Exit.RANGE,
             hint=_shallow_hint(repo),
         )
-    return Range(spec=spec, base=parent, head=head, commits=repo.commits(parent, head))
+    return Ends(spec, parent, head)
 
 
-def between(repo: Repository, base: str | None, head: str, spec: str) -> Range:
+def between(repo: Repository, spec: str, base: str | None, head: str) -> Range:
     """A range of known commit ids (base None: the empty tree), as a hook sees it."""
     return Range(spec=spec, base=base, head=head, commits=repo.commits(base, head))
 
 
-def _upstream_range(repo: Repository) -> Range:
+def _upstream_ends(repo: Repository) -> Ends:
     branch = repo.current_branch()
     if branch is None:
         raise UserError(
@@ -68,7 +81,7 @@ def _upstream_range(repo: Repository) -> Range:
                 f"(git branch --set-upstream-to=origin/{branch})"
             ),
         )
-    return resolve_range(repo, f"{upstream}...HEAD")
+    return range_ends(repo, f"{upstream}...HEAD")
 
 
 def _commit(repo: Repository, rev: str) -> str:

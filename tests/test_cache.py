@@ -8,13 +8,14 @@ import sqlite3
 import subprocess
 import sys
 import time
+import zlib
 from dataclasses import replace
 from pathlib import Path
 
 from manifests import run, validate_manifest
 from repos import RepoFactory, git, isolated_environment
 
-from gitreview.cache import FOLDER, Entry, code_digest
+from gitreview.cache import FOLDER, RESULTS_KEPT, Entry, code_digest
 from gitreview.model import Finding
 
 BROKEN = "markdown/broken-link"
@@ -45,11 +46,24 @@ def entries(repo: Path) -> dict[str, bytes]:
 
 
 def store(repo: Path, changed: dict[str, bytes]) -> None:
-    """Entries written over, as a person or a program with access to .git could."""
+    """Entries written over, as a person or a program with access to .git could; the
+    whole ranges' results go, so that the next run reads entries."""
     with sqlite3.connect(database(repo)) as db:
         db.executemany(
             "UPDATE entries SET entry = ? WHERE key = ?", [(v, k) for k, v in changed.items()]
         )
+        db.execute("DELETE FROM results")
+
+
+def results(repo: Path) -> dict[str, bytes]:
+    with sqlite3.connect(database(repo)) as db:
+        return dict(db.execute("SELECT key, result FROM results ORDER BY rowid"))
+
+
+def plant_results(repo: Path, result: object) -> None:
+    with sqlite3.connect(database(repo)) as db:
+        data = b"gitreview-cache 1\n" + zlib.compress(pickle.dumps(result))
+        db.execute("UPDATE results SET result = ?", (data,))
 
 
 def rules_at(output: str, path: str) -> list[str]:
@@ -209,3 +223,92 @@ def test_the_configuration_is_part_of_the_key(writable_repo: RepoFactory, tmp_pa
     assert generated == cold(repo, "v0..v1", "--config", str(config))
     assert generated != cold(repo, "v0..v1")
     validate_manifest(__import__("json").loads(generated))
+
+
+# --- whole ranges' results ------------------------------------------------------------
+
+
+def test_a_re_run_of_the_same_range_is_its_kept_result(writable_repo: RepoFactory) -> None:
+    """The Actions step run again, or an agent asking for the summary, the brief and
+    then the verification of one range: worked out once."""
+    repo = writable_repo("cache")
+    expected = cold(repo, "v0..v1")
+    assert cached(repo, "v0..v1") == expected
+    assert len(results(repo)) == 1
+    manifest = __import__("json").loads(expected)
+    manifest["range"]["spec"] = "kept"
+    plant_results(repo, (manifest, {}, "error"))
+    assert __import__("json").loads(cached(repo, "v0..v1"))["range"]["spec"] == "kept"
+    assert cached(repo, "v0..v2") == cold(repo, "v0..v2")  # another range: its own
+    assert cold(repo, "v0..v1") == expected
+
+
+def test_a_kept_result_is_only_plain_data(writable_repo: RepoFactory) -> None:
+    repo = writable_repo("cache")
+    expected = cold(repo, "v0..v1")
+    cached(repo, "v0..v1")
+    for planted in (_Planted(), ("not", "a result"), "garbage"):
+        plant_results(repo, planted)
+        assert cached(repo, "v0..v1") == expected
+    assert not (repo / "planted-by-cache").exists()
+    assert not Path("planted-by-cache").exists()
+
+
+def test_what_else_git_reads_is_part_of_a_result_s_key(writable_repo: RepoFactory) -> None:
+    """The same commits, yet git makes something else of them: a rename limit that
+    leaves two edited renames unpaired, or a replacement of the head commit."""
+    repo = writable_repo("cache")
+    git(repo, "checkout", "--quiet", "v1")
+    for old, new in (("docs/a.md", "docs/first.md"), ("src/app.py", "src/total.py")):
+        git(repo, "mv", old, new)
+        with (repo / new).open("a") as file:
+            file.write("\n# one line more\n")
+    git(repo, "commit", "--quiet", "--all", "--message", "Rename two files and edit them")
+    git(repo, "tag", "moved")
+    before = cached(repo, "v1..moved")
+    assert '"status":"renamed"' in before
+    git(repo, "config", "diff.renameLimit", "1")
+    unpaired = cached(repo, "v1..moved")
+    assert '"status":"renamed"' not in unpaired
+    assert unpaired == cold(repo, "v1..moved")
+    git(repo, "config", "--unset", "diff.renameLimit")
+    assert cached(repo, "v1..moved") == before
+    git(
+        repo,
+        "replace",
+        git(repo, "rev-parse", "moved").strip(),
+        git(repo, "rev-parse", "v1").strip(),
+    )
+    replaced = cached(repo, "v1..moved")
+    assert replaced != before
+    assert replaced == cold(repo, "v1..moved")
+
+
+def test_each_option_that_changes_a_result_is_part_of_its_key(
+    writable_repo: RepoFactory, tmp_path: Path
+) -> None:
+    repo = writable_repo("cache")
+    cached(repo, "v0..v3")
+    for options in (
+        ("--fallback",),
+        ("--format", "full"),
+        ("--budget", "1"),
+        ("--since", "v1"),
+        ("--format", "brief"),
+        ("--format", "text"),
+    ):
+        assert cached(repo, "v0..v3", *options) == cold(repo, "v0..v3", *options), options
+    first = tmp_path / "first.json"
+    first.write_text(cached(repo, "v0..v1"))
+    since = cached(repo, "v0..v3", "--since-manifest", str(first))
+    assert since == cold(repo, "v0..v3", "--since-manifest", str(first))
+    first.write_text(cached(repo, "v1..v3"))  # the same file, another review
+    since = cached(repo, "v0..v3", "--since-manifest", str(first))
+    assert since == cold(repo, "v0..v3", "--since-manifest", str(first))
+
+
+def test_only_the_results_kept_last_stay(writable_repo: RepoFactory) -> None:
+    repo = writable_repo("cache")
+    for budget in range(1, RESULTS_KEPT + 3):
+        cached(repo, "v0..v1", "--budget", str(budget))
+    assert len(results(repo)) == RESULTS_KEPT

@@ -105,7 +105,7 @@ def test_a_bug_is_one_line_without_a_traceback(
         raise RuntimeError("boom")
 
     monkeypatch.delenv("GITREVIEW_DEBUG", raising=False)
-    monkeypatch.setattr("gitreview.pipeline.classify_range", broken)
+    monkeypatch.setattr("gitreview.commands.manifest.review_of_range", broken)
     result = run("--repo", fixture_repo("kinds"), "v1..v2")
     assert result.status == 70
     assert result.stderr == (

@@ -27,9 +27,12 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gitreview.errors import Exit, UserError
+from gitreview.errors import Exit, NotFetched, UserError
+
+if TYPE_CHECKING:
+    from gitreview.pipeline import Contents
 
 ZERO_SHA = "0" * 40
 FAIL_ON = ("error", "warning", "info", "never")
@@ -74,9 +77,8 @@ def run_ci(*, repo: str | None) -> int:
         _append(env.get("GITHUB_OUTPUT"), format_outputs(_nothing()))
         return int(Exit.OK)
 
-    from gitreview.commands.manifest import _fails
+    from gitreview.commands.manifest import _fails, review_of_range
     from gitreview.manifest import serialize
-    from gitreview.pipeline import classify_range, review_of, since_review
     from gitreview.render.github import render_github
     from gitreview.render.sarif import render_sarif
     from gitreview.secrets import redact_name
@@ -84,21 +86,18 @@ def run_ci(*, repo: str | None) -> int:
     spec = range_spec(repo, wanted)
     folder = Path(env.get("RUNNER_TEMP") or tempfile.gettempdir()) / "gitreview"
     config = inputs.config and trusted_config(repo, spec, inputs.config, folder)
-    outcome = classify_range(
-        repo, spec, config=config, contents="missing" if inputs.fallback else "none"
-    )
-    if inputs.since:
-        try:
-            outcome = since_review(outcome, repo, since=inputs.since, config=config)
-        except UserError as error:
-            if error.status != Exit.RANGE:
-                raise
-            # A force-pushed head is often not fetched any more: review everything.
-            # The message quotes the input, which may be a branch named like a token.
-            message = redact_name(error.message)
-            print(f"gitreview: {message}: reviewing the whole range", file=sys.stderr)
-    assembled = review_of(outcome)
-    manifest, settings = assembled.manifest, outcome.settings
+    contents: Contents = "missing" if inputs.fallback else "none"
+    try:
+        assembled, configured = review_of_range(
+            repo, spec, config=config, contents=contents, since=inputs.since
+        )
+    except NotFetched as error:
+        # A force-pushed head is often not fetched any more: review everything.
+        # The message quotes the input, which may be a branch named like a token.
+        message = redact_name(error.message)
+        print(f"gitreview: {message}: reviewing the whole range", file=sys.stderr)
+        assembled, configured = review_of_range(repo, spec, config=config, contents=contents)
+    manifest = assembled.manifest
     shown = for_role(manifest, inputs.role)
     path = folder / "manifest.json"
     try:
@@ -114,7 +113,7 @@ def run_ci(*, repo: str | None) -> int:
     _append(env.get("GITHUB_OUTPUT"), format_outputs(outputs(shown, path)))
     _append(env.get("GITHUB_STEP_SUMMARY"), step_summary(shown, manifest["findings"]))
     sys.stdout.write(render_github(manifest))
-    threshold = inputs.fail_on or settings.fail_on
+    threshold = inputs.fail_on or configured
     failed = _fails(manifest, threshold)
     print(f"gitreview: {_summary(manifest, path)}", file=sys.stderr)
     if failed:

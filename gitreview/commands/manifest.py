@@ -10,7 +10,6 @@ from gitreview.config import SEVERITIES
 from gitreview.errors import Exit, UserError
 
 if TYPE_CHECKING:
-    from gitreview.config import Config
     from gitreview.manifest import Assembled
     from gitreview.pipeline import Contents, Progress
 
@@ -37,7 +36,7 @@ def run_manifest(
 
     patch_data = None if patch is None else _read_patch(patch)
     contents: Contents = "all" if output_format == "full" else "missing" if fallback else "none"
-    assembled, settings = review_of_range(
+    assembled, configured = review_of_range(
         repo,
         spec,
         config=config,
@@ -64,7 +63,7 @@ def run_manifest(
             Path(output).write_bytes(data)
         except OSError as error:
             raise UserError(f"cannot write {output}: {error.strerror}", status=Exit.USAGE) from None
-    threshold = fail_on or settings.fail_on
+    threshold = fail_on or configured
     return int(Exit.FINDINGS) if _fails(manifest, threshold) else int(Exit.OK)
 
 
@@ -82,36 +81,77 @@ def review_of_range(
     since_manifest: str | None = None,
     cache: bool = True,
     jobs: int | None = None,
-) -> tuple[Assembled, Config]:
-    """The manifest and the briefs of a range (or a patch), and the configuration
-    they were built with: what the command line and the MCP server render.
-    `since`, `since_manifest`: what an earlier review covered (issue #13); `cache`:
-    reuse and keep verdicts proved before (cache.py); `jobs`: processes that prove
-    files (verdicts.py)."""
+) -> tuple[Assembled, str]:
+    """The manifest and the briefs of a range (or a patch), and the fail-on threshold
+    of the configuration they were built with: what the command line, the Actions
+    step and the MCP server render. `since`, `since_manifest`: what an earlier
+    review covered (issue #13); `cache`: reuse and keep verdicts proved before and
+    whole results (cache.py); `jobs`: processes that prove files (verdicts.py)."""
+    from gitreview.manifest import Assembled
     from gitreview.pipeline import classify_range, review_of, since_review
 
-    outcome = classify_range(
-        repo,
-        spec,
-        config=config,
-        patch=patch,
-        patch_name=patch_name,
-        contents=contents,
-        progress=progress,
-        cache=cache,
-        jobs=jobs,
-    )
-    if since is not None or since_manifest is not None:
-        outcome = since_review(
-            outcome,
+    def work(base_head: tuple[str | None, str] | None, named: str | None) -> tuple[Assembled, str]:
+        outcome = classify_range(
             repo,
-            since=since,
-            since_manifest=since_manifest,
+            named,
             config=config,
+            patch=patch,
+            patch_name=patch_name,
+            contents=contents,
+            base_head=base_head,
+            progress=progress,
             cache=cache,
             jobs=jobs,
         )
-    return review_of(outcome, budget=budget), outcome.settings
+        if since is not None or since_manifest is not None:
+            outcome = since_review(
+                outcome,
+                repo,
+                since=since,
+                since_manifest=since_manifest,
+                config=config,
+                cache=cache,
+                jobs=jobs,
+            )
+        return review_of(outcome, budget=budget), outcome.settings.fail_on
+
+    if patch is not None or not cache:
+        return work(None, spec)
+    from gitreview.cache import Cache, key
+    from gitreview.git import open_repository
+    from gitreview.ranges import range_ends
+
+    repository = open_repository(None if repo is None else str(repo))
+    ends = range_ends(repository, spec)
+    # Everything the result is made of; the commits' objects are named by their ids.
+    result_key = key(
+        "result",
+        ends,
+        config and (str(config), _bytes_of(config)),
+        contents,
+        budget,
+        since and repository.resolve_commit(since),
+        since_manifest and (since_manifest, _bytes_of(since_manifest)),
+        repository.surroundings(),
+    )
+    store = Cache.of(repository.common_dir)
+    try:
+        kept = store.result(result_key)
+        if isinstance(kept, tuple) and len(kept) == 3:
+            manifest, briefs, fail_on = kept
+            return Assembled(manifest, briefs), fail_on
+        assembled, fail_on = work((ends.base, ends.head), ends.spec)
+        store.keep(result_key, (assembled.manifest, assembled.briefs, fail_on))
+        return assembled, fail_on
+    finally:
+        store.close()
+
+
+def _bytes_of(path: str | Path) -> bytes | None:
+    try:
+        return Path(path).read_bytes()
+    except OSError:
+        return None  # the run says why, and nothing is kept
 
 
 def brief_text(briefs: dict[str, str], role: str | None) -> str:
