@@ -27,8 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gitreview import tokens
-from gitreview.manifest import serialize
 from gitreview.pipeline import classify_range, review_of
+from gitreview.render.json import serialize
 
 
 @dataclass(frozen=True)

@@ -39,13 +39,14 @@ import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gitreview.analyze import Analysis
-from gitreview.analyze.links import Asked
-from gitreview.classify.base import FileVerdict
-from gitreview.model import Finding
-from gitreview.review.diffs import KeyBlocks
+if TYPE_CHECKING:  # an entry's records are imported when one is read (_ALLOWED)
+    from gitreview.analyze import Analysis
+    from gitreview.analyze.links import Asked
+    from gitreview.classify.base import FileVerdict
+    from gitreview.model import Finding
+    from gitreview.review.diffs import KeyBlocks
 
 FOLDER = "gitreview/cache"  # under the git directory shared by every worktree
 _MAGIC = b"gitreview-cache 1\n"

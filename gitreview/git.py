@@ -116,13 +116,24 @@ class Repository:
 
     def surroundings(self) -> bytes:
         """What git reads besides the objects of a range, and that can change what it
-        makes of the same commits: the configuration (includes and the environment's
-        too: a rename limit, a big-file threshold), replacement refs, grafts, the
-        shallow boundary and info/attributes. A result kept for a range is reused only
-        while these stay the same (cache.py)."""
-        config = self._git("config", "--list", "-z", "--includes", check=False).stdout
-        replaced = self._git("for-each-ref", "--format=%(refname) %(objectname)", "refs/replace/")
-        parts = [config, replaced.stdout]
+        makes of the same commits: the configuration (its includes and the
+        environment's too: a rename limit pairs files differently), replacement refs,
+        grafts, the shallow boundary and info/attributes. A result kept for a range is
+        reused only while these stay the same (cache.py)."""
+        asked = (
+            ("config", "--list", "-z", "--includes"),
+            ("for-each-ref", "--format=%(refname) %(objectname)", "refs/replace/"),
+        )
+        running = [  # both at once: this is on the way of every run
+            subprocess.Popen(
+                ("git", "--git-dir", self.git_dir, *args),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=no_git_env(),
+            )
+            for args in asked
+        ]
+        parts = [process.communicate()[0] for process in running]
         for folder in sorted({self.git_dir, self.common_dir}):
             for name in ("shallow", "info/grafts", "info/attributes"):
                 try:

@@ -18,7 +18,8 @@ from gitreview.analyze.base import Scope
 from gitreview.classify import FileVerdict
 from gitreview.config import Role
 from gitreview.handles import OID_LENGTH, Handle, Side, change_handle
-from gitreview.model import FileChange, Finding, Hunk, Range
+from gitreview.model import Assembled, FileChange, Finding, Hunk, Range
+from gitreview.render.json import serialize
 from gitreview.review.brief import render_brief
 from gitreview.review.diffs import NO_KEYS, KeyBlocks, changed_rows, hunk_header, render_compact
 from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
@@ -211,14 +212,6 @@ def excerpt(lines: Iterable[str]) -> str:
     return text[: EXCERPT_CHARS - 1] + "…"
 
 
-@dataclass(frozen=True)
-class Assembled:
-    """The manifest, and each role's brief (what `--format brief` prints)."""
-
-    manifest: dict[str, Any]
-    briefs: dict[str, str]
-
-
 def assemble(
     rng: Range,
     reports: Sequence[FileReport],
@@ -381,16 +374,6 @@ def _role_entry(share: Share, budget: int | None, brief_tokens: int) -> dict[str
     if oversized:
         entry["oversized"] = oversized
     return entry
-
-
-def render_json(manifest: dict[str, Any], *, color: bool = False) -> str:
-    """The json output format: the manifest itself."""
-    return serialize(manifest)
-
-
-def serialize(manifest: dict[str, Any]) -> str:
-    """The manifest as compact, deterministic JSON text (one line, newline at the end)."""
-    return json.dumps(manifest, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def _settle_manifest_tokens(manifest: dict[str, Any]) -> None:

@@ -7,7 +7,7 @@ the border, so no classifier depends on a library's quirks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
@@ -123,3 +123,12 @@ class Finding:
     path: str | None
     line: int | None
     message: str
+
+
+@dataclass(frozen=True)
+class Assembled:
+    """The manifest, and each role's brief (what `--format brief` prints)."""
+
+    manifest: dict[str, Any]
+    briefs: dict[str, str]
+    text: str | None = None  # the manifest serialized (render/json.py), once that is done

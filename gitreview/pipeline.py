@@ -22,8 +22,8 @@ from gitreview.classify import FileVerdict, Verdict
 from gitreview.config import CONFIG_FILE, Config, parse_config
 from gitreview.errors import Exit, NotFetched, UserError
 from gitreview.handles import Handle
-from gitreview.manifest import Assembled, assemble, file_report, hunk_handle
-from gitreview.model import FileChange, Finding, Range
+from gitreview.manifest import assemble, file_report, hunk_handle
+from gitreview.model import Assembled, FileChange, Finding, Range
 from gitreview.review.diffs import NO_KEYS, KeyBlocks
 from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
 from gitreview.verdicts import Attributes, Terms, apply_rule_settings, check_rules, proved

@@ -237,7 +237,7 @@ def test_a_re_run_of_the_same_range_is_its_kept_result(writable_repo: RepoFactor
     assert len(results(repo)) == 1
     manifest = __import__("json").loads(expected)
     manifest["range"]["spec"] = "kept"
-    plant_results(repo, (manifest, {}, "error"))
+    plant_results(repo, (__import__("json").dumps(manifest), {}, "error"))
     assert __import__("json").loads(cached(repo, "v0..v1"))["range"]["spec"] == "kept"
     assert cached(repo, "v0..v2") == cold(repo, "v0..v2")  # another range: its own
     assert cold(repo, "v0..v1") == expected
@@ -247,7 +247,8 @@ def test_a_kept_result_is_only_plain_data(writable_repo: RepoFactory) -> None:
     repo = writable_repo("cache")
     expected = cold(repo, "v0..v1")
     cached(repo, "v0..v1")
-    for planted in (_Planted(), ("not", "a result"), "garbage"):
+    planted: object
+    for planted in (_Planted(), ("not", "a result"), "garbage", ({}, {}, "error"), ("{", {}, "")):
         plant_results(repo, planted)
         assert cached(repo, "v0..v1") == expected
     assert not (repo / "planted-by-cache").exists()

@@ -78,8 +78,8 @@ def run_ci(*, repo: str | None) -> int:
         return int(Exit.OK)
 
     from gitreview.commands.manifest import _fails, review_of_range
-    from gitreview.manifest import serialize
     from gitreview.render.github import render_github
+    from gitreview.render.json import serialize
     from gitreview.render.sarif import render_sarif
     from gitreview.secrets import redact_name
 

@@ -191,8 +191,8 @@ def push_ranges(
 
 
 def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list[str]:
-    from gitreview.manifest import serialize
     from gitreview.pipeline import classify_range, manifest_of, since_review
+    from gitreview.render.json import serialize
 
     spec = f"{(push.base or 'empty tree')[:12]}..{push.head[:12]}"
     outcome = classify_range(repo, spec, base_head=(push.base, push.head))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -10,7 +12,7 @@ from gitreview.config import SEVERITIES
 from gitreview.errors import Exit, UserError
 
 if TYPE_CHECKING:
-    from gitreview.manifest import Assembled
+    from gitreview.model import Assembled
     from gitreview.pipeline import Contents, Progress
 
 
@@ -53,6 +55,8 @@ def run_manifest(
     manifest = assembled.manifest
     if output_format == "brief":
         text = brief_text(assembled.briefs, role)
+    elif output_format == "json" and assembled.text is not None:
+        text = assembled.text
     else:
         text = render(manifest, output_format, color=output is None and sys.stdout.isatty())
     if output is None:
@@ -87,10 +91,10 @@ def review_of_range(
     step and the MCP server render. `since`, `since_manifest`: what an earlier
     review covered (issue #13); `cache`: reuse and keep verdicts proved before and
     whole results (cache.py); `jobs`: processes that prove files (verdicts.py)."""
-    from gitreview.manifest import Assembled
-    from gitreview.pipeline import classify_range, review_of, since_review
 
     def work(base_head: tuple[str | None, str] | None, named: str | None) -> tuple[Assembled, str]:
+        from gitreview.pipeline import classify_range, review_of, since_review
+
         outcome = classify_range(
             repo,
             named,
@@ -120,6 +124,7 @@ def review_of_range(
     from gitreview.cache import Cache, key
     from gitreview.git import open_repository
     from gitreview.ranges import range_ends
+    from gitreview.render.json import serialize
 
     repository = open_repository(None if repo is None else str(repo))
     ends = range_ends(repository, spec)
@@ -136,15 +141,31 @@ def review_of_range(
     )
     store = Cache.of(repository.common_dir)
     try:
-        kept = store.result(result_key)
-        if isinstance(kept, tuple) and len(kept) == 3:
-            manifest, briefs, fail_on = kept
-            return Assembled(manifest, briefs), fail_on
+        kept = _kept(store.result(result_key))
+        if kept is not None:
+            return kept
         assembled, fail_on = work((ends.base, ends.head), ends.spec)
-        store.keep(result_key, (assembled.manifest, assembled.briefs, fail_on))
+        assembled = replace(assembled, text=serialize(assembled.manifest))
+        store.keep(result_key, (assembled.text, assembled.briefs, fail_on))
         return assembled, fail_on
     finally:
         store.close()
+
+
+def _kept(result: object) -> tuple[Assembled, str] | None:
+    """A kept result, if it has the shape `review_of_range` keeps (else a miss)."""
+    from gitreview.model import Assembled
+
+    if not isinstance(result, tuple) or len(result) != 3:
+        return None
+    text, briefs, fail_on = result
+    if not (isinstance(text, str) and isinstance(briefs, dict) and isinstance(fail_on, str)):
+        return None
+    try:
+        manifest = json.loads(text)
+    except ValueError:
+        return None
+    return (Assembled(manifest, briefs, text), fail_on) if isinstance(manifest, dict) else None
 
 
 def _bytes_of(path: str | Path) -> bytes | None:

@@ -13,7 +13,7 @@ import importlib
 from typing import Any
 
 FORMATS: dict[str, tuple[str, str]] = {
-    "json": ("gitreview.manifest", "render_json"),
+    "json": ("gitreview.render.json", "render_json"),
     "text": ("gitreview.render.text", "render_text"),
     "full": ("gitreview.render.full", "render_full"),
     "markdown": ("gitreview.render.markdown", "render_markdown"),
