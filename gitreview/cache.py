@@ -107,14 +107,8 @@ class Cache:
         return cache
 
     def get(self, key: str) -> Entry | None:
-        db = self._open()
-        if db is None:
-            return None
-        try:
-            row = db.execute("SELECT entry FROM entries WHERE key = ?", (key,)).fetchone()
-        except sqlite3.Error:  # locked past the timeout, or not a database
-            return None
-        return None if row is None else _load(row[0])
+        data = self._read("SELECT entry FROM entries WHERE key = ?", key)
+        return None if data is None else _load(data)
 
     def put(self, key: str, entry: Entry) -> None:
         if not self._usable:
@@ -125,14 +119,8 @@ class Cache:
 
     def result(self, key: str) -> object | None:
         """A whole range's result kept under `key` (see keep), or None."""
-        db = self._open()
-        if db is None:
-            return None
-        try:
-            row = db.execute("SELECT result FROM results WHERE key = ?", (key,)).fetchone()
-        except sqlite3.Error:
-            return None
-        return None if row is None else _load_plain(row[0])
+        data = self._read("SELECT result FROM results WHERE key = ?", key)
+        return None if data is None else _load_plain(data)
 
     def keep(self, key: str, result: object) -> None:
         """A whole range's result, plain data only (dicts, lists, strings, numbers),
@@ -159,6 +147,16 @@ class Cache:
         if self._db is not None:
             self._db.close()
             self._db = None
+
+    def _read(self, query: str, key: str) -> bytes | None:
+        db = self._open()
+        if db is None:
+            return None
+        try:
+            row = db.execute(query, (key,)).fetchone()
+        except sqlite3.Error:  # locked past the timeout, or not a database
+            return None
+        return None if row is None else bytes(row[0])
 
     def _write(self) -> None:
         db = self._open() if self._new else None
