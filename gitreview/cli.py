@@ -153,8 +153,9 @@ def _manifest(args: list[str]) -> int:
     parser.add_argument(
         "--no-cache",
         action="store_true",
-        help="neither reuse nor keep the verdicts proved for blob pairs seen before (kept "
-        "under the git directory, in gitreview/cache; deleting that folder is always safe)",
+        help="neither reuse nor keep the verdicts proved for blob pairs seen before, nor the "
+        "results of ranges run before (kept under the git directory, in gitreview/cache; "
+        "deleting that folder is always safe)",
     )
     parser.add_argument(
         "-j",
