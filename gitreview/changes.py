@@ -71,7 +71,7 @@ class Changes:
                     # Waited for at the first added file only: until then git looks
                     # for copies on the other core.
                     if copies is None:
-                        copies = self._copies.by_path(self._diff.paths())
+                        copies = self._copies.by_path(self._diff.paths)
                     raw = copies.get(streamed.new_path, streamed)
                 old_data, new_data = (
                     None if side is None else blobs.next(*side) for side in _sides(streamed)

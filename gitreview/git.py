@@ -1,4 +1,4 @@
-"""Every call into the git binary (and pygit2, for diff_hunks). Returns plain records.
+"""Every call into the git binary. Returns plain records.
 
 The repository path is always explicit: inside hooks git exports GIT_DIR,
 GIT_INDEX_FILE and friends, which would silently point subprocesses at another
@@ -13,7 +13,7 @@ import io
 import os
 import re
 import subprocess
-from collections.abc import Generator, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, NamedTuple, cast
 
 from gitreview.errors import Exit, UserError
@@ -26,12 +26,10 @@ from gitreview.gitdiff import (
     path_text,
     split_blocks,
 )
-from gitreview.model import EMPTY_TREE, Commit, Hunk, Line, Origin
+from gitreview.model import EMPTY_TREE, Commit, Hunk
 
 if TYPE_CHECKING:
     import threading
-
-    import pygit2
 
 # Variables git itself needs to run; every other GIT_* variable is dropped.
 _KEPT_GIT_VARIABLES = frozenset(
@@ -227,9 +225,7 @@ class Repository:
     def blob_hunks(self, old_oid: str, new_oid: str, *, path: str) -> tuple[Hunk, ...]:
         """git's hunks between two blobs, as text, with the stream's options: for a
         copy, and for a file git's attributes call binary that is text to us."""
-        result = self._isolated(
-            "diff", *_PATCH_OPTIONS, "--text", "--diff-algorithm=myers", old_oid, new_oid
-        )
+        result = self._isolated("diff", *_PATCH_OPTIONS, "--text", old_oid, new_oid)
         if result.returncode not in (0, 1):
             raise self.object_error(result.stderr, {old_oid: path, new_oid: path})
         blocks = list(split_blocks([result.stdout]))
@@ -264,9 +260,12 @@ class Repository:
 
 
 # The options of every patch gitreview reads, spelled out so no configuration
-# changes the hunks: git's defaults, with its indent heuristic (issue 2).
+# changes the hunks: git's defaults, with its indent heuristic (issue 2). The
+# algorithm too: a diff driver's `algorithm` (info/attributes and the configuration)
+# would otherwise cut the stream's hunks unlike `show`'s.
 _PATCH_OPTIONS = (
     "--full-index",
+    "--diff-algorithm=myers",
     "--indent-heuristic",
     "--no-ext-diff",
     "--no-textconv",
@@ -335,13 +334,14 @@ class _Process:
         self._drain.start()
         self._stop = weakref.finalize(self, _stop, self.process, self._drain)
 
-    def finish(self, paths: Mapping[str, str]) -> None:
-        """Wait for git; its failure becomes one line naming the path it could not read."""
+    def finish(self, paths: Callable[[], Mapping[str, str]]) -> None:
+        """Wait for git; its failure becomes one line naming the path it could not
+        read (`paths`: object id -> path, worked out only then)."""
         status = self.process.wait()
         try:
             if status != 0:
                 self._drain.join()
-                raise self._repo.object_error(b"".join(self._stderr), paths)
+                raise self._repo.object_error(b"".join(self._stderr), paths())
         finally:
             self.close()
 
@@ -405,12 +405,12 @@ class DiffStream:
                 break
         data = b"".join(chunks)
         if not data:
-            self._git.finish(self._oids_of([]))
+            self._git.finish(lambda: self._oids_of([]))
             return [], b""
         end = data.find(b"\0\0")
         if end < 0:
             # git stopped before the end of the records: it could not read a blob.
-            self._git.finish(self._oids_of([]))
+            self._git.finish(lambda: self._oids_of([]))
             raise UserError("git diff-tree stopped without an error", status=Exit.RANGE)
         return parse_raw_fields(data[: end + 1].split(b"\0")), data[end + 2 :]
 
@@ -421,7 +421,7 @@ class DiffStream:
         try:
             for block in split_blocks(self._chunks()):
                 yield parse_block(block)
-            self._git.finish(self._oids_of(self.raw))
+            self._git.finish(lambda: self._oids_of(self.raw))
         finally:
             self._git.close()
 
@@ -464,7 +464,7 @@ class Copies:
             repo, "diff-tree", "-r", "-z", "--raw", "-M", "-C", base or EMPTY_TREE, head
         )
 
-    def by_path(self, paths: Mapping[str, str]) -> dict[str, RawChange]:
+    def by_path(self, paths: Callable[[], Mapping[str, str]]) -> dict[str, RawChange]:
         """`paths` (object id -> path) names the file of a blob git could not read."""
         try:
             records = parse_raw_diff(self._git.stdout.read())
@@ -792,48 +792,3 @@ def open_repository(path: str | None) -> Repository:
         work_tree = top.stdout.decode("utf-8", "surrogateescape").strip() or None
     shallow_clone = shallow == "true"
     return Repository(git_dir, work_tree=work_tree, shallow=shallow_clone, common_dir=common_dir)
-
-
-def diff_hunks(old: bytes | None, new: bytes | None, *, context: int = 3) -> tuple[Hunk, ...]:
-    """The hunks of a text diff between two contents, as git would cut them.
-
-    Binary detection is the caller's (git's rule, not libgit2's), so FORCE_TEXT.
-    """
-    import pygit2
-    from pygit2.enums import DiffOption
-
-    patch = pygit2.Patch.create_from(
-        old,
-        new,
-        flag=DiffOption.INDENT_HEURISTIC | DiffOption.FORCE_TEXT,
-        context_lines=context,
-        interhunk_lines=0,
-    )
-    return tuple(_hunk(hunk) for hunk in patch.hunks)
-
-
-def _hunk(hunk: pygit2.DiffHunk) -> Hunk:
-    lines: list[Line] = []
-    for line in hunk.lines:
-        if line.origin in "=<>":
-            # "\ No newline at end of file" belongs to the line just before it.
-            lines[-1] = lines[-1]._replace(newline=False)
-            continue
-        raw = line.raw_content
-        if raw.endswith(b"\n"):
-            raw = raw[:-1]
-        lines.append(
-            Line(
-                origin=cast(Origin, line.origin),
-                old_no=line.old_lineno if line.old_lineno > 0 else None,
-                new_no=line.new_lineno if line.new_lineno > 0 else None,
-                text=raw.decode("utf-8", "replace"),
-            )
-        )
-    return Hunk(
-        old_start=hunk.old_start,
-        old_count=hunk.old_lines,
-        new_start=hunk.new_start,
-        new_count=hunk.new_lines,
-        lines=tuple(lines),
-    )

@@ -6,16 +6,17 @@ import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+import pygit2
 from manifests import Result, files_by_path, new_lines, run
+from pygit2.enums import DiffOption
 
 from gitreview.analyze import Analysis, analyze
 from gitreview.cli import main
 from gitreview.config import Config
-from gitreview.git import diff_hunks
 from gitreview.kinds import kind_of
-from gitreview.model import MODE_FILE, FileChange, Status
+from gitreview.model import MODE_FILE, FileChange, Hunk, Line, Origin, Status
 
 FindingRow = tuple[str, str, str | None, int | None, str]
 
@@ -100,3 +101,43 @@ def analysis_of(
 
 def rows(analysis: Analysis) -> list[FindingRow]:
     return [(f.rule, f.severity, f.path, f.line, f.message) for f in analysis.report.findings]
+
+
+def diff_hunks(old: bytes | None, new: bytes | None, *, context: int = 3) -> tuple[Hunk, ...]:
+    """The hunks of a text diff between two contents, as git would cut them
+    (libgit2's, for tests that need no repository; FORCE_TEXT: binary is git's call)."""
+    patch = pygit2.Patch.create_from(
+        old,
+        new,
+        flag=DiffOption.INDENT_HEURISTIC | DiffOption.FORCE_TEXT,
+        context_lines=context,
+        interhunk_lines=0,
+    )
+    return tuple(_hunk(hunk) for hunk in patch.hunks)
+
+
+def _hunk(hunk: pygit2.DiffHunk) -> Hunk:
+    lines: list[Line] = []
+    for line in hunk.lines:
+        if line.origin in "=<>":
+            # "\ No newline at end of file" belongs to the line just before it.
+            lines[-1] = lines[-1]._replace(newline=False)
+            continue
+        raw = line.raw_content
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        lines.append(
+            Line(
+                origin=cast(Origin, line.origin),
+                old_no=line.old_lineno if line.old_lineno > 0 else None,
+                new_no=line.new_lineno if line.new_lineno > 0 else None,
+                text=raw.decode("utf-8", "replace"),
+            )
+        )
+    return Hunk(
+        old_start=hunk.old_start,
+        old_count=hunk.old_lines,
+        new_start=hunk.new_start,
+        new_count=hunk.new_lines,
+        lines=tuple(lines),
+    )

@@ -216,3 +216,29 @@ def test_a_path_that_is_not_utf8(writable_repo: RepoFactory, tmp_path: Path) -> 
     assert run("--repo", repo, "HEAD", "-o", target).status == 0
     manifest = json.loads(target.read_text("utf-8"))
     assert [entry["path"] for entry in manifest["files"]] == ["lat\\xe9.txt"]
+
+
+def test_a_diff_driver_s_algorithm_does_not_cut_the_hunks(writable_repo: RepoFactory) -> None:
+    """The hunks are git's default algorithm's, whatever a diff driver in
+    info/attributes asks: `show` recomputes them with it, and the handles must match."""
+    repo = writable_repo("cache")
+    (repo / "cut.txt").write_text("}\n}\nx\nb\nc\n{\nx\nx\n")
+    git(repo, "add", "cut.txt")
+    git(repo, "commit", "--quiet", "--message", "Before")
+    (repo / "cut.txt").write_text("x\nc\na\n}\nx\n{\na\nb\n")
+    git(repo, "commit", "--quiet", "--all", "--message", "After")
+    plain = manifest_of("--repo", repo, "--no-cache", "--fail-on", "never", "HEAD")
+    (repo / ".git" / "info" / "attributes").write_text("*.txt diff=other\n")
+    git(repo, "config", "diff.other.algorithm", "patience")
+    driven = manifest_of("--repo", repo, "--no-cache", "--fail-on", "never", "HEAD")
+    assert driven == plain
+    handles = [h["handle"] for h in files_by_path(driven)["cut.txt"].get("hunks", [])]
+    handles += [
+        item["handle"]
+        for role in driven["review"].values()
+        for batch in role["batches"]
+        for item in batch["handles"]
+    ]
+    assert handles
+    for handle in handles:
+        assert run("show", "--repo", repo, handle).status == 0
