@@ -44,3 +44,7 @@ class NotFetched(UserError):
             status=Exit.RANGE,
             hint="the head reviewed last must be in this repository: fetch it",
         )
+
+    @classmethod
+    def revision(cls, since: str) -> NotFetched:
+        return cls(f"unknown revision {since!r} (--since)")

@@ -225,7 +225,7 @@ def since_review(
     if since is not None:
         head = repository.resolve_commit(since)
         if head is None:
-            raise NotFetched(f"unknown revision {since!r} (--since)")
+            raise NotFetched.revision(since)
         base = outcome.rng.base and repository.merge_base(outcome.rng.base, head)
         named = since
     else:

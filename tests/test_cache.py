@@ -313,3 +313,16 @@ def test_only_the_results_kept_last_stay(writable_repo: RepoFactory) -> None:
     for budget in range(1, RESULTS_KEPT + 3):
         cached(repo, "v0..v1", "--budget", str(budget))
     assert len(results(repo)) == RESULTS_KEPT
+
+
+def test_a_since_is_kept_by_the_name_given_and_an_unknown_one_is_an_error(
+    writable_repo: RepoFactory,
+) -> None:
+    repo = writable_repo("cache")
+    cached(repo, "v0..v3")  # a result without --since is kept
+    unknown = run("--repo", repo, "--since", "no-such-revision", "v0..v3")
+    assert unknown.status == 3
+    assert "unknown revision 'no-such-revision' (--since)" in unknown.stderr
+    cached(repo, "v0..v3", "--since", "v1")
+    named = cached(repo, "v0..v3", "--since", "v1^{commit}")  # the same commit, named otherwise
+    assert named == cold(repo, "v0..v3", "--since", "v1^{commit}")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gitreview.config import SEVERITIES
-from gitreview.errors import Exit, UserError
+from gitreview.errors import Exit, NotFetched, UserError
 
 if TYPE_CHECKING:
     from gitreview.model import Assembled
@@ -128,6 +128,9 @@ def review_of_range(
 
     repository = open_repository(None if repo is None else str(repo))
     ends = range_ends(repository, spec)
+    since_head = since and repository.resolve_commit(since)
+    if since and since_head is None:
+        raise NotFetched.revision(since)  # before any work: the Actions step goes on without
     # Everything the result is made of; the commits' objects are named by their ids.
     result_key = key(
         "result",
@@ -135,7 +138,7 @@ def review_of_range(
         config and (str(config), _bytes_of(config)),
         contents,
         budget,
-        since and repository.resolve_commit(since),
+        since and (since, since_head),  # the name too: the manifest says what was named
         since_manifest and (since_manifest, _bytes_of(since_manifest)),
         repository.surroundings(),
     )
