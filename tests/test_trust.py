@@ -474,3 +474,25 @@ def test_the_config_input_is_read_from_the_base_not_the_checkout(
         "in the repository is read from the base commit; give an absolute path for a file "
         "of the workflow's own)\n"
     )
+
+
+def test_a_change_to_what_decides_the_review_keeps_its_scopes(tmp_path: Path) -> None:
+    """A reflowed instructions page would be trivial; made significant as what
+    decides the review, its hunk still names its section, as any significant one."""
+    repo = new_repo(tmp_path)
+    roles = "roles:\n  docs:\n    paths: ['**']\n    instructions: review/guide.md\n"
+    commit(repo, ".gitreview.yml", roles, "Roles")
+    page = "# Guide\n\n## Tone\n\nBe brief and kind\nin every comment you leave.\n"
+    commit(repo, "review/guide.md", page, "Guide")
+    reflowed = "# Guide\n\n## Tone\n\nBe brief and kind in every\ncomment you leave.\n"
+    commit(repo, "review/guide.md", reflowed, "Reflow the guide")
+    manifest = run("--repo", repo, "--no-cache", "HEAD").manifest
+    assert classification(manifest, "review/guide.md")[0] == "significant"
+    items = [
+        item
+        for role in manifest["review"].values()
+        for batch in role["batches"]
+        for item in batch["handles"]
+        if item["handle"].startswith("review/guide.md")
+    ]
+    assert [item.get("section") for item in items] == ["Guide > Tone"]
