@@ -215,15 +215,17 @@ def key(*parts: object) -> str:
 
 @functools.cache
 def code_digest() -> str:
-    """gitreview's own code, the Python that runs it and the libraries it reads
-    files with: any change to them is a new cache. The libraries are known by their
-    files' names, sizes and times, found without importing them (asking for their
-    versions through importlib.metadata took 60 ms, a fifth of an everyday push)."""
+    """gitreview's own code and schemas, the Python that runs it and the libraries it
+    reads files with: any change to them is a new cache. The libraries are known by
+    their files' names, sizes and times, found without importing them (asking for
+    their versions through importlib.metadata took 60 ms, a fifth of an everyday push)."""
     from importlib.util import find_spec
 
     digest = hashlib.sha256(sys.version.encode())
     package = Path(__file__).parent
-    for path in sorted(package.rglob("*.py")):
+    # The schemas a configuration is checked against too (a link in a checkout).
+    schemas = sorted((package / "schemas").glob("*.json"))
+    for path in [*sorted(package.rglob("*.py")), *schemas]:
         digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
     for name in _LIBRARIES:
         spec = find_spec(name)
