@@ -89,6 +89,10 @@ def proved(
                 entry = cache.get(entry_key)
                 if entry is not None and index.answers(entry.asked):
                     queue.append((change, "", entry))
+                    if pool is not None and batch.tasks and len(queue) >= _BATCH * _AHEAD:
+                        # Hits wait, blobs and all, behind the batch being filled: send it.
+                        pool.submit(batch)
+                        batch = _Batch()
                     yield from _ready(queue, cache, pool)
                     continue
             if pool is None:
