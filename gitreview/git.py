@@ -87,6 +87,9 @@ class Repository:
             ("git", "--git-dir", self.git_dir, *args),
             capture_output=True,
             env=no_git_env(),
+            # From the git directory: with core.worktree set (a submodule's), git would
+            # read paths relative to the folder the user ran from.
+            cwd=self.git_dir,
             check=False,
         )
         if check and result.returncode != 0:
@@ -719,6 +722,7 @@ class Search:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=no_git_env(),
+            cwd=repo.git_dir,  # paths from the top, whatever core.worktree says
         )
         assert self._process.stdin is not None
         # git reads every pattern before it searches: this never waits on its output.

@@ -187,3 +187,29 @@ def test_the_names_a_file_mentions_are_found_in_one_pass() -> None:
     for _ in range(2000):
         text = "".join(chooser.choice(pieces) for _ in range(chooser.randint(0, 12)))
         assert _mentioned(text, names) == {n for n in names if plainly(text, n)}, text
+
+
+def test_links_elsewhere_are_found_from_any_folder_when_the_git_dir_names_its_worktree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A submodule's git directory sets core.worktree: run from a subfolder, git would
+    read the search's paths from there, and links outside it would go unchecked."""
+    work, git_dir = tmp_path / "work", tmp_path / "git-dir"
+    git(tmp_path, "init", "--quiet", f"--separate-git-dir={git_dir}", str(work))
+    git(work, "config", "core.worktree", str(work))
+    (work / "docs").mkdir()
+    (work / "top.md").write_text("# Top\n\nSee [p](docs/page.md).\n")
+    (work / "docs" / "in.md").write_text("# In\n\nSee [p](page.md).\n")
+    (work / "docs" / "page.md").write_text("# P\n")
+    git(work, "add", "--all")
+    git(work, "commit", "--quiet", "--message", "Pages")
+    git(work, "rm", "--quiet", "docs/page.md")
+    git(work, "commit", "--quiet", "--message", "Delete a page")
+    monkeypatch.chdir(work / "docs")
+    result = run("--repo", git_dir, "--no-cache", "--fail-on", "never", "HEAD")
+    assert result.status == 0, result.stderr
+    broken = [(f["path"], f["rule"]) for f in result.manifest["findings"]]
+    assert broken == [
+        ("docs/in.md", "markdown/broken-elsewhere"),
+        ("top.md", "markdown/broken-elsewhere"),
+    ]
