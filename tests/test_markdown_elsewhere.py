@@ -213,3 +213,27 @@ def test_links_elsewhere_are_found_from_any_folder_when_the_git_dir_names_its_wo
         ("docs/in.md", "markdown/broken-elsewhere"),
         ("top.md", "markdown/broken-elsewhere"),
     ]
+
+
+def test_links_elsewhere_are_found_however_common_editors_spell_the_name(
+    tmp_path: Path,
+) -> None:
+    """A backslash before `_`, lower-case percent-escapes: the search for the deleted
+    pages' names must admit the files that spell them so."""
+    work = tmp_path / "work"
+    git(tmp_path, "init", "--quiet", str(work))
+    (work / "page_name.md").write_text("# P\n")
+    (work / "café.md").write_text("# C\n")
+    (work / "one.md").write_text("# One\n\nSee [p](page\\_name.md).\n")
+    (work / "two.md").write_text("# Two\n\nSee [c](caf%c3%a9.md).\n")
+    git(work, "add", "--all")
+    git(work, "commit", "--quiet", "--message", "Pages")
+    git(work, "rm", "--quiet", "page_name.md", "café.md")
+    git(work, "commit", "--quiet", "--message", "Delete two pages")
+    result = run("--repo", work, "--no-cache", "--fail-on", "never", "HEAD")
+    assert result.status == 0, result.stderr
+    broken = [(f["path"], f["rule"]) for f in result.manifest["findings"]]
+    assert broken == [
+        ("one.md", "markdown/broken-elsewhere"),
+        ("two.md", "markdown/broken-elsewhere"),
+    ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import posixpath
+import re
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -267,16 +268,20 @@ def _broken_links(path: str, text: str, lost: Lost, index: HeadIndex) -> Iterato
             yield _finding(BROKEN_ELSEWHERE, path, link.line, message)
 
 
-def _name_forms(lost: Lost) -> tuple[str, str]:
-    """The file name every link to `lost` holds, as written or percent-escaped."""
+def _name_forms(lost: Lost) -> tuple[str, ...]:
     return name_forms(lost.path or lost.holder)
 
 
-def name_forms(path: str) -> tuple[str, str]:
-    """The file name every link to `path` holds, as written or percent-escaped: what
-    links elsewhere are searched for."""
+def name_forms(path: str) -> tuple[str, ...]:
+    """The forms of the file name a link to `path` holds, as written, percent-escaped
+    (either case of hex digit) or with Markdown's backslash before `_` and `*`: what
+    links elsewhere are searched for. Rarer spellings (an escaped letter, an entity)
+    are not looked for."""
     name = posixpath.basename(path)
-    return name, quote(name)
+    escaped = quote(name)
+    lower_hex = re.sub(r"%[0-9A-F]{2}", lambda match: match.group().lower(), escaped)
+    backslashed = re.sub(r"([_*])", r"\\\1", name)
+    return tuple(dict.fromkeys((name, escaped, lower_hex, backslashed)))
 
 
 def _may_link(text: str, lost: Lost) -> bool:
