@@ -715,7 +715,10 @@ class Search:
             return
         pathspecs = [f":(icase)*{suffix}" for suffix in suffixes]
         # Colour, submodules and the pattern syntax are set here, not by the user's config.
-        options = ("--no-color", "--no-recurse-submodules", "-l", "-z", "-F", "-f", "-")
+        # One thread: searching objects, git's threads wait on one lock and cost twice
+        # the time (40,000 pages: 0.09 s against 0.2 s), on a core the analysis needs.
+        options = ("--no-color", "--no-recurse-submodules", "--threads=1", "-l", "-z", "-F")
+        options += ("-f", "-")
         self._process = subprocess.Popen(
             ("git", "--git-dir", repo.git_dir, "grep", *options, treeish, "--", *pathspecs),
             stdin=subprocess.PIPE,

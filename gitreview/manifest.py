@@ -193,10 +193,8 @@ def hunk_handle(change: FileChange, hunk: Hunk) -> str:
 
 
 def innermost_scope(scopes: Sequence[Scope], hunk: Hunk) -> Scope | None:
-    """The narrowest head-side scope holding the hunk's first added line (for a
-    pure deletion, the place in the head where the lines were)."""
-    span = hunk.new_span
-    line = span[0] if span else max(hunk.new_start, 1)
+    """The narrowest head-side scope holding the hunk's scope line."""
+    line = hunk.scope_line
     holding = [scope for scope in scopes if scope.first <= line <= scope.last]
     if not holding:
         return None

@@ -82,6 +82,14 @@ class Hunk:
         numbers = [line.new_no for line in self.lines if line.origin == "+" and line.new_no]
         return (numbers[0], numbers[-1]) if numbers else None
 
+    @property
+    def scope_line(self) -> int:
+        """The head line whose scope (function, section) the hunk is named by: its
+        first added line, or for a pure deletion, the place in the head where the
+        lines were."""
+        span = self.new_span
+        return span[0] if span else max(self.new_start, 1)
+
 
 @dataclass(frozen=True)
 class FileChange:

@@ -322,16 +322,26 @@ TEXTS = {
 
 
 @pytest.mark.parametrize("kind", sorted(TEXTS))
-def test_symbols_up_to_a_line_are_those_of_the_whole_file(kind: str) -> None:
+def test_symbols_named_for_some_lines_are_those_of_the_whole_file(kind: str) -> None:
     text = TEXTS[kind]
     everything = scopes(kind, text)
-    total = text.count("\n")
-    for line in range(total + 1):
-        found = scopes(kind, text, until=line)
-        for asked in range(1, line + 1):
-            holding = [s for s in everything if s.first <= asked <= s.last]
-            assert [s for s in found if s.first <= asked <= s.last] == holding
-    assert len(scopes(kind, text, until=1)) < len(everything)  # the rest is left out
+    total = text.count("\n") + 1
+    asked_sets = [{line} for line in range(1, total + 1)]
+    asked_sets += [{first, first + gap} for first in range(1, total) for gap in (1, 3, 7)]
+    for asked in asked_sets:
+        found = scopes(kind, text, lines=asked)
+        assert found == [s for s in everything if s in found]  # the same names, in order
+        for line in asked:
+            holding = [s for s in everything if s.first <= line <= s.last]
+            assert [s for s in found if s.first <= line <= s.last] == holding
+    assert len(scopes(kind, text, lines={1})) < len(everything)  # the rest is left out
+    assert scopes(kind, text, lines=()) == []
+
+
+def test_symbols_inside_an_unclosed_block_are_named_with_it() -> None:
+    text = "namespace outer {\nint f(void)\n{\n  return 1;\n}\nint g(void)\n{\n  go();\n}\n"
+    assert scopes("cpp", text, lines={8}) == [s for s in scopes("cpp", text) if s.first >= 6]
+    assert [s.name for s in scopes("cpp", text, lines={8})] == ["namespace outer > g()"]
 
 
 def test_lazy_scopes_are_named_once_on_first_use() -> None:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 from gitreview.analyze.base import LazyScopes, Report, Rule, Subject
-from gitreview.model import Finding, Hunk
+from gitreview.model import Finding
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -37,16 +37,10 @@ def analyze(subject: Subject) -> Report:
     text = subject.new_text
     if text is None:
         return Report(findings)
-    # Named only when the manifest asks (a significant file's hunks), and only as far
-    # as the last line a hunk asks about (issue 12).
-    kind, last = subject.kind, max((_scope_line(h) for h in subject.change.hunks), default=0)
-    return Report(findings, LazyScopes(lambda: symbols.scopes(kind, text, until=last)))
-
-
-def _scope_line(hunk: Hunk) -> int:
-    """The head line whose scope the manifest gives a hunk (manifest.innermost_scope)."""
-    span = hunk.new_span
-    return span[0] if span else max(hunk.new_start, 1)
+    # Named only when the manifest asks (a significant file's hunks), and only the
+    # blocks that may hold the line it asks about for each hunk (issue 12).
+    kind, asked = subject.kind, frozenset(h.scope_line for h in subject.change.hunks)
+    return Report(findings, LazyScopes(lambda: symbols.scopes(kind, text, lines=asked)))
 
 
 def _debuggers(subject: Subject) -> Iterator[Finding]:

@@ -14,9 +14,10 @@ than a wrong one.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from bisect import bisect_left, bisect_right
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+from itertools import accumulate
 
 from gitreview.analyze import lexers
 from gitreview.analyze.base import Scope
@@ -60,24 +61,27 @@ _JS_ARROW = re.compile(
 _ANNOTATION = re.compile(r"@[\w.]+(?: ?\([^()]*\))?|\[\[?[^\[\]]*\]?\]")
 
 
-@dataclass(frozen=True)
-class _Block:
-    path: str | None  # its full name when it has one, else the enclosing named block's
-    named: bool
-    first: int
-    in_function: bool  # it or a block around it is a function
+@dataclass
+class _Brace:
+    """A `{` as the pass over braces found it, before any name is read."""
+
+    head_start: int  # where its head starts; -1: it is not named (it takes its outer's)
+    position: int
+    outer: int  # the enclosing brace's index, -1 at the top
+    close: int = -1  # where its `}` is; -1: it never closes
     # A block opened inside parentheses (`App({ items })`, `f(opts: { a: string })`):
     # where the head around it started, so the head goes on after it closes.
     inline_head: int | None = None
 
 
-def scopes(kind: str, text: str, *, until: int | None = None) -> list[Scope]:
-    """The named blocks of the file; with `until`, only those that may hold a line up
-    to that one (the rest may be left out)."""
+def scopes(kind: str, text: str, *, lines: Collection[int] | None = None) -> list[Scope]:
+    """The named blocks of the file, in the order they close; with `lines`, only
+    those that may hold one of them (the rest may be left out): every scope that
+    holds one of those lines is there, named as in the whole file."""
     if kind in END_KINDS:
         return list(_end_scopes(text))
     if kind in BRACE_KINDS:
-        return list(_brace_scopes(kind, text, until))
+        return _brace_scopes(kind, text, lines)
     return []
 
 
@@ -93,48 +97,87 @@ _MAX_DEPTH = 100  # blocks nested deeper are not named: no real code goes there
 _DIRECTIVE = re.compile(r"^[ \t]*#.*$", re.MULTILINE)
 
 
-def _brace_scopes(kind: str, text: str, until: int | None = None) -> Iterator[Scope]:
+def _brace_scopes(kind: str, text: str, lines: Collection[int] | None) -> list[Scope]:
     code = code_only(kind, text)
     if code is None:
-        return
+        return []
     if kind in ("c", "cpp", "csharp"):  # preprocessor lines may hold unbalanced braces
         code = _DIRECTIVE.sub(lambda m: " " * len(m.group()), code)
-    newlines = [m.start() for m in re.finditer("\n", code)]
-    # Past the end of line `until`, a block whose head starts there cannot hold the
-    # line: it is not named, and once no block is open, nothing more can.
+    newlines = _newlines(code)
+    asked = None if lines is None else sorted(lines)
+    braces = _braces(code, newlines, None if asked is None else (asked[-1] if asked else 0))
+    # Named from the outside in, and only where a block may hold an asked line: a
+    # head's name is the costly part, and a block holds no line its outer does not.
+    named: list[tuple[str | None, bool]] = []  # (path, in a function) of each brace
+    found: list[tuple[int, Scope]] = []
+    for brace in braces:
+        outer_path, outer_function = named[brace.outer] if brace.outer >= 0 else (None, False)
+        if brace.head_start < 0 or not _may_hold(brace, newlines, asked):
+            named.append((outer_path, outer_function))
+            continue
+        head = code[brace.head_start : brace.position]
+        name, function, start = _name_head(kind, head, outer_function)
+        path = name if outer_path is None or name is None else f"{outer_path} > {name}"
+        named.append((path or outer_path, outer_function or function))
+        if name is not None and path is not None and brace.close >= 0:
+            first = bisect_right(newlines, brace.head_start + start - 1) + 1
+            last = bisect_right(newlines, brace.close - 1) + 1
+            found.append((brace.close, Scope(first, last, path, "symbol")))
+    return [scope for _, scope in sorted(found, key=lambda pair: pair[0])]
+
+
+def _newlines(code: str) -> list[int]:
+    """Where each line break is: the lengths of the lines, summed in C."""
+    breaks = list(accumulate(map((1).__add__, map(len, code.split("\n"))), initial=-1))
+    return breaks[1:-1]
+
+
+def _braces(code: str, newlines: list[int], until: int | None) -> list[_Brace]:
+    """Every `{` matched with its `}`, with where its head starts. Past the end of
+    line `until`, a block whose head starts there cannot hold the line: it is not
+    named, and once no block is open, nothing more can."""
     limit = len(code) if until is None or until > len(newlines) else newlines[until - 1]
-    stack: list[_Block] = []
-    boundary = 0
-    for match in re.finditer(r"[{};]", code):
+    braces: list[_Brace] = []
+    stack: list[int] = []
+    boundary = after = 0  # where the head of a `{` may start; just past the last brace
+    for match in re.finditer(r"[{}]", code):
         char, position = match.group(), match.start()
+        semicolon = code.rfind(";", after, position)  # a statement ends the head too
+        if semicolon >= 0:
+            boundary = semicolon + 1
+        after = position + 1
         if boundary > limit and not stack:
-            return
+            break
         next_boundary = position + 1
-        outer = stack[-1] if stack else _Block(None, False, 0, False)
         if char == "{":
             head_start = max(boundary, position - _HEAD_CHARS)
-            head = code[head_start:position]
+            brace = _Brace(-1, position, stack[-1] if stack else -1)
             if boundary > limit:
-                block = replace(outer, named=False, inline_head=None)
-            elif head.count("(") > head.count(")"):
-                block = replace(outer, named=False, inline_head=boundary)
+                pass
+            elif code.count("(", head_start, position) > code.count(")", head_start, position):
+                brace.inline_head = boundary
             elif len(stack) < _MAX_DEPTH:
-                name, function, start = _name_head(kind, head, outer.in_function)
-                first = bisect_right(newlines, head_start + start - 1) + 1
-                path = name if outer.path is None or name is None else f"{outer.path} > {name}"
-                in_function = outer.in_function or function
-                block = _Block(path or outer.path, name is not None, first, in_function)
-            else:
-                block = replace(outer, named=False, inline_head=None)
-            stack.append(block)
+                brace.head_start = head_start
+            stack.append(len(braces))
+            braces.append(brace)
         elif char == "}" and stack:
-            block = stack.pop()
-            if block.inline_head is not None:
-                next_boundary = block.inline_head
-            elif block.named and block.path is not None:
-                last = bisect_right(newlines, position - 1) + 1
-                yield Scope(block.first, last, block.path, "symbol")
+            brace = braces[stack.pop()]
+            brace.close = position
+            if brace.inline_head is not None:
+                next_boundary = brace.inline_head
         boundary = next_boundary
+    return braces
+
+
+def _may_hold(brace: _Brace, newlines: list[int], asked: list[int] | None) -> bool:
+    """Whether one of the asked lines falls from the line its head starts on to the
+    line of its `}` (the block's first line is never before its head's)."""
+    if asked is None:
+        return True
+    first = bisect_right(newlines, brace.head_start - 1) + 1
+    last = len(newlines) + 1 if brace.close < 0 else bisect_right(newlines, brace.close - 1) + 1
+    index = bisect_left(asked, first)
+    return index < len(asked) and asked[index] <= last
 
 
 def _name_head(kind: str, head: str, inside_function: bool) -> tuple[str | None, bool, int]:

@@ -73,34 +73,40 @@ class _Matcher:
         text = self.line(run, offset).text
         return text.strip() if self.policies[run.file] else text.rstrip("\r")
 
+    def keys(self, run: _Run) -> list[str]:
+        """`key` of each of the run's lines, in one go."""
+        lines = self.files[run.file][0].hunks[run.hunk].lines[run.start : run.start + run.length]
+        if self.policies[run.file]:
+            return [line.text.strip() for line in lines]
+        return [line.text.rstrip("\r") for line in lines]
+
     def match(self, added: list[_Run], removed: list[_Run]) -> None:
         """Greedy longest blocks, in range order: each added line is matched with the
         longest run of unused removed lines it starts."""
-        wanted = {
-            key for run in added for i in range(run.length) if (key := self.key(run, i)).strip()
-        }
+        wanted = {key for run in added for key in self.keys(run) if key.strip()}
         places: dict[str, list[tuple[_Run, int]]] = defaultdict(list)
         for run in removed:
-            for p in range(run.length):
-                key = self.key(run, p)
+            for p, key in enumerate(self.keys(run)):
                 if key in wanted:
                     places[key].append((run, p))
         for run in added:
+            here = self.keys(run)
             i = 0
             while i < run.length:
                 best_length, best = 0, (run, 0)
-                for source, p in places.get(self.key(run, i), ())[:MAX_CANDIDATES]:
+                for source, p in places.get(here[i], ())[:MAX_CANDIDATES]:
                     length = 0
                     while (
                         i + length < run.length
                         and p + length < source.length
                         and not self._used("-", source, p + length)
-                        and self.key(run, i + length) == self.key(source, p + length)
+                        # (the first line's key is the one it was found by)
+                        and (not length or here[i + length] == self.key(source, p + length))
                     ):
                         length += 1
                     if length > best_length:
                         best_length, best = length, (source, p)
-                if best_length and self._big_enough(run, i, best_length):
+                if best_length and _big_enough(here[i : i + best_length]):
                     source, p = best
                     self._record(
                         _Run(source.file, source.hunk, source.start + p, best_length),
@@ -112,11 +118,6 @@ class _Matcher:
 
     def _used(self, side: str, run: _Run, offset: int) -> bool:
         return (side, run.file, run.hunk, run.start + offset) in self.block_of
-
-    def _big_enough(self, run: _Run, start: int, length: int) -> bool:
-        keys = [self.key(run, start + offset) for offset in range(length)]
-        nonblank = sum(1 for key in keys if key.strip())
-        return nonblank >= MIN_LINES and sum(c.isalnum() for key in keys for c in key) >= MIN_ALNUM
 
     def _record(self, source: _Run, target: _Run) -> None:
         block = _Block(source, target, self._handle(source, "-"), self._handle(target, "+"))
@@ -135,6 +136,11 @@ class _Matcher:
             )
         assert first.new_no is not None and last.new_no is not None
         return str(Handle(change.path, change.new_oid, first.new_no, last.new_no))
+
+
+def _big_enough(keys: list[str]) -> bool:
+    nonblank = sum(1 for key in keys if key.strip())
+    return nonblank >= MIN_LINES and sum(c.isalnum() for key in keys for c in key) >= MIN_ALNUM
 
 
 def find_moves(files: Sequence[FileInput]) -> list[FileVerdict]:

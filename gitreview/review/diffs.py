@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from gitreview.model import Hunk, Line
-from gitreview.secrets import KeyBlock, redact_fragment, redact_line
+from gitreview.secrets import KeyBlock, may_hold_token, redact_fragment, redact_line
 
 
 class Row(NamedTuple):
@@ -42,10 +42,14 @@ def changed_rows(hunk: Hunk, keys: KeyBlocks = NO_KEYS, *, interior: bool = Fals
     changed = [i for i, line in enumerate(hunk.lines) if line.origin != " "]
     if not changed:
         return []
+    span = hunk.lines[changed[0] : changed[-1] + 1]
+    # Lines are redacted one by one only where the hunk may hold a token or a key block
+    # is known: one prefilter over its whole text leaves most hunks as they are.
+    redacted = bool(keys.old or keys.new) or may_hold_token("\n".join(line.text for line in span))
     rows: list[Row] = []
-    for line in hunk.lines[changed[0] : changed[-1] + 1]:
+    for line in span:
         if line.origin != " " or interior:
-            rows.append(_row(line, keys))
+            rows.append(_row(line, keys, redacted))
         elif rows[-1].origin != " ":
             rows.append(Row(" ", 0, GAP))
     # Without the whole file in view (a patch), key-shaped base64 is hidden as in
@@ -57,15 +61,14 @@ def changed_rows(hunk: Hunk, keys: KeyBlocks = NO_KEYS, *, interior: bool = Fals
     ]
 
 
-def _row(line: Line, keys: KeyBlocks) -> Row:
+def _row(line: Line, keys: KeyBlocks, redacted: bool) -> Row:
     text = line.text.rstrip("\r")
-    if line.origin == "-":
-        assert line.old_no is not None
-        return Row("-", line.old_no, redact_line(text, line.old_no - 1, keys.old))
-    number = line.new_no if line.new_no is not None else line.old_no
+    if line.origin == "-" or line.new_no is None:
+        number, blocks = line.old_no, keys.old
+    else:
+        number, blocks = line.new_no, keys.new
     assert number is not None
-    blocks = keys.new if line.new_no is not None else keys.old
-    return Row(line.origin, number, redact_line(text, number - 1, blocks))
+    return Row(line.origin, number, redact_line(text, number - 1, blocks) if redacted else text)
 
 
 def render_rows(header: str, rows: Sequence[Row]) -> str:
