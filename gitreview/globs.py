@@ -280,17 +280,22 @@ class Gitattributes:
         # The last definition in the root file wins, including over the built-in "binary".
         self._macros = {"binary": _BINARY}
         self._macros.update((r.pattern, r.attrs) for r in self._rules.get("", ()) if r.macro)
+        # Each folder's patterns compiled once, later lines first (they take precedence).
+        self._globs = {
+            d: [(compile_glob(r.pattern), r.attrs) for r in reversed(rules) if not r.macro]
+            for d, rules in self._rules.items()
+        }
 
     def for_path(self, path: str) -> dict[str, AttrValue]:
         """Every attribute set, unset or valued for ``path``; unspecified ones are absent."""
         found: dict[str, AttrValue] = {}
         dirs = [d for d in self._rules if not d or path.startswith(d + "/")]
         for d in sorted(dirs, key=len, reverse=True):  # deeper files take precedence
-            rel = path[len(d) + 1 :] if d else path
-            for rule in reversed(self._rules[d]):  # later lines take precedence
+            rel = _enc(path[len(d) + 1 :] if d else path)
+            for glob, attrs in self._globs[d]:
                 # A pattern matching a directory does not apply to the files inside it.
-                if not rule.macro and compile_glob(rule.pattern).match_exact(rel):
-                    self._fill(rule.attrs, found)
+                if glob._hit(rel, False):
+                    self._fill(attrs, found)
         return {name: value for name, value in found.items() if value is not None}
 
     def _fill(self, attrs: tuple[tuple[str, AttrValue], ...], found: dict[str, AttrValue]) -> None:
