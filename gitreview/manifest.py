@@ -87,9 +87,9 @@ def file_report(
     if analysis.report.structure:
         entry["structure"] = dict(analysis.report.structure)
     report = FileReport(entry)
-    diff_text = "".join(tokens.hunk_text(hunk) for hunk in change.hunks)
-    report.full_tokens = tokens.estimate(diff_text) + head_tokens
-    report.diff_tokens = tokens.estimate(tokens.diff_text(change))
+    hunk_chars = sum(tokens.hunk_chars(hunk) for hunk in change.hunks)
+    report.full_tokens = tokens.estimate_chars(hunk_chars) + head_tokens
+    report.diff_tokens = tokens.estimate_chars(tokens.diff_chars(change))
     if change.binary or change.is_submodule:
         report.unreviewable = "submodule" if change.is_submodule else "binary"
     for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=True):
@@ -100,6 +100,7 @@ def file_report(
         else:
             report.significant_lines += lines
     if full:
+        diff_text = "".join(tokens.hunk_text(hunk) for hunk in change.hunks)
         whole = {"content": None if content is None else redact(content), "diff": redact(diff_text)}
         entry["full"] = whole
         report.fallback_tokens = tokens.estimate(json.dumps(whole, ensure_ascii=False))

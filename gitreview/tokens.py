@@ -26,13 +26,26 @@ def estimate_chars(chars: int) -> int:
 
 def hunk_text(hunk: Hunk) -> str:
     """The hunk as a reviewer reads it in a unified diff."""
-    header = f"@@ -{hunk.old_start},{hunk.old_count} +{hunk.new_start},{hunk.new_count} @@\n"
-    return header + "".join(f"{line.origin}{line.text}\n" for line in hunk.lines)
+    return _hunk_header(hunk) + "".join(f"{line.origin}{line.text}\n" for line in hunk.lines)
 
 
-def diff_text(change: FileChange) -> str:
-    """The file's part of `git diff -M -U3`, headers included: the baseline a
-    reviewer reads without gitreview."""
+def hunk_chars(hunk: Hunk) -> int:
+    """The length of `hunk_text`, without building it."""
+    lines = hunk.lines
+    return len(_hunk_header(hunk)) + sum(len(line.text) for line in lines) + 2 * len(lines)
+
+
+def diff_chars(change: FileChange) -> int:
+    """The length of the file's part of `git diff -M -U3`, headers included: the
+    baseline a reviewer reads without gitreview."""
+    return len(_diff_header(change)) + sum(hunk_chars(hunk) for hunk in change.hunks)
+
+
+def _hunk_header(hunk: Hunk) -> str:
+    return f"@@ -{hunk.old_start},{hunk.old_count} +{hunk.new_start},{hunk.new_count} @@\n"
+
+
+def _diff_header(change: FileChange) -> str:
     old, new = change.old_path or change.path, change.path
     lines = [f"diff --git a/{old} b/{new}"]
     if change.status in ("renamed", "copied"):
@@ -52,5 +65,4 @@ def diff_text(change: FileChange) -> str:
         lines.append(f"Binary files a/{old} and b/{new} differ")
     elif change.hunks:
         lines += [f"--- a/{old}", f"+++ b/{new}"]
-    header = "".join(f"{line}\n" for line in lines)
-    return header + "".join(hunk_text(hunk) for hunk in change.hunks)
+    return "".join(f"{line}\n" for line in lines)

@@ -26,10 +26,8 @@ def hunk_digest(hunk: Hunk) -> str:
     """The removed and added lines and the context around them, in order: what
     makes two hunks the same change at the same place (line numbers aside, so a
     change elsewhere in the file does not count)."""
-    digest = hashlib.sha1(usedforsecurity=False)
-    for line in hunk.lines:
-        digest.update(f"{line.origin}{line.text.rstrip(chr(13))}\n".encode())
-    return digest.hexdigest()
+    text = "".join(f"{line.origin}{line.text.rstrip(chr(13))}\n" for line in hunk.lines)
+    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
 
 
 def file_digest(change: FileChange) -> str:
