@@ -717,8 +717,8 @@ class Search:
         # Colour, submodules and the pattern syntax are set here, not by the user's config.
         # One thread: searching objects, git's threads wait on one lock and cost twice
         # the time (40,000 pages: 0.09 s against 0.2 s), on a core the analysis needs.
-        options = ("--no-color", "--no-recurse-submodules", "--threads=1", "-l", "-z", "-F")
-        options += ("-f", "-")
+        options = ["--no-color", "--no-recurse-submodules", "--threads=1"]
+        options += ["-l", "-z", "-F", "-f", "-"]
         self._process = subprocess.Popen(
             ("git", "--git-dir", repo.git_dir, "grep", *options, treeish, "--", *pathspecs),
             stdin=subprocess.PIPE,
