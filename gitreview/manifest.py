@@ -28,6 +28,7 @@ from gitreview.secrets import redact
 
 SCHEMA_VERSION = "2.0"
 EXCERPT_CHARS = 60
+_BREAK = " ⏎ "  # between the lines of an excerpt
 
 
 @dataclass
@@ -92,8 +93,8 @@ def file_report(
     report.diff_tokens = tokens.estimate_chars(tokens.diff_chars(change))
     if change.binary or change.is_submodule:
         report.unreviewable = "submodule" if change.is_submodule else "binary"
-    for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=True):
-        lines = len(hunk.removed) + len(hunk.added)
+    changed = [hunk.changed_count for hunk in change.hunks]
+    for lines, hunk_verdict in zip(changed, verdict.hunks, strict=True):
         if hunk_verdict.classification == "trivial":
             reason = hunk_verdict.reasons[0]
             report.trivial_lines[reason] = report.trivial_lines.get(reason, 0) + lines
@@ -109,7 +110,7 @@ def file_report(
         return report
     own = [f for f in findings if f.path == change.path and f.line is not None]
     trivial_hunks: list[dict[str, Any]] = []
-    for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=True):
+    for hunk, hunk_verdict, lines in zip(change.hunks, verdict.hunks, changed, strict=True):
         handle = hunk_handle(change, hunk)
         digest = hunk_digest(hunk)
         report.present += [(change.path, digest), (change.old_path or change.path, digest)]
@@ -127,7 +128,7 @@ def file_report(
                 continue
             trivial_hunks[-1]["reviewed"] = then
             report.hunks_significant += 1
-            report.reviewed_lines += len(hunk.removed) + len(hunk.added)
+            report.reviewed_lines += lines
             report.reviewed_hunks += 1
             continue
         report.hunks_significant += 1
@@ -148,7 +149,6 @@ def file_report(
         rules = tuple(sorted({f.rule for f in own if span and span[0] <= (f.line or 0) <= span[1]}))
         cost = tokens.estimate(diff)
         report.significant_tokens += cost
-        lines = len(hunk.removed) + len(hunk.added)
         report.review.append(
             ReviewItem(handle, change.path, kind, cost, lines, diff, item, rules, span)
         )
@@ -205,7 +205,15 @@ def innermost_scope(scopes: Sequence[Scope], hunk: Hunk) -> Scope | None:
 def excerpt(lines: Iterable[str]) -> str:
     """At most EXCERPT_CHARS characters of the changed lines, already redacted,
     as one line: a preview, not the change (`show` prints that)."""
-    text = " ⏎ ".join(line.strip() for line in lines if line.strip())
+    parts: list[str] = []
+    length = -len(_BREAK)
+    for line in lines:
+        if stripped := line.strip():
+            parts.append(stripped)
+            length += len(_BREAK) + len(stripped)
+            if length > EXCERPT_CHARS:  # what follows is cut off anyway
+                break
+    text = _BREAK.join(parts)
     if len(text) <= EXCERPT_CHARS:
         return text
     return text[: EXCERPT_CHARS - 1] + "…"

@@ -71,6 +71,11 @@ class Hunk:
         return tuple(line for line in self.lines if line.origin == "+")
 
     @property
+    def changed_count(self) -> int:
+        """How many lines it removes and adds."""
+        return sum(line.origin != " " for line in self.lines)
+
+    @property
     def old_span(self) -> tuple[int, int] | None:
         """First and last removed line (old side), or None when nothing was removed."""
         numbers = [line.old_no for line in self.lines if line.origin == "-" and line.old_no]
