@@ -3,7 +3,8 @@
 Files are independent until moves (a pass over the whole range, in pipeline.py),
 so this is the stage that spreads (issue 12). A file's entry comes from the
 cache when its blob pair was proved before under the same terms; otherwise it is
-proved here or, for a large range, in worker processes, one per core. Workers
+proved here or, for a large range, in worker processes, one per core, started
+with the first full batch of cache misses (a range of hits starts none). Workers
 are started fresh (spawn: they hold none of this process's pipes to git, which
 would keep a git process waiting for the end of its input), read the head
 through a git process of their own, and send back entries, not records. Entries
@@ -91,7 +92,7 @@ def proved(
                     queue.append((change, "", entry))
                     if pool is not None and batch.tasks and len(queue) >= _BATCH * _AHEAD:
                         # Hits wait, blobs and all, behind the batch being filled: send it.
-                        pool.submit(batch)
+                        pool.send(batch)
                         batch = _Batch()
                     yield from _ready(queue, cache, pool)
                     continue
@@ -102,11 +103,11 @@ def proved(
                 queue.append((change, entry_key, (len(batch.tasks), batch)))
                 batch.tasks.append((change, kind, at_head, at_base))
                 if len(batch.tasks) == _BATCH:
-                    pool.submit(batch)
+                    pool.send(batch)
                     batch = _Batch()
             yield from _ready(queue, cache, pool)
         if pool is not None and batch.tasks:
-            pool.submit(batch)
+            pool.send(batch)
         yield from _ready(queue, cache, pool, wait=True)
     finally:
         if pool is not None:
@@ -278,20 +279,38 @@ class _Pool:
     """Worker processes, and how many batches they hold."""
 
     def __init__(self, workers: int, terms: Terms, head: HeadTree | None) -> None:
+        self._here = (terms, head)  # to prove a batch here when its worker died
+        self._workers = workers
+        self._executor: ProcessPoolExecutor | None = None
+        self.started = False  # workers start with the first full batch of cache misses
+        self._held = 0
+
+    def _start(self) -> None:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        self._here = (terms, head)  # to prove a batch here when its worker died
-        self._workers = workers
-        self._executor: ProcessPoolExecutor | None = ProcessPoolExecutor(
-            workers,
+        self.started = True
+        self._executor = ProcessPoolExecutor(
+            self._workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_worker,
-            initargs=(terms,),
+            initargs=(self._here[0],),
         )
-        self._held = 0
 
-    def submit(self, batch: _Batch) -> None:
+    def send(self, batch: _Batch) -> None:
+        """A full batch to the workers, started for the first one; a partial batch
+        too once they run, else it is proved here: a range whose files are almost
+        all cache hits starts no worker."""
+        if self.started or len(batch.tasks) == _BATCH:
+            self._submit(batch)
+        else:
+            batch.entries = _prove_batch(batch.tasks, self._here)
+            batch.tasks = []
+            batch.sent = True
+
+    def _submit(self, batch: _Batch) -> None:
+        if not self.started:
+            self._start()
         if self._executor is not None:
             try:
                 batch.future = self._executor.submit(_prove_batch, batch.tasks)

@@ -7,6 +7,7 @@ import pytest
 from manifests import run
 from repos import RepoFactory, git
 
+from gitreview import verdicts
 from gitreview.verdicts import PARALLEL_FROM
 
 RANGES = [
@@ -36,9 +37,8 @@ def test_workers_write_the_bytes_of_one_process(
     assert output(repo, spec, "--jobs", "2") == alone  # ...and read back
 
 
-def test_a_large_range_uses_the_cores_by_itself(tmp_path: Path) -> None:
-    """Past PARALLEL_FROM files the default is one worker per core: its manifest is
-    the one a single process writes, hits and misses interleaved."""
+def _large_repo(tmp_path: Path) -> tuple[Path, int]:
+    """PARALLEL_FROM + 21 pages and modules, then a commit editing half of them."""
     repo = tmp_path / "large"
     repo.mkdir()
     git(repo, "init", "--quiet", "--initial-branch=main")
@@ -58,6 +58,13 @@ def test_a_large_range_uses_the_cores_by_itself(tmp_path: Path) -> None:
         module = repo / "src" / f"mod{index}.py"
         module.write_text(module.read_text().replace("return x", "return  x"))
     git(repo, "commit", "--quiet", "-am", "Edit half")
+    return repo, count
+
+
+def test_a_large_range_uses_the_cores_by_itself(tmp_path: Path) -> None:
+    """Past PARALLEL_FROM files the default is one worker per core: its manifest is
+    the one a single process writes, hits and misses interleaved."""
+    repo, count = _large_repo(tmp_path)
     alone = output(repo, "HEAD~1..HEAD", "--no-cache", "--jobs", "1")
     assert alone[0] == 1, alone[2]
     assert output(repo, "HEAD~1..HEAD", "--no-cache") == alone
@@ -68,6 +75,35 @@ def test_a_large_range_uses_the_cores_by_itself(tmp_path: Path) -> None:
     git(repo, "commit", "--quiet", "-am", "Edit a quarter again")
     output(repo, "HEAD~2..HEAD~1")
     assert output(repo, "HEAD~2..HEAD") == output(repo, "HEAD~2..HEAD", "--no-cache", "-j", "1")
+
+
+def test_workers_start_only_for_a_full_batch_of_cache_misses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large range whose blob pairs were nearly all proved before starts no worker
+    (starting them costs more than the few misses): the misses are proved here."""
+    repo, _ = _large_repo(tmp_path)
+    started: list[int] = []
+    start = verdicts._Pool._start
+
+    def counted(pool: verdicts._Pool) -> None:
+        started.append(1)
+        start(pool)
+
+    monkeypatch.setattr(verdicts._Pool, "_start", counted)
+    first = output(repo, "HEAD~1..HEAD", "--jobs", "2")
+    assert len(started) == 1  # cold: every file a miss
+    # Another budget: the kept result does not serve, every verdict does.
+    again = output(repo, "HEAD~1..HEAD", "--jobs", "2", "--budget", "100000")
+    assert again[0] == first[0]
+    # A few misses: fewer than a batch.
+    for index in (1, 3, 5):
+        module = repo / "src" / f"mod{index}.py"
+        module.write_text(module.read_text() + "\n\ndef g(y):\n    return y\n")
+    git(repo, "commit", "--quiet", "-am", "Three more functions")
+    mixed = output(repo, "HEAD~2..HEAD", "--jobs", "2")
+    assert len(started) == 1
+    assert mixed == output(repo, "HEAD~2..HEAD", "--no-cache", "--jobs", "1")
 
 
 def test_jobs_must_be_one_or_more(fixture_repo: RepoFactory) -> None:
