@@ -18,6 +18,7 @@ import os
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Literal, cast
 
 from gitreview.analyze import analyze, settled
@@ -56,6 +57,12 @@ class Terms:
     origin: Origin
     git_dir: str | None = None  # the repository and head commit workers read links from
     head: str | None = None
+
+    @cached_property
+    def digest(self) -> str:
+        """The part of every entry's key the terms make: worked out once a run, not
+        once a file (the configuration's repr holds whole schemas)."""
+        return key(self.settings, self.origin)
 
 
 def proved(
@@ -166,8 +173,7 @@ def entry_key_of(
         for h in change.hunks
     )
     return key(
-        terms.settings,
-        terms.origin,
+        terms.digest,
         kind,
         change.status,
         change.path,
