@@ -10,6 +10,7 @@ heading was renamed. What stays unpaired was removed or added.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -33,9 +34,13 @@ class Section:
         return sum(len(_words(line)) for line in self.body)
 
 
+# A letter or a digit: what str.isalnum() admits (\w is that and "_").
+_ALNUM = re.compile(r"[^\W_]")
+
+
 def _words(line: str) -> list[str]:
     """Words of prose; list bullets, table bars and fences are not words."""
-    return [token for token in line.split() if any(char.isalnum() for char in token)]
+    return [token for token in line.split() if _ALNUM.search(token)]
 
 
 def sections(document: Document) -> tuple[Section, ...]:
