@@ -763,14 +763,22 @@ _WHERE_AND_WHAT = (
 
 
 def open_repository(path: str | None) -> Repository:
-    """Open the repository containing `path` (default: the current folder)."""
+    """Open the repository containing `path` (default: the current folder, or the
+    one git names: `git --git-dir=X review-manifest` passes X on as GIT_DIR, as it
+    does to any subcommand, and a hook's GIT_DIR names its own repository)."""
     start = os.path.abspath(path or os.getcwd())
     if not os.path.isdir(start):
         raise UserError(f"not a git repository: {start} (no such folder)", status=Exit.RANGE)
+    env = no_git_env()
+    named = os.environ.get("GIT_DIR") if path is None else None
+    if named:
+        env["GIT_DIR"] = named
+        if "GIT_WORK_TREE" in os.environ:
+            env["GIT_WORK_TREE"] = os.environ["GIT_WORK_TREE"]
     result = subprocess.run(
         ("git", "rev-parse", *_WHERE_AND_WHAT),
         capture_output=True,
-        env=no_git_env(),
+        env=env,
         cwd=start,
         check=False,
     )
@@ -778,6 +786,12 @@ def open_repository(path: str | None) -> Repository:
         lines = result.stderr.decode("utf-8", "replace").strip().splitlines()
         # git's reason is its "fatal:" line; "dubious ownership" adds advice after it.
         fatal = [line.removeprefix("fatal: ") for line in lines if line.startswith("fatal: ")]
+        if named and (not fatal or "not a git repository" in fatal[0]):
+            raise UserError(
+                f"not a git repository: {named} (GIT_DIR)",
+                status=Exit.RANGE,
+                hint="check git's --git-dir, or pass --repo PATH",
+            )
         if not fatal or "not a git repository" in fatal[0]:
             raise UserError(
                 f"not a git repository (or any parent up to the root): {start}",
@@ -792,7 +806,7 @@ def open_repository(path: str | None) -> Repository:
         top = subprocess.run(
             ("git", "rev-parse", "--show-toplevel"),
             capture_output=True,
-            env=no_git_env(),
+            env=env,
             cwd=start,
             check=False,
         )

@@ -30,6 +30,41 @@ def test_runs_as_a_git_subcommand(fixture_repo: RepoFactory) -> None:
     assert result.stdout.decode() == run("--repo", repo, "v1..v2").stdout
 
 
+def test_git_dir_given_to_git_names_the_repository(
+    fixture_repo: RepoFactory, tmp_path: Path
+) -> None:
+    """`git --git-dir=X review-manifest` reviews X, as any git subcommand does: git
+    passes it on as GIT_DIR. From a folder outside any repository, and from another
+    repository, whose own is not the one reviewed."""
+    repo = fixture_repo("kinds")
+    expected = run("--repo", repo, "v1..v2").stdout
+    other = fixture_repo("moves")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    scripts = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{scripts}{os.pathsep}{os.environ['PATH']}"}
+    for cwd in (outside, other):
+        result = subprocess.run(
+            ["git", f"--git-dir={repo / '.git'}", "review-manifest", "v1..v2"],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            check=False,
+        )
+        assert (result.returncode, result.stderr) == (0, b""), result.stderr
+        assert result.stdout.decode() == expected
+    missing = subprocess.run(
+        ["git", f"--git-dir={tmp_path / 'none'}", "review-manifest", "v1..v2"],
+        cwd=outside,
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+    assert missing.returncode == 3
+    error = missing.stderr.decode()
+    assert error.count("\n") == 1 and f"not a git repository: {tmp_path / 'none'}" in error
+
+
 def test_same_bytes_on_every_run_and_every_clone(tmp_path: Path) -> None:
     one = build_repo("kinds", tmp_path / "one")
     two = build_repo("kinds", tmp_path / "two")

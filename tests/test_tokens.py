@@ -1,0 +1,29 @@
+"""Token figures are worked out from lengths (issue 12): the same figures as from the
+texts they measure."""
+
+from gitreview import tokens
+from gitreview.gitdiff import parse_block
+
+BLOCK = (
+    "diff --git a/notes.txt b/notes.txt\n"
+    "index 1111111..2222222 100644\n"
+    "--- a/notes.txt\n"
+    "+++ b/notes.txt\n"
+    "@@ -1,3 +1,3 @@\n"
+    " café ☕\n"
+    "-windows line\r\n"
+    "+windows line, edited\r\n"
+    " tail\n"
+    "@@ -10 +10,2 @@\n"
+    "-last\n"
+    "\\ No newline at end of file\n"
+    "+last\n"
+    "+and one more 𝄞\n"
+).encode()
+
+
+def test_a_hunks_length_is_that_of_its_text() -> None:
+    hunks = parse_block(BLOCK).hunks
+    assert len(hunks) == 2
+    for hunk in hunks:
+        assert tokens.hunk_chars(hunk) == len(tokens.hunk_text(hunk))
