@@ -52,6 +52,10 @@ class Changes:
     def __len__(self) -> int:
         return len(self._diff.raw)
 
+    def paths(self) -> list[str]:
+        """Every path the range's pairs name, old and new."""
+        return [path for raw in self._diff.raw for path in (raw.old_path, raw.new_path)]
+
     def gone(self) -> list[str]:
         """The old paths of files deleted or renamed away."""
         return [raw.old_path for raw in self._diff.raw if raw.status in ("D", "R")]

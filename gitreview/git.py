@@ -13,7 +13,7 @@ import io
 import os
 import re
 import subprocess
-from collections.abc import Callable, Generator, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, NamedTuple, cast
 
 from gitreview.errors import Exit, UserError
@@ -198,8 +198,8 @@ class Repository:
         shas = listed.stdout.decode("ascii").split()
         if not shas:
             return ()
-        reader = self.objects()
-        return tuple(Commit(sha, _subject(reader.read(sha, "commit"))) for sha in shas)
+        raw = self.objects().read_many(shas, "commit")
+        return tuple(Commit(sha, _subject(commit)) for sha, commit in zip(shas, raw, strict=True))
 
     # -- trees and blobs -----------------------------------------------------
 
@@ -523,6 +523,11 @@ class BlobStream:
 _AHEAD = 512
 
 
+# Names written to `git cat-file --batch` at once: with the longest path (4 KiB),
+# still well under the 64 KiB of a pipe.
+_NAMES_BYTES = 32 * 1024
+
+
 class GitObject(NamedTuple):
     oid: str
     kind: str  # blob, tree, commit, tag
@@ -540,14 +545,39 @@ class ObjectReader:
     def lookup(self, name: str) -> GitObject | None:
         """The object `name` names (`OID`, `REV:PATH`, `OID^{commit}`), or None
         when there is none."""
-        if "\n" in name:  # the batch reads one name a line
-            return self._lookup_alone(name)
-        if self._git is None:
-            self._git = _Process(self._repo, "cat-file", "--batch", stdin=True)
-        stdin = self._git.process.stdin
-        assert stdin is not None
-        stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
-        stdin.flush()
+        return self.lookup_many([name])[0]
+
+    def lookup_many(self, names: Sequence[str]) -> list[GitObject | None]:
+        """`lookup` of each name, in order: written to git up to _NAMES_BYTES at a
+        time, then its answers read, instead of a round trip each (a range of a
+        thousand folders asks for each one's .gitattributes). A write that size
+        never waits: git has read every earlier name before answering it."""
+        found: list[GitObject | None] = []
+        start = 0
+        while start < len(names):
+            if "\n" in names[start]:  # the batch reads one name a line
+                found.append(self._lookup_alone(names[start]))
+                start += 1
+                continue
+            lines: list[bytes] = []
+            size = 0
+            for name in names[start:]:
+                if "\n" in name or size >= _NAMES_BYTES:
+                    break
+                lines.append(name.encode("utf-8", "surrogateescape") + b"\n")
+                size += len(lines[-1])
+            if self._git is None:
+                self._git = _Process(self._repo, "cat-file", "--batch", stdin=True)
+            stdin = self._git.process.stdin
+            assert stdin is not None
+            stdin.write(b"".join(lines))
+            stdin.flush()
+            found += [self._answer() for _ in lines]
+            start += len(lines)
+        return found
+
+    def _answer(self) -> GitObject | None:
+        assert self._git is not None
         fields = self._git.stdout.readline().split()
         if len(fields) != 3 or not fields[2].isdigit() or fields[1] not in _OBJECT_TYPES:
             return None  # "NAME missing", "NAME ambiguous"
@@ -566,10 +596,18 @@ class ObjectReader:
     def read(self, oid: str, kind: str, path: str = "") -> bytes:
         """The content of object `oid` of type `kind`; missing, it is an error
         naming `path` (issue 11)."""
-        found = self.lookup(oid)
-        if found is None or found.kind != kind:
-            raise missing_object(oid, path)
-        return found.data
+        return self.read_many([oid], kind, [path])[0]
+
+    def read_many(
+        self, oids: Sequence[str], kind: str, paths: Sequence[str] | None = None
+    ) -> list[bytes]:
+        """`read` of each object, asked of git together."""
+        contents: list[bytes] = []
+        for index, found in enumerate(self.lookup_many(oids)):
+            if found is None or found.kind != kind:
+                raise missing_object(oids[index], paths[index] if paths else "")
+            contents.append(found.data)
+        return contents
 
     def close(self) -> None:
         if self._git is not None:
@@ -633,10 +671,17 @@ class TreeReader:
         return self._types[path]
 
     def read(self, path: str) -> bytes | None:
-        # Not _lookup: whether a missing file is a submodule does not matter here, and
-        # asking costs a process (a range reads each folder's .gitattributes).
-        found = self._objects.lookup(f"{self._commit}:{path.strip('/')}")
-        return found.data if found is not None and found.kind == "blob" else None
+        return self.read_many([path])[0]
+
+    def read_many(self, paths: Sequence[str]) -> list[bytes | None]:
+        """The content of each file (None: no such file), asked of git together.
+        Not _lookup: whether a missing file is a submodule does not matter here, and
+        asking costs a process (a range reads each folder's .gitattributes)."""
+        names = [f"{self._commit}:{path.strip('/')}" for path in paths]
+        return [
+            found.data if found is not None and found.kind == "blob" else None
+            for found in self._objects.lookup_many(names)
+        ]
 
     def oid(self, path: str) -> str | None:
         path = path.strip("/")

@@ -165,7 +165,7 @@ def classify_range(
         check_rules(settings, CONFIG_FILE)
         origin = Origin(tree, tree)
     settings = _with_schema_texts(settings, trusted.read, tree)
-    attributes_of = _TreeAttributes(trusted.read)
+    attributes_of = _TreeAttributes(trusted.read_many)
 
     def attributes(change: FileChange) -> tuple[Attributes, Attributes]:
         # Both ends from the trusted tree; with no base the old end has none, so an
@@ -176,6 +176,7 @@ def classify_range(
 
     sized = iter_changes(repository, rng, copies=settings.detect_copies)
     _search_links_ahead(head, sized.gone())
+    attributes_of.read_ahead(sized.paths())
     changes: Iterable[FileChange] = sized
     if progress is not None:
         changes = progress(sized, len(sized))
@@ -523,8 +524,8 @@ class _TreeAttributes:
     read and parsed once, and the rules that apply in a folder are gathered once
     for all its files; the working tree and $GIT_DIR/info are never read."""
 
-    def __init__(self, read: Callable[[str], bytes | None]) -> None:
-        self._read = read
+    def __init__(self, read: Callable[[list[str]], list[bytes | None]]) -> None:
+        self._read = read  # files' contents (None: no such file), asked together
         self._rules: dict[str, tuple[AttrRule, ...] | None] = {}  # folder -> its file's
         self._folders: dict[str, Gitattributes | None] = {}  # folder -> all that apply
 
@@ -532,23 +533,42 @@ class _TreeAttributes:
         matcher = self._matcher(posixpath.dirname(path))
         return {} if matcher is None else matcher.for_path(path)
 
+    def read_ahead(self, paths: Iterable[str]) -> None:
+        """The .gitattributes of every folder above `paths`, asked of git at once
+        (one question a folder cost 0.3 s on a range over a thousand folders)."""
+        folders = {
+            chained for folder in set(map(posixpath.dirname, paths)) for chained in _chain(folder)
+        }
+        wanted = sorted(folder for folder in folders if folder not in self._rules)
+        for folder, data in zip(wanted, self._read(list(map(_file, wanted))), strict=True):
+            self._rules[folder] = _parsed(folder, data)
+
     def _matcher(self, folder: str) -> Gitattributes | None:
         if folder not in self._folders:
             from gitreview.globs import Gitattributes
 
-            parts = folder.split("/") if folder else []
-            chain = ["", *("/".join(parts[: i + 1]) for i in range(len(parts)))]
-            rules = {d: r for d in chain if (r := self._file_rules(d)) is not None}
+            rules = {d: r for d in _chain(folder) if (r := self._file_rules(d)) is not None}
             self._folders[folder] = Gitattributes.from_rules(rules) if rules else None
         return self._folders[folder]
 
     def _file_rules(self, folder: str) -> tuple[AttrRule, ...] | None:
         if folder not in self._rules:
-            from gitreview.globs import parse_gitattributes
-
-            data = self._read(f"{folder}/.gitattributes" if folder else ".gitattributes")
-            text = None if data is None else data.decode("utf-8", "replace")
-            self._rules[folder] = (
-                None if text is None else parse_gitattributes(text, macros_allowed=not folder)
-            )
+            self._rules[folder] = _parsed(folder, self._read([_file(folder)])[0])
         return self._rules[folder]
+
+
+def _chain(folder: str) -> list[str]:
+    """The root ("") and every folder down to `folder`."""
+    parts = folder.split("/") if folder else []
+    return ["", *("/".join(parts[: i + 1]) for i in range(len(parts)))]
+
+
+def _file(folder: str) -> str:
+    return f"{folder}/.gitattributes" if folder else ".gitattributes"
+
+
+def _parsed(folder: str, data: bytes | None) -> tuple[AttrRule, ...] | None:
+    from gitreview.globs import parse_gitattributes
+
+    text = None if data is None else data.decode("utf-8", "replace")
+    return None if text is None else parse_gitattributes(text, macros_allowed=not folder)

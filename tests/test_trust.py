@@ -402,9 +402,12 @@ def test_attributes_of_a_folder_are_parsed_once(monkeypatch: pytest.MonkeyPatch)
         parsed.append(text)
         return parse(text, macros_allowed=macros_allowed)
 
-    def read(path: str) -> bytes | None:
-        reads.append(path)
-        return files.get(path)
+    questions: list[list[str]] = []
+
+    def read(paths: list[str]) -> list[bytes | None]:
+        questions.append(paths)
+        reads.extend(paths)
+        return [files.get(path) for path in paths]
 
     monkeypatch.setattr(globs, "parse_gitattributes", counted)
     tree = _TreeAttributes(read)
@@ -414,6 +417,14 @@ def test_attributes_of_a_folder_are_parsed_once(monkeypatch: pytest.MonkeyPatch)
     assert tree.for_path("top.md") == {}
     assert sorted(reads) == [".gitattributes", "a/.gitattributes", "a/b/.gitattributes"]
     assert sorted(parsed) == ["*.md -diff\n", "*.py linguist-generated\n"]
+    # Read ahead: every folder the range's paths are in, in one question to git.
+    questions.clear()
+    tree = _TreeAttributes(read)
+    tree.read_ahead(["a/b/x.py", "a/b/y.md", "top.md"])
+    assert questions == [[".gitattributes", "a/.gitattributes", "a/b/.gitattributes"]]
+    assert tree.for_path("a/b/y.md") == {"diff": False}
+    assert tree.for_path("a/z.py") == {"linguist-generated": True}
+    assert len(questions) == 1
 
 
 def test_every_rule_is_documented() -> None:
