@@ -632,6 +632,21 @@ def _subject(commit: bytes) -> str:
     return text.lstrip("\n").split("\n", 1)[0].strip()
 
 
+def _tree_entry_mode(tree: bytes, name: bytes, id_size: int) -> bytes | None:
+    """The mode of entry `name` in a raw tree object (`MODE NAME\\0ID` records, the
+    ID `id_size` bytes), or None."""
+    position = 0
+    while position < len(tree):
+        space = tree.find(b" ", position)
+        end = tree.find(b"\0", space)
+        if space < 0 or end < 0:
+            return None
+        if tree[space + 1 : end] == name:
+            return tree[position:space]
+        position = end + 1 + id_size
+    return None
+
+
 class TreeReader:
     """Read access to one commit's tree (the analyzers' HeadTree): files are read
     from git objects, so checks work in bare repositories and in CI alike."""
@@ -657,12 +672,16 @@ class TreeReader:
         return found
 
     def _is_gitlink(self, path: str) -> bool:
-        """Whether `path` names an entry whose object is not here: a submodule's commit
-        resolves to an id, though this repository has no such object."""
-        name = f"{self._commit}:{path}"
-        return (
-            self._repo._git("rev-parse", "--verify", "--quiet", name, check=False).returncode == 0
-        )
+        """Whether `path` names a submodule: an entry of mode 160000 in its folder's
+        tree (whose commit is in another repository), read through the batch process
+        (a `git rev-parse` each cost 4 ms a missing link target)."""
+        folder, _, name = path.rpartition("/")
+        tree = self._objects.lookup(f"{self._commit}:{folder}")
+        if tree is None or tree.kind != "tree":
+            return False
+        entry = name.encode("utf-8", "surrogateescape")
+        # The tree's own id says how long the ids in it are (SHA-1 or SHA-256).
+        return _tree_entry_mode(tree.data, entry, len(tree.oid) // 2) == b"160000"
 
     def _entry_type(self, path: str) -> str | None:
         path = path.strip("/")

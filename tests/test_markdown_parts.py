@@ -1,7 +1,7 @@
 """The Markdown analyzer's parts, without a repository: slugs, line numbers, section
 pairing, the analysis without a head tree, and the head index shared by a range."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import pytest
 
@@ -43,6 +43,9 @@ class FakeHead:
         self.reads.append(path)
         text = self._files.get(path)
         return None if text is None else text.encode()
+
+    def read_many(self, paths: Sequence[str]) -> list[bytes | None]:
+        return [self.read(path) for path in paths]
 
     def oid(self, path: str) -> str | None:
         text = self._files.get(path)

@@ -90,6 +90,9 @@ class HeadTree(Protocol):
     def read(self, path: str) -> bytes | None:
         """The content of a file at head, or None."""
 
+    def read_many(self, paths: Sequence[str]) -> list[bytes | None]:
+        """`read` of each path, asked together."""
+
     def oid(self, path: str) -> str | None:
         """The id of the object at `path` at head, or None (a submodule's commit too)."""
 

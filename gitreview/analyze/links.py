@@ -137,6 +137,13 @@ class HeadIndex:
             self._folders = frozenset(_folders(self._paths))
         return path in self._folders or (not folder and path in self._paths)
 
+    def read_ahead(self, paths: Sequence[str]) -> None:
+        """The texts of these files, asked of the head together rather than one
+        round trip each (links elsewhere read every file naming a lost page)."""
+        wanted = [path for path in dict.fromkeys(paths) if path not in self._texts]
+        for path, data in zip(wanted, self.head.read_many(wanted), strict=True):
+            self._texts[path] = None if data is None else data.decode("utf-8", "replace")
+
     def text(self, path: str) -> str | None:
         if self.asked is not None:
             self.asked.append(("blob", path, False, self.head.oid(path)))
@@ -248,6 +255,7 @@ def check_elsewhere(lost: Sequence[Lost], index: HeadIndex) -> Iterator[Finding]
     # Each file read once, and the names it mentions found in one pass over it: a
     # range may lose hundreds of pages that thousands of files name (issue 12).
     mentions: dict[str, tuple[str, set[str]]] = {}
+    index.read_ahead([path for path in holding if is_markdown(path)])
     for path in holding:
         text = index.text(path) if is_markdown(path) else None
         if text is not None:
