@@ -632,19 +632,22 @@ def _subject(commit: bytes) -> str:
     return text.lstrip("\n").split("\n", 1)[0].strip()
 
 
-def _tree_entry_mode(tree: bytes, name: bytes, id_size: int) -> bytes | None:
-    """The mode of entry `name` in a raw tree object (`MODE NAME\\0ID` records, the
-    ID `id_size` bytes), or None."""
+def _submodules(tree: bytes, id_size: int) -> set[bytes]:
+    """The names of a raw tree object's submodules: its `MODE NAME\\0ID` records of
+    mode 160000 (the ID `id_size` bytes)."""
+    names: set[bytes] = set()
+    if b"160000 " not in tree:  # the common case: no submodule in the folder
+        return names
     position = 0
     while position < len(tree):
         space = tree.find(b" ", position)
         end = tree.find(b"\0", space)
         if space < 0 or end < 0:
-            return None
-        if tree[space + 1 : end] == name:
-            return tree[position:space]
+            break
+        if tree[position:space] == b"160000":
+            names.add(tree[space + 1 : end])
         position = end + 1 + id_size
-    return None
+    return names
 
 
 class TreeReader:
@@ -659,6 +662,7 @@ class TreeReader:
         # Path -> its object type (or None): link checks ask about the same paths.
         self._types: dict[str, str | None] = {}
         self._oids: dict[str, str | None] = {}
+        self._submodules: dict[str, set[bytes]] = {}  # folder -> its submodules' names
         self._ahead: Search | None = None
 
     def _lookup(self, path: str) -> GitObject | None:
@@ -673,15 +677,17 @@ class TreeReader:
 
     def _is_gitlink(self, path: str) -> bool:
         """Whether `path` names a submodule: an entry of mode 160000 in its folder's
-        tree (whose commit is in another repository), read through the batch process
-        (a `git rev-parse` each cost 4 ms a missing link target)."""
+        tree (its commit is in another repository). Each folder's tree is read once,
+        through the batch process (a `git rev-parse` a missing link target cost 4 ms)."""
         folder, _, name = path.rpartition("/")
-        tree = self._objects.lookup(f"{self._commit}:{folder}")
-        if tree is None or tree.kind != "tree":
-            return False
-        entry = name.encode("utf-8", "surrogateescape")
-        # The tree's own id says how long the ids in it are (SHA-1 or SHA-256).
-        return _tree_entry_mode(tree.data, entry, len(tree.oid) // 2) == b"160000"
+        if folder not in self._submodules:
+            tree = self._objects.lookup(f"{self._commit}:{folder}")
+            names: set[bytes] = set()
+            if tree is not None and tree.kind == "tree":
+                # The tree's own id says how long the ids in it are (SHA-1 or SHA-256).
+                names = _submodules(tree.data, len(tree.oid) // 2)
+            self._submodules[folder] = names
+        return name.encode("utf-8", "surrogateescape") in self._submodules[folder]
 
     def _entry_type(self, path: str) -> str | None:
         path = path.strip("/")

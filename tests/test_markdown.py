@@ -265,3 +265,28 @@ def test_default_severities_without_the_rules(fixture_repo: RepoFactory, tmp_pat
     ]
     hunks = files_by_path(manifest)["docs/page.md"]["hunks"]
     assert [hunk["reasons"] for hunk in hunks] == [["finding"], ["whitespace"], ["whitespace"]]
+
+
+def test_a_link_to_a_submodule_holds_in_a_sha256_repository(tmp_path: Path) -> None:
+    """Whether a missing path is a submodule is read from its folder's tree, whose
+    ids are 32 bytes long in a SHA-256 repository: a submodule entry after other
+    entries is found, a missing page is still broken."""
+    from repos import git
+
+    repo = tmp_path / "sha256"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--object-format=sha256", "--initial-branch=main")
+    (repo / "docs").mkdir()
+    (repo / "docs" / "a.md").write_text("# A\n")
+    (repo / "docs" / "b.md").write_text("# B\n")
+    git(repo, "add", ".")
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{'5' * 64},docs/vendor")
+    git(repo, "commit", "--quiet", "-m", "Pages and a submodule")
+    (repo / "README.md").write_text("[vendor](docs/vendor) and [gone](docs/gone.md)\n")
+    git(repo, "add", "README.md")  # (not ".": the submodule has no folder to keep it)
+    git(repo, "commit", "--quiet", "-m", "Links")
+    manifest = review(repo, "HEAD~1..HEAD", status=1)
+    broken = [(f[2], f[3], f[4]) for f in markdown_findings(manifest)]
+    assert broken == [
+        ("README.md", 1, "broken link 'docs/gone.md': docs/gone.md does not exist at head")
+    ]

@@ -182,7 +182,9 @@ def test_the_names_a_file_mentions_are_found_in_one_pass() -> None:
         return False
 
     names = ["p7.md", "p17.md", "Guide.MD", "a%20b.md", "x.y.markdown", "7.md"]
+    names += ["guide.md", "a-guide.md", "install-guide.md"]  # one tail, three lengths
     pieces = [*names, "/", "(", " ", "_", "-", ".", "p", "1", "md", ".MD", "%20", "\n", "[l]("]
+    pieces += ["a", "install", "guide"]
     chooser = random.Random(12)
     for _ in range(2000):
         text = "".join(chooser.choice(pieces) for _ in range(chooser.randint(0, 12)))
