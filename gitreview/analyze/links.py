@@ -260,9 +260,21 @@ def check_elsewhere(lost: Sequence[Lost], index: HeadIndex) -> Iterator[Finding]
         text = index.text(path) if is_markdown(path) else None
         if text is not None:
             mentions[path] = (text, _mentioned(text, names))
-    for one, pair in zip(lost, forms, strict=True):
-        for path, (text, named) in mentions.items():
-            if path != one.holder and not named.isdisjoint(pair) and _may_link(text, one):
+    # Which files name each lost target, from the names each file holds: not every
+    # file tried against every target (hundreds of lost pages, thousands of files).
+    losing: dict[str, list[int]] = {}
+    for number, pair in enumerate(forms):
+        for form in pair:
+            losing.setdefault(form, []).append(number)
+    naming: list[set[int]] = [set() for _ in lost]  # lost target -> files, by place
+    for place, (_, named) in enumerate(mentions.values()):
+        for form in named:
+            for number in losing[form]:
+                naming[number].add(place)
+    files = list(mentions.items())
+    for one, places in zip(lost, naming, strict=True):
+        for path, (text, _) in (files[place] for place in sorted(places)):
+            if path != one.holder and _may_link(text, one):
                 yield from _broken_links(path, text, one, index)
 
 
