@@ -50,6 +50,9 @@ _KEPT_GIT_VARIABLES = frozenset(
 )
 
 
+_COMMITS_AT_ONCE = 1000  # commit objects read together for their subjects
+
+
 def no_git_env() -> dict[str, str]:
     """The process environment without the GIT_* variables a hook inherits."""
     return {
@@ -198,8 +201,12 @@ class Repository:
         shas = listed.stdout.decode("ascii").split()
         if not shas:
             return ()
-        raw = self.objects().read_many(shas, "commit")
-        return tuple(Commit(sha, _subject(commit)) for sha, commit in zip(shas, raw, strict=True))
+        reader, commits = self.objects(), []
+        for start in range(0, len(shas), _COMMITS_AT_ONCE):  # not every commit held at once
+            chunk = shas[start : start + _COMMITS_AT_ONCE]
+            raw = reader.read_many(chunk, "commit")
+            commits += [Commit(sha, _subject(data)) for sha, data in zip(chunk, raw, strict=True)]
+        return tuple(commits)
 
     # -- trees and blobs -----------------------------------------------------
 
@@ -523,9 +530,9 @@ class BlobStream:
 _AHEAD = 512
 
 
-# Names written to `git cat-file --batch` at once: with the longest path (4 KiB),
-# still well under the 64 KiB of a pipe.
-_NAMES_BYTES = 32 * 1024
+# Names written to `git cat-file --batch` at once: with the longest path (4 KiB)
+# after them, still under the 16 KiB any pipe holds (64 KiB on Linux).
+_NAMES_BYTES = 8 * 1024
 
 
 class GitObject(NamedTuple):
