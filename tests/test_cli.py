@@ -13,13 +13,14 @@ import gitreview
 from gitreview import build_manifest
 
 
-def git_subcommand(cwd: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    """`git review-manifest ...`, found by git on PATH like any user's."""
+def git_subcommand(
+    cwd: Path, *args: str, git_options: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[bytes]:
+    """`git [GIT_OPTIONS] review-manifest ...`, found by git on PATH like any user's."""
     scripts = Path(sys.executable).parent
     env = {**os.environ, "PATH": f"{scripts}{os.pathsep}{os.environ['PATH']}"}
-    return subprocess.run(
-        ["git", "review-manifest", *args], cwd=cwd, env=env, capture_output=True, check=False
-    )
+    command = ["git", *git_options, "review-manifest", *args]
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, check=False)
 
 
 def test_runs_as_a_git_subcommand(fixture_repo: RepoFactory) -> None:
@@ -41,25 +42,11 @@ def test_git_dir_given_to_git_names_the_repository(
     other = fixture_repo("moves")
     outside = tmp_path / "elsewhere"
     outside.mkdir()
-    scripts = Path(sys.executable).parent
-    env = {**os.environ, "PATH": f"{scripts}{os.pathsep}{os.environ['PATH']}"}
     for cwd in (outside, other):
-        result = subprocess.run(
-            ["git", f"--git-dir={repo / '.git'}", "review-manifest", "v1..v2"],
-            cwd=cwd,
-            env=env,
-            capture_output=True,
-            check=False,
-        )
+        result = git_subcommand(cwd, "v1..v2", git_options=(f"--git-dir={repo / '.git'}",))
         assert (result.returncode, result.stderr) == (0, b""), result.stderr
         assert result.stdout.decode() == expected
-    missing = subprocess.run(
-        ["git", f"--git-dir={tmp_path / 'none'}", "review-manifest", "v1..v2"],
-        cwd=outside,
-        env=env,
-        capture_output=True,
-        check=False,
-    )
+    missing = git_subcommand(outside, "v1..v2", git_options=(f"--git-dir={tmp_path / 'none'}",))
     assert missing.returncode == 3
     error = missing.stderr.decode()
     assert error.count("\n") == 1 and f"not a git repository: {tmp_path / 'none'}" in error
