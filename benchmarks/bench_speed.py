@@ -597,7 +597,9 @@ def print_row(row: Row, compare: bool) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--case", action="append", choices=sorted(CASES), help="default: all")
+    parser.add_argument(
+        "--case", action="append", choices=sorted(CASES), help="default: all, or none with --repo"
+    )
     parser.add_argument("--repo", nargs=2, action="append", metavar=("PATH", "RANGE"), default=[])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--compare", type=Path, help="a source tree of another gitreview")
