@@ -88,9 +88,9 @@ def file_report(
     if analysis.report.structure:
         entry["structure"] = dict(analysis.report.structure)
     report = FileReport(entry)
-    hunk_chars = sum(tokens.hunk_chars(hunk) for hunk in change.hunks)
-    report.full_tokens = tokens.estimate_chars(hunk_chars) + head_tokens
-    report.diff_tokens = tokens.estimate_chars(tokens.diff_chars(change))
+    hunks_chars = sum(tokens.hunk_chars(hunk) for hunk in change.hunks)
+    report.full_tokens = tokens.estimate_chars(hunks_chars) + head_tokens
+    report.diff_tokens = tokens.estimate_chars(tokens.diff_chars(change, hunks_chars))
     if change.binary or change.is_submodule:
         report.unreviewable = "submodule" if change.is_submodule else "binary"
     changed = [hunk.changed_count for hunk in change.hunks]

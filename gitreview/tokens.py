@@ -35,10 +35,11 @@ def hunk_chars(hunk: Hunk) -> int:
     return len(_hunk_header(hunk)) + sum(len(line.text) for line in lines) + 2 * len(lines)
 
 
-def diff_chars(change: FileChange) -> int:
+def diff_chars(change: FileChange, hunks_chars: int) -> int:
     """The length of the file's part of `git diff -M -U3`, headers included: the
-    baseline a reviewer reads without gitreview."""
-    return len(_diff_header(change)) + sum(hunk_chars(hunk) for hunk in change.hunks)
+    baseline a reviewer reads without gitreview. `hunks_chars`: its hunks'
+    `hunk_chars`, summed (the caller has them)."""
+    return len(_diff_header(change)) + hunks_chars
 
 
 def _hunk_header(hunk: Hunk) -> str:
