@@ -37,9 +37,8 @@ import sqlite3
 import sys
 import time
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # an entry's records are imported when one is read (_ALLOWED)
     from gitreview.analyze import Analysis
@@ -76,8 +75,7 @@ _ALLOWED = frozenset(
 _LIBRARIES = ("markdown_it", "mdit_py_plugins", "yaml", "jsonschema")
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One file's proved outcome, as the pipeline kept it once classified."""
 
     kind: str

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 from gitreview.errors import Exit, UserError
 
@@ -26,8 +26,7 @@ MAX_NODES = 100_000
 DEFAULT_METADATA_KEYS = ("updated", "last_updated", "last_modified", "lastmod", "modified")
 
 
-@dataclass(frozen=True)
-class FrontmatterSchema:
+class FrontmatterSchema(NamedTuple):
     paths: tuple[str, ...]
     schema: str | Mapping[str, Any]  # a path in the repository, or the schema itself
     # A path's text, read by the pipeline from the trusted tree (issue 11), and which
@@ -36,8 +35,7 @@ class FrontmatterSchema:
     read_from: str | None = None
 
 
-@dataclass(frozen=True)
-class Role:
+class Role(NamedTuple):
     """A reviewer role: what it reviews, and how much its brief may inline (issue #10)."""
 
     name: str

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitreview.model import Hunk, Line, Origin
 
 
-@dataclass(frozen=True)
-class RawChange:
+class RawChange(NamedTuple):
     """One record of `git diff-tree --raw`: a file pair and its status letter."""
 
     status: str  # A, M, D, R, C, T
@@ -30,8 +29,7 @@ class RawChange:
     new_path: str
 
 
-@dataclass(frozen=True)
-class PatchBlock:
+class PatchBlock(NamedTuple):
     """One `diff --git` block: git's hunks, or `binary` when git printed none."""
 
     binary: bool

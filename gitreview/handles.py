@@ -16,8 +16,7 @@ tree changes. The path is for people; the blob ids are what resolve.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from gitreview.errors import Exit, UserError
 
@@ -37,8 +36,7 @@ _EXAMPLE = (
 )
 
 
-@dataclass(frozen=True)
-class Handle:
+class Handle(NamedTuple):
     path: str
     oid: str | None  # the one blob of a blob handle; None for a change or a patch
     first: int | None = None

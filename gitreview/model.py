@@ -6,7 +6,6 @@ the border, so no classifier depends on a library's quirks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -22,14 +21,12 @@ MODE_SYMLINK = 0o120000
 MODE_GITLINK = 0o160000
 
 
-@dataclass(frozen=True)
-class Commit:
+class Commit(NamedTuple):
     sha: str
     subject: str
 
 
-@dataclass(frozen=True)
-class Range:
+class Range(NamedTuple):
     """What the user typed, resolved: base (None for the empty tree) to head.
 
     Both are None when the changes came from a patch rather than a repository.
@@ -54,8 +51,7 @@ class Line(NamedTuple):
     newline: bool = True  # False for a last line with "\\ No newline at end of file"
 
 
-@dataclass(frozen=True)
-class Hunk:
+class Hunk(NamedTuple):
     old_start: int
     old_count: int
     new_start: int
@@ -96,8 +92,7 @@ class Hunk:
         return span[0] if span else max(self.new_start, 1)
 
 
-@dataclass(frozen=True)
-class FileChange:
+class FileChange(NamedTuple):
     """One file pair of the range, with both sides' content when it is known.
 
     `old_data` and `new_data` are None for a side that does not exist, for a
@@ -129,8 +124,7 @@ class FileChange:
         )
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     rule: str
     severity: Severity
     path: str | None
@@ -138,8 +132,7 @@ class Finding:
     message: str
 
 
-@dataclass(frozen=True)
-class Assembled:
+class Assembled(NamedTuple):
     """The manifest, and each role's brief (what `--format brief` prints)."""
 
     manifest: dict[str, Any]

@@ -8,7 +8,6 @@ git's extended headers (index, modes, renames, copies) are read when present.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from gitreview.errors import Exit, UserError
 from gitreview.model import MODE_GITLINK, MODE_SYMLINK, FileChange, Hunk, Line, Status
@@ -52,8 +51,7 @@ def _join_type_changes(changes: list[FileChange]) -> list[FileChange]:
             and change.status == "added"
             and previous.path == change.path
         ):
-            joined[-1] = replace(
-                change,
+            joined[-1] = change._replace(
                 status="type-changed",
                 old_path=previous.old_path,
                 old_mode=previous.old_mode,

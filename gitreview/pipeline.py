@@ -11,7 +11,7 @@ import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from gitreview import tokens
 from gitreview.analyze import Analysis
@@ -38,8 +38,7 @@ Contents = Literal["none", "missing", "all"]
 Progress = Callable[[Iterable[FileChange], int], Iterable[FileChange]]
 
 
-@dataclass(frozen=True)
-class Classified:
+class Classified(NamedTuple):
     """One file of the range, classified; its contents are dropped once read."""
 
     change: FileChange
@@ -315,7 +314,7 @@ def _classify(
         findings += entry.findings
     moved = find_moves([(c.change, c.kind, c.analysis.t1, c.verdict) for c in files])
     files = [
-        replace(c, verdict=_never_trivial(v) if trust.rule_of(c.change, settings) else v)
+        c._replace(verdict=_never_trivial(v) if trust.rule_of(c.change, settings) else v)
         for c, v in zip(files, moved, strict=True)
     ]
     touched = {c.change.path for c in files}
@@ -343,7 +342,7 @@ def _classified(
     return Classified(
         # Keep hunks, drop the blobs: a range of thousands of files must not
         # hold every blob until the end.
-        replace(change, old_data=None, new_data=None),
+        change._replace(old_data=None, new_data=None),
         kind,
         analysis,
         verdict,
@@ -402,10 +401,10 @@ def _redacted(outcome: Outcome) -> Outcome:
         return names[text]
 
     rng = outcome.rng
-    commits = tuple(replace(c, subject=redact(c.subject)) for c in rng.commits)
-    rng = replace(rng, spec=name(rng.spec), commits=commits)
+    commits = tuple(c._replace(subject=redact(c.subject)) for c in rng.commits)
+    rng = rng._replace(spec=name(rng.spec), commits=commits)
     findings = [
-        replace(f, path=f.path and name(f.path), message=name(f.message)) for f in outcome.findings
+        f._replace(path=f.path and name(f.path), message=name(f.message)) for f in outcome.findings
     ]
     files = [_redacted_file(item, name) for item in outcome.files]
     return replace(outcome, rng=rng, files=files, findings=findings)
@@ -417,7 +416,7 @@ def _redacted_file(item: Classified, name: Callable[[str], str]) -> Classified:
     change, verdict, report = item.change, item.verdict, item.analysis.report
     path, old_path = name(change.path), change.old_path and name(change.old_path)
     if (path, old_path) != (change.path, change.old_path):
-        change = replace(change, path=path, old_path=old_path)
+        change = change._replace(path=path, old_path=old_path)
     hunks = tuple(_redacted_verdict(hunk, name) for hunk in verdict.hunks)
     evidence = name(verdict.evidence)
     if evidence != verdict.evidence or hunks != verdict.hunks:
@@ -425,14 +424,14 @@ def _redacted_file(item: Classified, name: Callable[[str], str]) -> Classified:
     scopes = report.scopes
     names = "\n".join(scope.name for scope in scopes)
     if name(names) != names:  # one pass over them all: a file may have hundreds
-        scopes = tuple(replace(scope, name=name(scope.name)) for scope in scopes)
+        scopes = tuple(scope._replace(name=name(scope.name)) for scope in scopes)
     structure = _redact_strings(report.structure, name) if report.structure else None
     if scopes is not report.scopes or structure != report.structure:
-        report = replace(report, scopes=scopes, structure=structure)
-        item = replace(item, analysis=replace(item.analysis, report=report))
+        report = report._replace(scopes=scopes, structure=structure)
+        item = item._replace(analysis=replace(item.analysis, report=report))
     if change is item.change and verdict is item.verdict:
         return item
-    return replace(item, change=change, verdict=verdict)
+    return item._replace(change=change, verdict=verdict)
 
 
 def _redacted_verdict(verdict: Verdict, name: Callable[[str], str]) -> Verdict:
@@ -440,7 +439,7 @@ def _redacted_verdict(verdict: Verdict, name: Callable[[str], str]) -> Verdict:
     pointers = tuple((kind, name(handle)) for kind, handle in verdict.pointers)
     if evidence == verdict.evidence and pointers == verdict.pointers:
         return verdict
-    return replace(verdict, evidence=evidence, pointers=pointers)
+    return verdict._replace(evidence=evidence, pointers=pointers)
 
 
 def _redact_strings(value: Any, name: Callable[[str], str]) -> Any:
@@ -476,7 +475,7 @@ def _with_schema_texts(settings: Config, read: Callable[[str], bytes | None], si
         if isinstance(entry.schema, str):
             data = read(entry.schema.lstrip("/"))
             text = None if data is None else data.decode("utf-8", "replace")
-            entry = replace(entry, text=text, read_from=side)
+            entry = entry._replace(text=text, read_from=side)
         schemas.append(entry)
     return replace(settings, frontmatter_schemas=tuple(schemas))
 

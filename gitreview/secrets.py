@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 REDACTED = "[REDACTED]"
 
 
-@dataclass(frozen=True)
-class SecretKind:
+class SecretKind(NamedTuple):
     id: str  # stable, for tests and docs
     label: str  # what the finding message calls it
     source: str  # the pattern; the secret is group "value" when there is one, else the match
@@ -129,8 +128,7 @@ _END_LITERAL = "-----END "  # in every match of _KEY_END
 _BASE64_LINE = re.compile(r"[-+ ]?[ \t]*[A-Za-z0-9+/]+={0,2}[ \t]*")
 
 
-@dataclass(frozen=True)
-class TokenMatch:
+class TokenMatch(NamedTuple):
     kind: SecretKind
     value: str
 
@@ -151,8 +149,7 @@ def is_placeholder(value: str) -> bool:
     return "example" in value.lower() or len(set(value[-16:])) <= 2
 
 
-@dataclass(frozen=True)
-class KeyBlock:
+class KeyBlock(NamedTuple):
     """A private key block over lines[first..last] (0-based, inclusive)."""
 
     first: int

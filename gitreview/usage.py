@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
+from typing import NamedTuple
 
 # Option values that name a file or folder, by metavar: completed as paths.
 PATH_METAVARS = frozenset({"PATH", "FILE", "MANIFEST", "ANSWER"})
 
 
-@dataclass(frozen=True)
-class Argument:
+class Argument(NamedTuple):
     """One option or positional argument of a command."""
 
     flags: tuple[str, ...]  # ("-o", "--output"); () for a positional
@@ -39,8 +38,7 @@ class Argument:
         return self.metavar in PATH_METAVARS
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """The manifest command (name "") or one subcommand."""
 
     name: str

@@ -200,7 +200,7 @@ def apply_rule_settings(findings: Iterable[Finding], settings: Config) -> tuple[
             continue
         severity = cast(Severity, configured)  # the configuration schema allows no other value
         kept.append(
-            finding if severity == finding.severity else replace(finding, severity=severity)
+            finding if severity == finding.severity else finding._replace(severity=severity)
         )
     return tuple(kept)
 

@@ -9,7 +9,6 @@ import subprocess
 import sys
 import time
 import zlib
-from dataclasses import replace
 from pathlib import Path
 
 from manifests import run, validate_manifest
@@ -107,7 +106,7 @@ def test_a_stored_entry_is_what_a_warm_run_reuses(writable_repo: RepoFactory) ->
     for key, data in entries(repo).items():
         entry = pickle.loads(data.partition(b"\n")[2])
         assert isinstance(entry, Entry)
-        entry = replace(entry, findings=(*entry.findings, planted))
+        entry = entry._replace(findings=(*entry.findings, planted))
         changed[key] = b"gitreview-cache 1\n" + pickle.dumps(entry)
     store(repo, changed)
     assert rules_at(cached(repo, "v0..v1"), "docs/a.md") == ["markdown/heading-skip"] * 2

@@ -140,7 +140,7 @@ def settled(analysis: Analysis, *, significant: bool) -> Analysis:
     that no text outlives its file's turn (issue 12)."""
     report = analysis.report
     scopes = tuple(report.scopes) if significant else ()
-    return replace(analysis, old_text=None, new_text=None, report=replace(report, scopes=scopes))
+    return replace(analysis, old_text=None, new_text=None, report=report._replace(scopes=scopes))
 
 
 def _run(analyzers: Iterable[Analyzer], subject: Subject) -> tuple[Report, bool]:

@@ -9,15 +9,13 @@ structure for the manifest. Analyzers register in analyze/__init__.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol, overload
+from typing import Any, Literal, NamedTuple, Protocol, overload
 
 from gitreview.config import Config
 from gitreview.model import FileChange, Finding, Range, Severity
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     """A finding rule: its id, default severity and what it checks (for --help and docs)."""
 
     id: str
@@ -25,8 +23,7 @@ class Rule:
     summary: str
 
 
-@dataclass(frozen=True)
-class Scope:
+class Scope(NamedTuple):
     """A head-side span of lines with a name: a section or a symbol."""
 
     first: int
@@ -61,8 +58,7 @@ class LazyScopes(Sequence[Scope]):
         return len(self._named())
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(NamedTuple):
     findings: tuple[Finding, ...] = ()
     scopes: Sequence[Scope] = ()
     structure: Mapping[str, Any] | None = None
@@ -73,8 +69,7 @@ class Report:
     lost: tuple[Lost, ...] = ()
 
 
-@dataclass(frozen=True)
-class Lost:
+class Lost(NamedTuple):
     """What links elsewhere may have pointed at, that a change took away."""
 
     path: str | None  # a Markdown file deleted or renamed away, gone from the head
@@ -111,8 +106,7 @@ class HeadTree(Protocol):
         """Every file path at head (ending with one of `suffixes`, when given)."""
 
 
-@dataclass(frozen=True)
-class Subject:
+class Subject(NamedTuple):
     """One changed file as an analyzer sees it."""
 
     change: FileChange

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 C_FAMILY = frozenset({"c", "cpp", "java", "javascript", "typescript", "go", "rust", "csharp"})
 SCANNED = C_FAMILY | {"python", "toml", "json"}
@@ -28,8 +28,7 @@ SCANNED = C_FAMILY | {"python", "toml", "json"}
 Tag = Literal["code", "string", "comment"]
 
 
-@dataclass(frozen=True)
-class _Str:
+class _Str(NamedTuple):
     """One kind of string literal, lexed from just after its opening delimiter."""
 
     body: re.Pattern[str] | None  # None: no escapes, it ends at the first `close`
@@ -114,8 +113,7 @@ _STARTS["cpp"] = _STARTS["c"]
 _STARTS["typescript"] = _STARTS["javascript"]
 
 
-@dataclass(frozen=True)
-class _Lang:
+class _Lang(NamedTuple):
     starts: re.Pattern[str]
     starts_in_hole: re.Pattern[str]  # the same plus braces, inside an interpolation hole
     dq: _Str

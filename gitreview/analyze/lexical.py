@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from gitreview.analyze import lexers
 
@@ -20,8 +19,7 @@ if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
 
-@dataclass(frozen=True)
-class WhitespacePolicy:
+class WhitespacePolicy(NamedTuple):
     line_endings: bool  # CRLF vs LF and a missing final newline are insignificant
     trailing: bool  # trailing spaces/tabs are insignificant (never after a backslash)
     # "any": blank lines come and go freely; "runs": only a run's length may change (prose

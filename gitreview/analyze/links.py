@@ -14,7 +14,7 @@ import posixpath
 import re
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import quote, unquote, urlsplit
 
 from gitreview.analyze import markdown_doc
@@ -35,8 +35,7 @@ def is_markdown(path: str) -> bool:
     return path.lower().endswith(MARKDOWN_SUFFIXES)
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(NamedTuple):
     """Where a relative link points: a path at head ("" is the root) and a fragment."""
 
     path: str

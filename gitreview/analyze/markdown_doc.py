@@ -12,9 +12,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
 from html.parser import HTMLParser
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from gitreview.analyze.slugs import Slugger
 
@@ -29,8 +28,7 @@ _LONE_CR = re.compile("\r(?!\n)")
 _BARE_URL_STARTS = ("http://", "https://", "www.")
 
 
-@dataclass(frozen=True)
-class Heading:
+class Heading(NamedTuple):
     level: int
     text: str  # as written, inline markup included
     slug: str  # GitHub's anchor, numbered when repeated
@@ -38,22 +36,19 @@ class Heading:
     end: int  # last line of the heading (a setext heading has two or more)
 
 
-@dataclass(frozen=True)
-class Link:
+class Link(NamedTuple):
     target: str  # the destination as markdown-it normalised it (percent-encoded)
     line: int
     image: bool
 
 
-@dataclass(frozen=True)
-class Frontmatter:
+class Frontmatter(NamedTuple):
     content: str
     first: int  # the opening `---`
     last: int  # the closing `---`
 
 
-@dataclass(frozen=True)
-class Document:
+class Document(NamedTuple):
     headings: tuple[Heading, ...]
     links: tuple[Link, ...]
     anchors: frozenset[str]  # explicit `id=` and `<a name=...>` anchors from raw HTML
@@ -195,7 +190,7 @@ def base_from_head(old_text: str, head: Document, new_text: str) -> Document | N
     if old_headings != [new_lines[h.line - 1] for h in head.headings]:
         return None
     headings = tuple(
-        replace(heading, line=line, end=line)
+        heading._replace(line=line, end=line)
         for heading, (line, _) in zip(head.headings, old_numbers, strict=True)
     )
     return Document(headings, (), frozenset(), None, 0, tuple(old_lines))

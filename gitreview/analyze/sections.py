@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from typing import NamedTuple
 
 from gitreview.analyze.markdown_doc import Document, Heading
 
@@ -21,8 +22,7 @@ from gitreview.analyze.markdown_doc import Document, Heading
 _RENAMED_SIMILARITY = 0.5
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(NamedTuple):
     heading: Heading | None  # None for the preamble
     name: str  # the heading path, "Install > Requirements"; "" for the preamble
     first: int
@@ -67,8 +67,7 @@ def _body(document: Document, first: int, last: int) -> tuple[str, ...]:
     return tuple(line for line in lines if line)
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(NamedTuple):
     """How the range changed one head section."""
 
     added: bool = False

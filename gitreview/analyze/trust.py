@@ -10,8 +10,7 @@ trivial.
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from gitreview.analyze.base import Rule
 from gitreview.config import CONFIG_FILE, Config
@@ -55,8 +54,7 @@ REASON = "review-config"
 WHY = "it changes what decides this review (configuration, attributes, a schema, instructions)"
 
 
-@dataclass(frozen=True)
-class Origin:
+class Origin(NamedTuple):
     """Where this run's configuration, attributes and schema files come from."""
 
     config: Literal["base", "head", "file", "default"]

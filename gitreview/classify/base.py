@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from gitreview.analyze import Analysis
 from gitreview.classify.outline import Outline
@@ -28,8 +29,7 @@ class FileFacts:
     memo: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
-class Proof:
+class Proof(NamedTuple):
     """What a rule shows when it finds a change trivial: reason codes, and one line
     of evidence a person can check (`git review-manifest explain` prints it)."""
 
@@ -41,8 +41,7 @@ class Proof:
 Pointers = tuple[tuple[str, str], ...]
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(NamedTuple):
     classification: Classification
     reasons: tuple[str, ...]
     evidence: str = ""

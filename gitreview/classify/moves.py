@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import NamedTuple
 
 from gitreview.analyze import lexical
 from gitreview.classify import aggregate
@@ -37,8 +38,7 @@ _MOVABLE_STATUSES = ("modified", "renamed", "copied")
 FileInput = tuple[FileChange, str, bool, FileVerdict]  # change, kind, t1, verdict
 
 
-@dataclass(frozen=True)
-class _Run:
+class _Run(NamedTuple):
     """Consecutive removed (or added) lines of one hunk: hunk.lines[start:start + length].
 
     No copies of the lines, their keys or their matches (issue 12: three lists per
@@ -50,8 +50,7 @@ class _Run:
     length: int
 
 
-@dataclass(frozen=True)
-class _Block:
+class _Block(NamedTuple):
     source: _Run  # the removed lines
     target: _Run  # the added lines
     there: str  # handle of the removed lines

@@ -20,7 +20,7 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from gitreview.model import FileChange, Hunk
 
@@ -37,8 +37,7 @@ _STARTS = {
 MODULE_NAMES = frozenset(dir(builtins)) | {"__file__", "__builtins__", "__path__", "__cached__"}
 
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(NamedTuple):
     first: int
     last: int  # its last line that is not blank
     movable: bool  # a definition or a section; False: any other statement, the preamble
@@ -62,8 +61,7 @@ class Module:
     calls: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
-class Side:
+class Side(NamedTuple):
     units: tuple[Unit, ...]  # in order of first line; sections nest
     module: Module | None = None  # Python only
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitreview.analyze import lexers
 
@@ -45,8 +45,7 @@ _TOOL_COMMENT = re.compile(
 CODE_LIKE = re.compile(r"[=;{}<>$\\`]|::|->")
 
 
-@dataclass(frozen=True)
-class Comments:
+class Comments(NamedTuple):
     """Where the comments of one side of a file are."""
 
     text: str

@@ -16,8 +16,7 @@ import functools
 import importlib.util
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from gitreview.model import Hunk
 
@@ -39,8 +38,7 @@ _LINE_BREAK = re.compile(r"\r\n?|\n")
 Where = Literal["text", "shown", "heading"]
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(NamedTuple):
     """A tag, or a text node normalized as a browser lays it out unless `where` is
     "shown" (whitespace is visible there, so the text is exact)."""
 

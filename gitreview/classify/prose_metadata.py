@@ -9,15 +9,13 @@ carries a listed value into another key).
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 MAX_FRONT_MATTER_CHARS = 65_536
 ABSENT = object()  # the value of a key that is not there
 
 
-@dataclass(frozen=True)
-class FrontMatter:
+class FrontMatter(NamedTuple):
     lines: list[str]  # the YAML between the delimiters
     frame: str  # everything else: the opening line, the closing line and the body
 

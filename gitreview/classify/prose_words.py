@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # Words whose replacement changes meaning even when it looks like a one-letter slip:
 # modals, quantifiers, negations, truth values, order and direction, opposite actions,
@@ -101,8 +101,7 @@ def guarded_words() -> frozenset[str]:
     return frozenset(form for word in _MEANING_BEARING.split() for form in _inflections(word))
 
 
-@dataclass(frozen=True)
-class Flavor:
+class Flavor(NamedTuple):
     """How words are delimited in one kind of prose."""
 
     lead: str  # punctuation that may open a word
@@ -117,8 +116,7 @@ TEXT = Flavor(lead="(*", trail=".,;:!?)*")
 COMMENT = Flavor(lead="(", trail=".,;:!?)", capitalized=False)
 
 
-@dataclass(frozen=True)
-class Fix:
+class Fix(NamedTuple):
     old: str
     new: str
     edits: int

@@ -25,8 +25,7 @@ import inspect
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from gitreview.classify.base import FileFacts
 from gitreview.model import Hunk
@@ -38,14 +37,12 @@ Span = tuple[int, int]  # first and last line, 1-based
 _LONE_CR = re.compile("\r(?!\n)")
 
 
-@dataclass(frozen=True)
-class Parsed:
+class Parsed(NamedTuple):
     tree: ast.Module
     comments: tuple[tuple[int, str], ...]  # (line, text normalized), in order
 
 
-@dataclass(frozen=True)
-class Differences:
+class Differences(NamedTuple):
     """The line spans of each side whose meaning changed."""
 
     old: tuple[Span, ...]

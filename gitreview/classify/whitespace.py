@@ -11,8 +11,7 @@ meaning in Go and JavaScript.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from gitreview.analyze import Side, lexical
 from gitreview.classify.base import Proof
@@ -22,8 +21,7 @@ if TYPE_CHECKING:
     from gitreview.classify.base import FileFacts
 
 
-@dataclass(frozen=True)
-class _Item:
+class _Item(NamedTuple):
     key: str
     line: Line
 

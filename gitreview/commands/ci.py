@@ -25,9 +25,8 @@ import os
 import sys
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gitreview.errors import Exit, NotFetched, UserError
 
@@ -46,8 +45,7 @@ SHORT_SHA = 12
 FETCH_DEPTH_HINT = "set fetch-depth: 0 on actions/checkout to fetch the whole history"
 
 
-@dataclass(frozen=True)
-class Inputs:
+class Inputs(NamedTuple):
     base: str | None = None
     head: str | None = None
     fail_on: str | None = None
@@ -57,8 +55,7 @@ class Inputs:
     since: str | None = None  # the head reviewed last (issue #13)
 
 
-@dataclass(frozen=True)
-class Wanted:
+class Wanted(NamedTuple):
     """The range an event or the inputs ask for, before the repository is asked."""
 
     base: str | None = None  # None: the first parent of head
@@ -161,9 +158,9 @@ def wanted_range(env: Mapping[str, str], inputs: Inputs) -> Wanted:
     if inputs.base is not None:
         wanted = Wanted(base=inputs.base, head=wanted.head, merge_base=True)
     if inputs.head is not None:
-        wanted = replace(wanted, head=inputs.head, oldest_new=None, deleted=False)
+        wanted = wanted._replace(head=inputs.head, oldest_new=None, deleted=False)
     if wanted.head is None:
-        wanted = replace(wanted, head=env.get("GITHUB_SHA") or None)
+        wanted = wanted._replace(head=env.get("GITHUB_SHA") or None)
     if wanted.head is None and not wanted.deleted:
         raise UserError(
             "no range to review: neither the event nor the inputs name a head commit",

@@ -15,10 +15,9 @@ import contextlib
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gitreview.config import SEVERITIES
 from gitreview.errors import Exit, UserError
@@ -31,8 +30,7 @@ MARKER = "# gitreview pre-push hook"
 BACKUP_SUFFIX = ".gitreview-backup"
 
 
-@dataclass(frozen=True)
-class PushedRef:
+class PushedRef(NamedTuple):
     local_ref: str
     local_sha: str
     remote_ref: str
@@ -60,8 +58,7 @@ def parse_push_lines(text: str) -> list[PushedRef]:
     return refs
 
 
-@dataclass(frozen=True)
-class PushRange:
+class PushRange(NamedTuple):
     name: str  # the ref being pushed, for messages and the manifest's file name
     base: str | None
     head: str
@@ -103,8 +100,7 @@ def run_pre_push(*, remote: str, repo: str | None) -> int:
     return int(Exit.OK)
 
 
-@dataclass(frozen=True)
-class PreCommitRange:
+class PreCommitRange(NamedTuple):
     """PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF: pre-commit checks FROM...TO."""
 
     name: str
@@ -113,8 +109,7 @@ class PreCommitRange:
     remote: str
 
 
-@dataclass(frozen=True)
-class PreCommitPush:
+class PreCommitPush(NamedTuple):
     """Run by pre-commit without a range: a push whose new commits reach a root
     (pre-commit then checks all files and passes no range), or no push at all."""
 

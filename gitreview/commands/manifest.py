@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -148,7 +147,7 @@ def review_of_range(
         if kept is not None:
             return kept
         assembled, fail_on = work((ends.base, ends.head), ends.spec)
-        assembled = replace(assembled, text=serialize(assembled.manifest))
+        assembled = assembled._replace(text=serialize(assembled.manifest))
         store.keep(result_key, (assembled.text, assembled.briefs, fail_on))
         return assembled, fail_on
     finally:

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from gitreview.errors import Exit, UserError
 from gitreview.handles import Handle, parse_handle
@@ -56,8 +55,7 @@ def show_text(
     return "".join(shown), errors
 
 
-@dataclass(frozen=True)
-class _Side:
+class _Side(NamedTuple):
     oid: str
     data: bytes
     lines: list[str]  # decoded lossily, "\r" kept off, secrets redacted

@@ -14,7 +14,7 @@ import fnmatch
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from gitreview import globs
 from gitreview.config import Role
@@ -31,8 +31,7 @@ _TESTS = re.compile(
 _DOC_KINDS = frozenset({"markdown", "rst", "text", "asciidoc"})
 
 
-@dataclass(frozen=True)
-class ReviewItem:
+class ReviewItem(NamedTuple):
     """A significant hunk (or a whole file) as a reviewer gets it."""
 
     handle: str
@@ -110,8 +109,7 @@ def _takes_finding(role: Role, finding: Finding) -> bool:
     )
 
 
-@dataclass(frozen=True)
-class Batch:
+class Batch(NamedTuple):
     items: tuple[ReviewItem, ...]
     oversized: bool = False  # one item larger than the budget, alone in its batch
 
