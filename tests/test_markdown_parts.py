@@ -287,3 +287,75 @@ def test_inline_is_parsed_wherever_this_project_s_documents_need_it() -> None:
                     texts.append(entry.data.decode("utf-8", "replace"))
     assert len(texts) > 50
     assert [parse(text) for text in texts] == [parse(text, every_inline=True) for text in texts]
+
+
+# Blocks read line by line (issue 12): every page below must read exactly as
+# markdown-it reads it, whether the line reader takes it or leaves it to markdown-it.
+BLOCK_TRAPS = [
+    PAGE,
+    "# a\ntext right under\n> quote\n",  # a quote interrupting a paragraph
+    "> quote\nlazy continuation\n",
+    "- item\nlazy continuation\n",
+    "- item\n2. after an item\n",
+    "- a\n* b\n+ c\n\n1. d\n1) e\n",
+    "text\n- a list interrupting it\n",
+    "text\n2. no list after a paragraph\n",
+    "1. a\n2. b\n10. c\n1234567890. not a list\n",
+    "1.5 GB\n2024) was\n",
+    "- - -\n\n* * *\n\n***\n\n___\n\n+++\n",
+    "#hashtag\n\n####### seven\n\n# closed ##\n\n# a#\n\n#\tb \\##\n\n# #\n\n##\n",
+    ">no space\n\n> \n\n>\n\n-\n\n-\ttab\n\n1.\n",
+    "> - a list in a quote\n\n> # a heading in a quote\n\n> > nested\n",
+    "- > a quote in an item\n\n- 1. nested\n\n- # heading\n",
+    "[ref]\n\n[ref]: /url\n",
+    "[a\nb]: /url\n\n[a b]\n",
+    "see ^[an inline footnote](x)\n",
+    "\\# escaped\n\n&#35; entity\n\n*emphasis*\n\n_under_\n",
+    "`code` [x](y.md)\n`more` <https://a.b>\n",
+    "[multi\nline](z.md) and ![i](p.png)\n",
+    "trailing  \nhard break [x](y)\n",
+    "\u00a0nbsp\n\n\u2003em space\n",
+    "text\n===\n\ntext\n---\n",
+    "a\n\n\nb\n\n",
+    "no newline at the end [x](y)",
+    'quote <a name="q"></a>\n\n> see <span id="r">r</span>\n',
+    "# [a link](x) in a heading\n",
+    "| a | b |\n\n| c |\n",
+]
+
+
+@pytest.mark.parametrize("text", BLOCK_TRAPS)
+def test_blocks_read_line_by_line_are_what_markdown_it_reads(text: str) -> None:
+    assert parse(text) == parse(text, every_inline=True)
+
+
+def test_random_pages_read_line_by_line_are_what_markdown_it_reads() -> None:
+    import random
+
+    from gitreview.analyze.markdown_doc import _line_tokens
+
+    # Mostly lines the reader knows, with a trap now and then.
+    starts = ["", "", "# ", "## ", "> ", "- ", "* ", "1. "]
+    trap_starts = ["#", ">", "+ ", "2) ", "-", "***", "   ", "\t", "===", "---", "```", "<div>"]
+    trap_starts += ["| ", "1.5 ", "> - ", "- > ", "#x", "10. "]
+    words = ["word", "[link](a.md)", "`code [x](y)`", "<https://x.y>", "www.x.org", "a #"]
+    words += ["![i](p.png)", "text  ", "b ##", "`open", "[multi", "z](q)", "it's"]
+    trap_words = ["&amp;", "\\*", "*em*", '<a name="n">', "^[note]", "x[^1]", "[r]: /u"]
+    trap_words += ["[r]", "### h", "1. x", "\u00a0", "- y", "> q"]
+    rng = random.Random(12)
+
+    def line() -> str:
+        if rng.random() < 0.35:
+            return ""
+        start = rng.choice(trap_starts if rng.random() < 0.08 else starts)
+        pool = words + trap_words if rng.random() < 0.08 else words
+        return start + " ".join(rng.sample(pool, rng.randint(int(rng.random() >= 0.05), 3)))
+
+    pages = [
+        "\n".join(line() for _ in range(rng.randint(1, 8))) + rng.choice(["", "\n"])
+        for _ in range(1500)
+    ]
+    differ = [page for page in pages if parse(page) != parse(page, every_inline=True)]
+    assert differ == []
+    read = sum(_line_tokens(page) is not None for page in pages)
+    assert read > len(pages) // 5  # the reader took a good share of them

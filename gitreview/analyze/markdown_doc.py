@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -79,12 +79,15 @@ def _parser(every_inline: bool = False) -> MarkdownIt:
 
 
 def parse(text: str, *, every_inline: bool = False) -> Document:
-    """The document `text` holds. Inline markup is parsed only where it can hold
-    what a Document keeps (issue 12: it was most of a run over a documentation
-    repository); `every_inline` parses it everywhere, as the check of that."""
+    """The document `text` holds. Its blocks are read line by line where its lines
+    allow (`_line_tokens`), and inline markup is parsed only where it can hold what
+    a Document keeps (issue 12: both were most of a run over a documentation
+    repository); `every_inline` has markdown-it parse it all, as the check of both."""
     if "\r" in text:
         text = _LONE_CR.sub(" ", text)
-    tokens = _parser(every_inline).parse(text)
+    tokens = None if every_inline else _line_tokens(text)
+    if tokens is None:
+        tokens = _parser(every_inline).parse(text)
     reader = _Reader()
     for index, token in enumerate(tokens):
         reader.read(token, tokens, index)
@@ -97,6 +100,115 @@ def parse(text: str, *, every_inline: bool = False) -> Document:
         external_links=reader.external,
         lines=tuple(lines),
     )
+
+
+# --- Blocks read line by line (issue 12) ----------------------------------------------
+# Most pages of a documentation repository are ATX headings, paragraphs, one-level quotes
+# and list items, each block's lines of one sort, blocks apart by a blank line where
+# they are of one sort. Such a page's blocks are read here, each line alone, to the
+# tokens markdown-it's block parser makes of them (a third of a run over such a
+# repository); their inline content still goes to markdown-it. Anything else goes to
+# markdown-it whole: whatever `_ENTANGLED` finds (indented lines, fences, HTML, tables,
+# setext headings, front matter), a reference definition, a footnote, a thematic break,
+# a nested or empty block, and any two adjacent lines of different sorts (a lazy
+# continuation, a list interrupting a paragraph).
+
+# What a block's content may start with: nothing that opens a block (a list marker,
+# `>`, `#`, a fence, `<`, a thematic break, a tab or space) or a construct the line
+# reader leaves to markdown-it (`\`, `&`, `*`, `_`...).
+_PLAIN = re.compile(r"[^\W_]|[`\[!(\"'{]")
+_LIST_START = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
+_ITEM = re.compile(r"(?:([-*+])|[0-9]{1,9}([.)])) ")
+_ITEM_SORTS = frozenset("-*+.)")  # one block per item, even next to an item of its list
+_UNREAD = re.compile(r"\]:|\^\[|\0")  # a reference definition, an inline footnote, NUL
+
+
+def _line_tokens(text: str) -> list[Token] | None:
+    """The tokens markdown-it makes of `text`, as far as a Document reads them (the
+    headings, and each block's inline content with its lines), when its blocks can be
+    read line by line; None when they cannot."""
+    if _ENTANGLED.search(text) or _UNREAD.search(text):
+        return None
+    blocks = _line_blocks(_lines(text))
+    if blocks is None:
+        return None
+    from markdown_it.common.utils import mdTrim
+    from markdown_it.rules_core import StateCore
+    from markdown_it.token import Token
+
+    tokens: list[Token] = []
+    for tag, first, last, content in blocks:
+        kind = "paragraph" if tag == "p" else "heading"
+        where = [first, last]
+        tokens += (
+            Token(f"{kind}_open", tag, 1, map=where, block=True),
+            Token("inline", "", 0, map=where, content=mdTrim(content), children=[], block=True),
+            Token(f"{kind}_close", tag, -1, block=True),
+        )
+    state = StateCore(text, _parser(), {}, tokens)
+    for rule in _rules_after_blocks():
+        rule(state)
+    return state.tokens
+
+
+def _line_blocks(lines: Sequence[str]) -> list[tuple[str, int, int, str]] | None:
+    """Each block's tag ("h1".."h6", or "p" for inline content in a paragraph, a quote
+    or a list item), first line and line after it (0-based), and content; None when
+    a line is not one the reader knows."""
+    blocks: list[tuple[str, int, int, str]] = []
+    sort: str | None = None  # the open block's sort of line: "", ">", or an item's marker
+    for number, line in enumerate(lines):
+        if not line:
+            sort = None
+            continue
+        if line[0] == "#":
+            heading = _atx(line)
+            if heading is None:
+                return None
+            blocks.append((f"h{heading[0]}", number, number + 1, heading[1]))
+            sort = None  # a heading is one line; it interrupts and is followed by anything
+            continue
+        item = _ITEM.match(line)
+        if line[0] == ">":
+            line_sort, content = ">", line[2:] if line.startswith("> ") else ""
+        elif item is not None:
+            line_sort, content = item[1] or item[2], line[item.end() :]
+        elif _LIST_START.match(line):
+            return None  # an empty item, or a tab after its marker
+        else:
+            line_sort, content = "", line
+        if not _PLAIN.match(content) or _LIST_START.match(content):
+            return None
+        if sort is None or (sort == line_sort and sort in _ITEM_SORTS):
+            blocks.append(("p", number, number + 1, content))
+        elif sort == line_sort:  # the paragraph or quote goes on
+            tag, first, _, previous = blocks[-1]
+            blocks[-1] = (tag, first, number + 1, previous + "\n" + content)
+        else:
+            return None
+        sort = line_sort
+    return blocks
+
+
+def _atx(line: str) -> tuple[int, str] | None:
+    """An ATX heading's level and content, as markdown-it's `heading` rule reads them
+    (a closing run of `#` after a space is cut); None when the line is not one."""
+    level = len(line) - len(line.lstrip("#"))
+    if level > 6 or (level < len(line) and line[level] not in " \t"):
+        return None
+    end = len(line.rstrip(" \t"))
+    cut = len(line[:end].rstrip("#"))
+    if level < cut < end and line[cut - 1] in " \t":
+        end = cut
+    return level, line[level:end]
+
+
+@functools.cache
+def _rules_after_blocks() -> tuple[Callable[[StateCore], None], ...]:
+    """The core rules markdown-it runs after its block parser (inline, text_join...)."""
+    ruler = _parser().core.ruler
+    names = ruler.get_active_rules()
+    return tuple(ruler.getRules("")[names.index("block") + 1 :])
 
 
 # What lets inline content hold a link, an image, raw HTML (anchors), a bare URL, or
