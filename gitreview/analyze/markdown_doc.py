@@ -136,14 +136,15 @@ def _line_tokens(text: str) -> list[Token] | None:
     from markdown_it.rules_core import StateCore
     from markdown_it.token import Token
 
+    # Only the tokens a Document is read from: a heading's opening (its level) and each
+    # block's inline content. No rule after the block parser reads the others.
     tokens: list[Token] = []
     for tag, first, last, content in blocks:
-        kind = "paragraph" if tag == "p" else "heading"
         where = [first, last]
-        tokens += (
-            Token(f"{kind}_open", tag, 1, map=where, block=True),
-            Token("inline", "", 0, map=where, content=mdTrim(content), children=[], block=True),
-            Token(f"{kind}_close", tag, -1, block=True),
+        if tag != "p":
+            tokens.append(Token("heading_open", tag, 1, map=where, block=True))
+        tokens.append(
+            Token("inline", "", 0, map=where, content=mdTrim(content), children=[], block=True)
         )
     state = StateCore(text, _parser(), {}, tokens)
     for rule in _rules_after_blocks():
