@@ -69,25 +69,31 @@ def manifest_of(outcome: Outcome, *, budget: int | None = None) -> dict[str, Any
 
 def review_of(outcome: Outcome, *, budget: int | None = None) -> Assembled:
     """The review manifest of a classified range and each role's brief; `budget`
-    overrides every role's."""
+    overrides every role's. The outcome's files are let go as their entries are
+    made (the list is left empty): a large range never holds every hunk's lines and
+    every entry at once (issue 12)."""
     own: dict[str | None, list[Finding]] = {}
     for finding in outcome.findings:
         own.setdefault(finding.path, []).append(finding)
-    files = [
-        file_report(
-            c.change,
-            c.kind,
-            c.analysis,
-            c.verdict,
-            c.head_tokens,
-            keys=c.keys,
-            findings=own.get(c.change.path, ()),
-            full=c.full,
-            content=c.content,
-            reviewed=outcome.reviewed,
+    files = []
+    outcome.files.reverse()
+    while outcome.files:
+        c = outcome.files.pop()
+        files.append(
+            file_report(
+                c.change,
+                c.kind,
+                c.analysis,
+                c.verdict,
+                c.head_tokens,
+                keys=c.keys,
+                findings=own.get(c.change.path, ()),
+                full=c.full,
+                content=c.content,
+                reviewed=outcome.reviewed,
+            )
         )
-        for c in outcome.files
-    ]
+        del c
     return assemble(
         outcome.rng,
         files,
