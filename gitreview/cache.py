@@ -13,7 +13,9 @@ A whole range's result (its manifest, briefs and fail-on threshold) is kept too,
 keyed by the range's commit ids, the options and configuration file that made
 it, and what else git reads (Repository.surroundings): re-running the Actions
 step, or an agent asking the MCP server for a range's summary, brief and
-verification in turn, works the range out once. The RESULTS_KEPT kept last stay.
+verification in turn, works the range out once. The RESULTS_KEPT kept last stay,
+and the ENTRIES_KEPT entries written last: a cache is bounded however long the
+hook runs in one clone.
 
 Entries live in $GIT_COMMON_DIR/gitreview/cache/<code digest>.sqlite, an SQLite
 database: a concurrent run reads whole transactions or none, and a crash loses
@@ -54,6 +56,9 @@ _STALE_SECONDS = 24 * 3600
 _WRITE_EVERY = 500  # entries written in one transaction
 _LOCK_SECONDS = 5.0  # how long a run waits for another's transaction before going on
 RESULTS_KEPT = 16  # whole ranges' results: those kept last stay
+# Entries: those written last stay (about a kilobyte each; a release range of
+# 7,000 files writes 7,000, a push a handful).
+ENTRIES_KEPT = 50_000
 # What an entry's records are made of; nothing else is ever unpickled.
 _ALLOWED = frozenset(
     {
@@ -91,12 +96,15 @@ class Cache:
     """The cache of one repository, for one version of gitreview's code: an SQLite
     database (one file, its own locking and journal), opened at the first question."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, entries_kept: int = ENTRIES_KEPT) -> None:
         self._root = root
         self.path = root / f"{code_digest()}.sqlite"
         self._db: sqlite3.Connection | None = None
         self._usable = True
-        self._new: list[tuple[str, bytes]] = []
+        self._new: list[tuple[str, bytes, int]] = []
+        self._entries_kept = entries_kept
+        self._wrote = False
+        self._stamp = 0  # when an entry was written: increasing, even on a coarse clock
 
     @classmethod
     def of(cls, git_dir: str) -> Cache:
@@ -111,7 +119,9 @@ class Cache:
     def put(self, key: str, entry: Entry) -> None:
         if not self._usable:
             return
-        self._new.append((key, _MAGIC + pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)))
+        data = _MAGIC + pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+        self._stamp = max(time.time_ns(), self._stamp + 1)
+        self._new.append((key, data, self._stamp))
         if len(self._new) >= _WRITE_EVERY:
             self._write()
 
@@ -140,8 +150,11 @@ class Cache:
             self._usable = False
 
     def close(self) -> None:
-        """Write what is still held, and let the database go."""
+        """Write what is still held, drop the entries written first beyond
+        ENTRIES_KEPT, and let the database go."""
         self._write()
+        if self._wrote:
+            self._drop_oldest()
         if self._db is not None:
             self._db.close()
             self._db = None
@@ -163,10 +176,29 @@ class Cache:
             return
         try:
             with db:  # one transaction: a concurrent run sees all of it or none
-                db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?)", self._new)
+                db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", self._new)
+            self._wrote = True
         except sqlite3.Error:  # a full disk, a read-only repository, a lock held too long
             self._usable = False
         self._new = []
+
+    def _drop_oldest(self) -> None:
+        """The entries written first beyond ENTRIES_KEPT go. Counted once, as a run
+        that wrote some ends: a count takes milliseconds, not for every write."""
+        db = self._open()
+        if db is None:
+            return
+        try:
+            with db:
+                (count,) = db.execute("SELECT count(*) FROM entries").fetchone()
+                if count > self._entries_kept:
+                    db.execute(
+                        "DELETE FROM entries WHERE key IN "
+                        "(SELECT key FROM entries ORDER BY stamp LIMIT ?)",
+                        (count - self._entries_kept,),
+                    )
+        except sqlite3.Error:
+            self._usable = False
 
     def _open(self) -> sqlite3.Connection | None:
         if self._db is None and self._usable:
@@ -176,8 +208,8 @@ class Cache:
                 db.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
                 db.execute("PRAGMA synchronous=NORMAL")  # a crash may lose entries, not the file
                 db.execute(
-                    "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, entry BLOB) "
-                    "WITHOUT ROWID"
+                    "CREATE TABLE IF NOT EXISTS entries "
+                    "(key TEXT PRIMARY KEY, entry BLOB, stamp INTEGER) WITHOUT ROWID"
                 )
                 # A rowid per result: the oldest go first.
                 db.execute(

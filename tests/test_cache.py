@@ -14,7 +14,7 @@ from pathlib import Path
 from manifests import run, validate_manifest
 from repos import RepoFactory, git, isolated_environment
 
-from gitreview.cache import FOLDER, RESULTS_KEPT, Entry, code_digest
+from gitreview.cache import FOLDER, RESULTS_KEPT, Cache, Entry, code_digest
 from gitreview.model import Finding
 
 BROKEN = "markdown/broken-link"
@@ -325,3 +325,18 @@ def test_a_since_is_kept_by_the_name_given_and_an_unknown_one_is_an_error(
     cached(repo, "v0..v3", "--since", "v1")
     named = cached(repo, "v0..v3", "--since", "v1^{commit}")  # the same commit, named otherwise
     assert named == cold(repo, "v0..v3", "--since", "v1^{commit}")
+
+
+def test_only_the_entries_written_last_stay(writable_repo: RepoFactory, tmp_path: Path) -> None:
+    repo = writable_repo("cache")
+    cached(repo, "v0..v1")
+    entry = pickle.loads(next(iter(entries(repo).values())).partition(b"\n")[2])
+    for turn in range(3):
+        cache = Cache(tmp_path, entries_kept=4)
+        for number in range(3):
+            cache.put(f"run{turn}-{number}", entry)
+        cache.close()
+    with sqlite3.connect(cache.path) as db:
+        kept = sorted(key for (key,) in db.execute("SELECT key FROM entries"))
+    assert kept == ["run1-2", "run2-0", "run2-1", "run2-2"]
+    assert Cache(tmp_path).get("run2-0") == entry
