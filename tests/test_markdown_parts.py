@@ -271,11 +271,6 @@ INLINE_TRAPS = [
 ]
 
 
-@pytest.mark.parametrize("text", INLINE_TRAPS)
-def test_inline_is_parsed_wherever_a_document_needs_it(text: str) -> None:
-    assert parse(text) == parse(text, every_inline=True)
-
-
 def test_inline_is_parsed_wherever_this_project_s_documents_need_it() -> None:
     from repos import FIXTURES, PROJECT_ROOT, Content, load_spec
 
@@ -324,11 +319,6 @@ BLOCK_TRAPS = [
 ]
 
 
-@pytest.mark.parametrize("text", BLOCK_TRAPS)
-def test_blocks_read_line_by_line_are_what_markdown_it_reads(text: str) -> None:
-    assert parse(text) == parse(text, every_inline=True)
-
-
 def test_random_pages_read_line_by_line_are_what_markdown_it_reads() -> None:
     import random
 
@@ -359,3 +349,10 @@ def test_random_pages_read_line_by_line_are_what_markdown_it_reads() -> None:
     assert differ == []
     read = sum(_line_tokens(page) is not None for page in pages)
     assert read > len(pages) // 5  # the reader took a good share of them
+
+
+@pytest.mark.parametrize("text", INLINE_TRAPS + BLOCK_TRAPS)
+def test_a_page_reads_as_markdown_it_reads_it(text: str) -> None:
+    """Inline content parsed only where it can hold what a Document keeps, and
+    blocks read line by line where the page allows."""
+    assert parse(text) == parse(text, every_inline=True)
