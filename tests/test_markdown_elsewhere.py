@@ -203,10 +203,7 @@ def test_links_elsewhere_are_found_from_any_folder_when_the_git_dir_names_its_wo
     (work / "top.md").write_text("# Top\n\nSee [p](docs/page.md).\n")
     (work / "docs" / "in.md").write_text("# In\n\nSee [p](page.md).\n")
     (work / "docs" / "page.md").write_text("# P\n")
-    git(work, "add", "--all")
-    git(work, "commit", "--quiet", "--message", "Pages")
-    git(work, "rm", "--quiet", "docs/page.md")
-    git(work, "commit", "--quiet", "--message", "Delete a page")
+    commit_then_delete(work, "docs/page.md")
     monkeypatch.chdir(work / "docs")
     result = run("--repo", git_dir, "--no-cache", "--fail-on", "never", "HEAD")
     assert result.status == 0, result.stderr
@@ -228,10 +225,7 @@ def test_links_elsewhere_are_found_however_common_editors_spell_the_name(
     (work / "café.md").write_text("# C\n")
     (work / "one.md").write_text("# One\n\nSee [p](page\\_name.md).\n")
     (work / "two.md").write_text("# Two\n\nSee [c](caf%c3%a9.md).\n")
-    git(work, "add", "--all")
-    git(work, "commit", "--quiet", "--message", "Pages")
-    git(work, "rm", "--quiet", "page_name.md", "café.md")
-    git(work, "commit", "--quiet", "--message", "Delete two pages")
+    commit_then_delete(work, "page_name.md", "café.md")
     result = run("--repo", work, "--no-cache", "--fail-on", "never", "HEAD")
     assert result.status == 0, result.stderr
     broken = [(f["path"], f["rule"]) for f in result.manifest["findings"]]
@@ -239,3 +233,11 @@ def test_links_elsewhere_are_found_however_common_editors_spell_the_name(
         ("one.md", "markdown/broken-elsewhere"),
         ("two.md", "markdown/broken-elsewhere"),
     ]
+
+
+def commit_then_delete(work: Path, *pages: str) -> None:
+    """Everything in `work` committed, then `pages` deleted in a second commit."""
+    git(work, "add", "--all")
+    git(work, "commit", "--quiet", "--message", "Pages")
+    git(work, "rm", "--quiet", *pages)
+    git(work, "commit", "--quiet", "--message", "Delete pages")
