@@ -2,9 +2,12 @@
 
 Parsed with markdown-it-py (CommonMark with GitHub's tables, strikethrough and
 footnotes, and front matter), so what sits in a code block or an HTML comment
-is never a link or a heading. Raw HTML is read with the standard library's
-HTML parser for the `id` and `name` anchors and the `href`/`src` links GitHub
-renders from it. Line numbers are 1-based, as git counts them.
+is never a link or a heading. A page made only of simple blocks (headings,
+paragraphs, quotes and list items one level deep) has its blocks read line by
+line instead, to the tokens markdown-it makes of them (`_line_tokens`). Raw
+HTML is read with the standard library's HTML parser for the `id` and `name`
+anchors and the `href`/`src` links GitHub renders from it. Line numbers are
+1-based, as git counts them.
 """
 
 from __future__ import annotations
