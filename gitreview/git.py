@@ -741,8 +741,10 @@ class TreeReader:
 
     def search_ahead(self, literals: tuple[str, ...], suffixes: tuple[str, ...]) -> None:
         """Start the search `files_holding` will most likely be asked for; `close`
-        stops it if it was not."""
-        self._ahead = Search(self._repo, self._commit, literals, suffixes)
+        stops it if it was not. Too many literals for git grep are looked for when
+        asked."""
+        if len(literals) <= GREP_LITERALS:
+            self._ahead = Search(self._repo, self._commit, literals, suffixes)
 
     def close(self) -> None:
         if self._ahead is not None:
@@ -759,9 +761,70 @@ class TreeReader:
             # What it found for other literals too is more files to read, never fewer.
             found = ahead.result()
             wanted = tuple(literal for literal in literals if literal not in ahead.literals)
-        if wanted:
+        if len(wanted) > GREP_LITERALS:
+            found = (*found, *self._files_read_holding(wanted, suffixes))
+        elif wanted:
             found = (*found, *files_holding(self._repo, self._commit, wanted, suffixes))
         return tuple(dict.fromkeys(found))
+
+    def _files_read_holding(
+        self, literals: tuple[str, ...], suffixes: tuple[str, ...]
+    ) -> list[str]:
+        """`files_holding` by reading every file with one of `suffixes` (in any case),
+        a thousand at a time through the batch process: git grep tries each literal
+        on its own, so hundreds of them cost seconds where reading costs a fraction."""
+        listing = self._repo._git("ls-tree", "-r", "-z", self._commit).stdout
+        wanted: list[tuple[str, str]] = []  # object id, path
+        for record in listing.split(b"\0"):
+            meta, _, name = record.partition(b"\t")
+            fields = meta.split()
+            path = path_text(name)
+            if len(fields) == 3 and fields[1] == b"blob" and path.lower().endswith(suffixes):
+                wanted.append((fields[2].decode("ascii"), path))
+        holds = literal_finder(literals)
+        found: list[str] = []
+        for start in range(0, len(wanted), _FILES_AT_ONCE):
+            chunk = wanted[start : start + _FILES_AT_ONCE]
+            objects = self._objects.lookup_many([oid for oid, _ in chunk])
+            found += [
+                path
+                for (_, path), blob in zip(chunk, objects, strict=True)
+                if blob is not None and holds(blob.data)
+            ]
+        return found
+
+
+# More literals than this are looked for by reading the files instead of git grep,
+# which tries each literal on its own: over 4,000 pages, 100 names took it 0.4 s,
+# 700 names 2.8 s.
+GREP_LITERALS = 64
+_FILES_AT_ONCE = 1000  # files read together when the search reads them
+
+
+def literal_finder(literals: Sequence[str]) -> Callable[[bytes], bool]:
+    """Whether a file's bytes hold one of `literals` (UTF-8, as git grep reads
+    them): each occurrence of a literal's last bytes is looked at, so the bytes
+    are read once per distinct ending, however many literals there are."""
+    encoded = {literal.encode("utf-8", "surrogateescape") for literal in literals}
+    encoded.discard(b"")
+    width = min((len(literal) for literal in encoded), default=0)
+    width = min(width, 4)
+    endings: dict[bytes, dict[int, set[bytes]]] = {}
+    for literal in encoded:
+        endings.setdefault(literal[-width:], {}).setdefault(len(literal), set()).add(literal)
+
+    def holds(data: bytes) -> bool:
+        for ending, by_length in endings.items():
+            place = data.find(ending)
+            while place != -1:
+                end = place + width
+                for length, names in by_length.items():
+                    if length <= end and data[end - length : end] in names:
+                        return True
+                place = data.find(ending, place + 1)
+        return False
+
+    return holds
 
 
 def files_holding(

@@ -9,7 +9,7 @@ import pytest
 from manifests import files_by_path, run
 from repos import RepoFactory, git
 
-from gitreview.git import TreeReader, open_repository
+from gitreview.git import GREP_LITERALS, TreeReader, files_holding, literal_finder, open_repository
 
 ELSEWHERE = "markdown/broken-elsewhere"
 RENAMED = "heading 'Install' of docs/guide.md was renamed to 'Installation' (#installation)"
@@ -148,6 +148,56 @@ def test_a_search_started_ahead_answers_with_what_it_still_lacks(tmp_path: Path)
     stopped.search_ahead(("gone.md",), (".md",))
     stopped.close()  # never asked: the search is stopped, not waited for
     assert stopped.files_holding(("c.md",), (".md",)) == ()
+
+
+def test_many_literals_are_looked_for_by_reading_the_files(tmp_path: Path) -> None:
+    """More names than git grep tries quickly: the files are read instead, and the
+    same files are found as git grep finds."""
+    repo = tmp_path / "repo"
+    names = [f"p{number:03}.md" for number in range(GREP_LITERALS + 6)] + ["café.md"]
+    pages = {
+        "a.md": "see [x](p007.md)\n",
+        "b.MD": "[y](sub/p069.md)\n",
+        "c.md": "xp001.md, a longer name holding one\n",
+        "d.txt": "p002.md, in a file that is not Markdown\n",
+        "e.md": "P003.MD, in other case\n",
+        "f.md": "[z](café.md)\n",
+        "g.md": "p00.md p0.md .md\n",
+    }
+    build(repo, pages, {})
+    repository = open_repository(str(repo))
+    head = repository.resolve_commit("HEAD")
+    assert head is not None
+    literals = tuple(names)
+    tree = TreeReader(repository, head)
+    tree.search_ahead(literals, (".md",))  # too many for git grep: nothing started
+    by_reading = sorted(tree.files_holding(literals, (".md",)))
+    by_grep = sorted(files_holding(repository, head, literals, (".md",)))
+    assert by_reading == by_grep == ["a.md", "b.MD", "c.md", "f.md"]
+    tree.close()
+
+
+def test_a_literal_is_found_wherever_it_ends() -> None:
+    holds = literal_finder(["a.md", "abc.md", "x%20y.md", "é.md"])
+    assert holds(b"see a.md")
+    assert holds(b"zabc.md!") and holds(b"b.md abc.md")
+    assert holds("\u00e9.md".encode())
+    assert not holds(b"b.md bc.md a.m d.md") and not holds(b"")
+    assert not literal_finder([])(b"anything")
+
+
+def test_links_to_many_deleted_pages_are_found(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    count = GREP_LITERALS + 6
+    pages = {f"p{number:03}.md": "# P\n" for number in range(count)}
+    pages["keep.md"] = "# Keep\n\nSee [p5](p005.md) and [p69](p069.md).\n"
+    build(repo, pages, {f"p{number:03}.md": None for number in range(count)})
+    result = run("--repo", repo, "--no-cache", "--fail-on", "never", "HEAD")
+    assert result.status == 0, result.stderr
+    assert [(f["path"], f["line"], f["rule"]) for f in result.manifest["findings"]] == [
+        ("keep.md", 3, ELSEWHERE),
+        ("keep.md", 3, ELSEWHERE),
+    ]
 
 
 def build(repo: Path, first: dict[str, str], then: dict[str, str | None]) -> None:
