@@ -316,6 +316,22 @@ BLOCK_TRAPS = [
     'quote <a name="q"></a>\n\n> see <span id="r">r</span>\n',
     "# [a link](x) in a heading\n",
     "| a | b |\n\n| c |\n",
+    # One web autolink and nothing else a Document reads: left unparsed, counted.
+    "> More information: <https://example.org/a_b?c=d#e>.\n",
+    "`x <https://a.org>` y, an autolink in a code span\n",
+    "`a` <https://a.org> `b` around it\n",
+    "<https://a.org` x`> a space cuts it\n",
+    "<https://a.org`b`c> a backtick in it\n",
+    "<https://a.org> and <https://b.org>\n",
+    "\\<https://a.org> escaped, and `\\` <https://b.org>\n",
+    "<javascript:alert(1)> <mailto:a@b.org> <ftp://c.org>\n",
+    "<https://a.org/[x]> <https://[::1>\n",
+    "<https://a.org> www.b.org, <https://c.org> http://d.org\n",
+    "<https://a.org> &amp; <b> [c](d)\n",
+    # Without a definition or a footnote, only `[text](` opens a link.
+    "- [c]reate a [f]ile with <https://a.org>\n",
+    "[a] [b][c] [d][] ![e] [f]\n(g)\n",
+    "text ^[an inline footnote] and later [x]\n\nmore [y]\n",
 ]
 
 

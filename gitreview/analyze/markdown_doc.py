@@ -219,38 +219,69 @@ def _rules_after_blocks() -> tuple[Callable[[StateCore], None], ...]:
 # text an escape or an entity could turn into one.
 _INLINE_SIGNS = re.compile(r"[<\\&]|https?://|www\.")
 _BACKTICKS = re.compile(r"`+")
+# A web address between angle brackets: an autolink, whatever is around it (no
+# backtick, bracket or backslash in it, so no code span or escape can cut it).
+_AUTOLINK = re.compile(r"<https?://[^<>\x00-\x20`\[\]\\]*>")
 
 
 def _inline_that_matters(state: StateCore) -> None:
     """markdown-it's core `inline` rule, for the inline content a Document reads:
     a heading's (its slug), and any other that can hold a link, an image, raw HTML
-    or a bare URL. The rest is left unparsed: it adds nothing to a Document."""
+    or a bare URL. The rest is left unparsed: it adds nothing to a Document. So is
+    content whose only link is one web autolink (every page of tldr has one): its
+    token's meta counts it, the one thing a Document takes from it."""
+    # Without a definition or a footnote, a `[` opens a link only as `[text](`.
+    labels = bool(state.env.get("references")) or "footnotes" in state.env
     tokens = state.tokens
     for index, token in enumerate(tokens):
         if token.type != "inline":
             continue
         heading = index > 0 and tokens[index - 1].type == "heading_open"
-        if heading or _may_hold_links(token.content):
-            if token.children is None:
-                token.children = []
-            state.md.inline.parse(token.content, state.md, state.env, token.children)
+        bare = None if heading else _outside_code_spans(token.content)
+        if bare is not None:
+            if not _may_hold_links(bare, labels):
+                continue
+            if _lone_autolink(bare, labels):
+                token.meta["autolinks"] = 1
+                continue
+        if token.children is None:
+            token.children = []
+        state.md.inline.parse(token.content, state.md, state.env, token.children)
 
 
-def _may_hold_links(content: str) -> bool:
-    if "`" in content:
-        if "\\`" in content:  # an escaped backtick: let markdown-it pair them
-            return True
-        # Nothing in a code span is markup. (A `<` before one could open a tag or
-        # an autolink that swallows its backtick, but that `<` stays, and counts.)
-        content = _without_code_spans(content)
-    # Every link, image and footnote opens with a `[`.
-    return "[" in content or _INLINE_SIGNS.search(content) is not None
+def _outside_code_spans(content: str) -> str | None:
+    """`content` with each code span blanked (its place kept, nothing in it is
+    markup), or None when an escape could change how backticks pair."""
+    if "`" not in content:
+        return content
+    if "\\" in content:
+        return None
+    return _without_code_spans(content)
+
+
+def _may_hold_links(bare: str, labels: bool) -> bool:
+    # A `<` before a code span could open a tag or an autolink that swallows its
+    # backtick, but that `<` stays in `bare`, and counts.
+    if ("[" if labels else "](") in bare:
+        return True
+    return _INLINE_SIGNS.search(bare) is not None
+
+
+def _lone_autolink(bare: str, labels: bool) -> bool:
+    """Whether the only link `bare` holds is one web autolink, with nothing else a
+    Document reads around it (no other link, tag, escape, entity or bare URL)."""
+    found = _AUTOLINK.search(bare)
+    if found is None:
+        return False
+    rest = bare[: found.start()] + " " + bare[found.end() :]
+    return not _may_hold_links(rest, labels)
 
 
 def _without_code_spans(text: str) -> str:
-    """`text` without its code spans, as CommonMark reads them when no backtick is
-    escaped (the caller made sure): a backtick string opens a span that the next
-    string of as many backticks closes; one that is never closed is literal."""
+    """`text` with its code spans blanked to spaces, backticks included, as CommonMark
+    reads them when no backtick is escaped (the caller made sure): a backtick string
+    opens a span that the next string of as many backticks closes; one that is
+    never closed is literal."""
     runs = list(_BACKTICKS.finditer(text))
     kept: list[str] = []
     start = index = 0
@@ -264,7 +295,7 @@ def _without_code_spans(text: str) -> str:
         if closer is None:
             index += 1
             continue
-        kept.append(text[start : opener.start()])
+        kept += (text[start : opener.start()], " " * (runs[closer].end() - opener.start()))
         start = runs[closer].end()
         index = closer + 1
     kept.append(text[start:])
@@ -374,6 +405,7 @@ class _Reader:
                 )
             )
         elif token.type == "inline":
+            self.external += token.meta.get("autolinks", 0)
             self._inline(token.children or (), first)
 
     def _inline(self, children: Sequence[Token], line: int) -> None:
