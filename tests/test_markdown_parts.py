@@ -332,6 +332,8 @@ BLOCK_TRAPS = [
     "- [c]reate a [f]ile with <https://a.org>\n",
     "[a] [b][c] [d][] ![e] [f]\n(g)\n",
     "text ^[an inline footnote] and later [x]\n\nmore [y]\n",
+    # A heading without markup is its text, whole.
+    "# git-commit 2.0 (tar.gz)\n\n## a_b *c* `d` &amp; e\\! ~~f~~ <g>\n\nSetext  \nheading\n===\n",
 ]
 
 

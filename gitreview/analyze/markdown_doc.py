@@ -219,6 +219,10 @@ def _rules_after_blocks() -> tuple[Callable[[StateCore], None], ...]:
 # text an escape or an entity could turn into one.
 _INLINE_SIGNS = re.compile(r"[<\\&]|https?://|www\.")
 _BACKTICKS = re.compile(r"`+")
+# What can make a heading's text as rendered differ from its content: emphasis, code,
+# links and images, tags, autolinks, entities, escapes, strikethrough, and a line
+# break (a setext heading's, where trailing spaces make a hard one).
+_MARKUP = re.compile(r"[`*_\[\]<>&\\~!\n]")
 # A web address between angle brackets: an autolink, whatever is around it (no
 # backtick, bracket or backslash in it, so no code span or escape can cut it).
 _AUTOLINK = re.compile(r"<https?://[^<>\x00-\x20`\[\]\\]*>")
@@ -230,6 +234,8 @@ def _inline_that_matters(state: StateCore) -> None:
     or a bare URL. The rest is left unparsed: it adds nothing to a Document. So is
     content whose only link is one web autolink (every page of tldr has one): its
     token's meta counts it, the one thing a Document takes from it."""
+    from markdown_it.token import Token
+
     # Without a definition or a footnote, a `[` opens a link only as `[text](`.
     labels = bool(state.env.get("references")) or "footnotes" in state.env
     tokens = state.tokens
@@ -237,6 +243,10 @@ def _inline_that_matters(state: StateCore) -> None:
         if token.type != "inline":
             continue
         heading = index > 0 and tokens[index - 1].type == "heading_open"
+        if heading and not _MARKUP.search(token.content):
+            # What markdown-it makes of a heading without markup: its text, whole.
+            token.children = [Token("text", "", 0, content=token.content)]
+            continue
         bare = None if heading else _outside_code_spans(token.content)
         if bare is not None:
             if not _may_hold_links(bare, labels):
