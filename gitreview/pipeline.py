@@ -176,8 +176,11 @@ def classify_range(
         # Both ends from the trusted tree; with no base the old end has none, so an
         # attribute a root commit sets proves nothing (classify/generated.py).
         at_head = attributes_of.for_path(change.path)
-        at_base = attributes_of.for_path(change.old_path or change.path) if rng.base else {}
-        return at_head, at_base
+        old_path = change.old_path or change.path
+        if not rng.base:
+            return at_head, {}
+        # Most pairs keep their path: one reading serves both ends.
+        return at_head, at_head if old_path == change.path else attributes_of.for_path(old_path)
 
     sized = iter_changes(repository, rng, copies=settings.detect_copies)
     _search_links_ahead(head, sized.gone())
