@@ -15,7 +15,7 @@ import argparse
 import subprocess
 import time
 
-from gitreview.analyze.markdown_doc import _line_tokens, parse
+from gitreview.analyze.markdown_doc import parse, read_line_by_line
 
 SUFFIXES = (".md", ".markdown", ".mdx")
 
@@ -63,7 +63,7 @@ def main() -> int:
     ).stdout.strip()
     blobs = markdown_blobs(repo, args.rev)
     texts = [(name, data.decode("utf-8", "replace")) for name, data in blobs]
-    read = sum(_line_tokens(text) is not None for _, text in texts)
+    read = sum(read_line_by_line(text) for _, text in texts)
     start = time.perf_counter()
     ours = [parse(text) for _, text in texts]
     middle = time.perf_counter()

@@ -340,7 +340,7 @@ BLOCK_TRAPS = [
 def test_random_pages_read_line_by_line_are_what_markdown_it_reads() -> None:
     import random
 
-    from gitreview.analyze.markdown_doc import _line_tokens
+    from gitreview.analyze.markdown_doc import read_line_by_line
 
     # Mostly lines the reader knows, with a trap now and then.
     starts = ["", "", "# ", "## ", "> ", "- ", "* ", "1. "]
@@ -365,7 +365,7 @@ def test_random_pages_read_line_by_line_are_what_markdown_it_reads() -> None:
     ]
     differ = [page for page in pages if parse(page) != parse(page, every_inline=True)]
     assert differ == []
-    read = sum(_line_tokens(page) is not None for page in pages)
+    read = sum(read_line_by_line(page) for page in pages)
     assert read > len(pages) // 5  # the reader took a good share of them
 
 

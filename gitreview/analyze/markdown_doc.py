@@ -88,13 +88,13 @@ def parse(text: str, *, every_inline: bool = False) -> Document:
     repository); `every_inline` has markdown-it parse it all, as the check of both."""
     if "\r" in text:
         text = _LONE_CR.sub(" ", text)
-    tokens = None if every_inline else _line_tokens(text)
+    lines = _lines(text)
+    tokens = None if every_inline else _line_tokens(text, lines)
     if tokens is None:
         tokens = _parser(every_inline).parse(text)
     reader = _Reader()
     for index, token in enumerate(tokens):
         reader.read(token, tokens, index)
-    lines = _lines(text)
     return Document(
         headings=tuple(reader.headings),
         links=tuple(reader.links),
@@ -126,13 +126,18 @@ _ITEM_SORTS = frozenset("-*+.)")  # one block per item, even next to an item of 
 _UNREAD = ("]:", "^[", "\0")  # a reference definition, an inline footnote, NUL
 
 
-def _line_tokens(text: str) -> list[Token] | None:
+def read_line_by_line(text: str) -> bool:
+    """Whether `parse` reads the blocks of `text` line by line (a check's question)."""
+    return _line_tokens(text, _lines(text)) is not None
+
+
+def _line_tokens(text: str, lines: Sequence[str]) -> list[Token] | None:
     """The tokens markdown-it makes of `text`, as far as a Document reads them (the
     headings, and each block's inline content with its lines), when its blocks can be
     read line by line; None when they cannot."""
     if _entangled(text) or any(sign in text for sign in _UNREAD):
         return None
-    blocks = _line_blocks(_lines(text))
+    blocks = _line_blocks(lines)
     if blocks is None:
         return None
     from markdown_it.common.utils import mdTrim
@@ -332,7 +337,6 @@ def _entangled(text: str) -> bool:
     return "\r" in text or "[^" in text or _ENTANGLED_LINE.search("\n" + text) is not None
 
 
-_ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 # An `id` or `name` attribute, as the HTML parser reads one: the only source of anchors.
 _ANCHOR_ATTRIBUTE = re.compile(r"[\s\"'/](?:id|name)\s*=", re.IGNORECASE)
 
@@ -347,7 +351,7 @@ def base_from_head(old_text: str, head: Document, new_text: str) -> Document | N
         return None
     if "=" in old_text and _ANCHOR_ATTRIBUTE.search(old_text):
         return None
-    old_lines, new_lines = _lines(old_text), _lines(new_text)
+    old_lines, new_lines = _lines(old_text), head.lines  # the head's, split as here
     old_numbers = _heading_lines(old_lines)
     # The head's parse must agree with the line rule (a check of the reasoning above).
     if _heading_lines(new_lines) != [(h.line, h.end) for h in head.headings]:
@@ -373,7 +377,7 @@ def _heading_lines(lines: Sequence[str]) -> list[tuple[int, int]]:
     return [
         (number, number)
         for number, line in enumerate(lines, 1)
-        if line.startswith("#") and _ATX.match(line)
+        if line.startswith("#") and _atx(line) is not None
     ]
 
 
