@@ -68,12 +68,9 @@ class _Matcher:
     def line(self, run: _Run, offset: int) -> Line:
         return self.files[run.file][0].hunks[run.hunk].lines[run.start + offset]
 
-    def key(self, run: _Run, offset: int) -> str:
-        text = self.line(run, offset).text
-        return text.strip() if self.policies[run.file] else text.rstrip("\r")
-
     def keys(self, run: _Run) -> list[str]:
-        """`key` of each of the run's lines, in one go."""
+        """What each of the run's lines is matched by: its text, without its
+        indentation where the file's kind ignores it."""
         lines = self.files[run.file][0].hunks[run.hunk].lines[run.start : run.start + run.length]
         if self.policies[run.file]:
             return [line.text.strip() for line in lines]
@@ -83,24 +80,25 @@ class _Matcher:
         """Greedy longest blocks, in range order: each added line is matched with the
         longest run of unused removed lines it starts."""
         wanted = {key for run in added for key in self.keys(run) if key.strip()}
-        places: dict[str, list[tuple[_Run, int]]] = defaultdict(list)
+        places: dict[str, list[tuple[_Run, int, list[str]]]] = defaultdict(list)
         for run in removed:
-            for p, key in enumerate(self.keys(run)):
+            keys = self.keys(run)
+            for p, key in enumerate(keys):
                 if key in wanted:
-                    places[key].append((run, p))
+                    places[key].append((run, p, keys))
         for run in added:
             here = self.keys(run)
             i = 0
             while i < run.length:
                 best_length, best = 0, (run, 0)
-                for source, p in places.get(here[i], ())[:MAX_CANDIDATES]:
+                for source, p, there in places.get(here[i], ())[:MAX_CANDIDATES]:
                     length = 0
                     while (
                         i + length < run.length
                         and p + length < source.length
                         and not self._used("-", source, p + length)
                         # (the first line's key is the one it was found by)
-                        and (not length or here[i + length] == self.key(source, p + length))
+                        and (not length or here[i + length] == there[p + length])
                     ):
                         length += 1
                     if length > best_length:
