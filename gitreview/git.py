@@ -665,7 +665,7 @@ class TreeReader:
         self._repo = repo
         self._commit = commit
         self._objects = repo.objects()
-        self._files: tuple[str, ...] | None = None
+        self._entries: list[tuple[bytes, str, str]] | None = None  # type, object id, path
         # Path -> its object type (or None): link checks ask about the same paths.
         self._types: dict[str, str | None] = {}
         self._oids: dict[str, str | None] = {}
@@ -728,13 +728,20 @@ class TreeReader:
         return self._entry_type(path) == "tree"
 
     def files(self, suffixes: tuple[str, ...] = ()) -> tuple[str, ...]:
-        if self._files is None:
-            output = self._repo._git("ls-tree", "-r", "-z", "--name-only", self._commit)
-            names = output.stdout.split(b"\0")
-            self._files = tuple(path_text(name) for name in names if name)
-        if not suffixes:
-            return self._files
-        return tuple(path for path in self._files if path.endswith(suffixes))
+        paths = tuple(path for _, _, path in self._listing())
+        return tuple(path for path in paths if path.endswith(suffixes)) if suffixes else paths
+
+    def _listing(self) -> list[tuple[bytes, str, str]]:
+        """Every entry of the tree, listed once: its object type, id and path."""
+        if self._entries is None:
+            output = self._repo._git("ls-tree", "-r", "-z", self._commit).stdout
+            self._entries = []
+            for record in output.split(b"\0"):
+                meta, _, name = record.partition(b"\t")
+                fields = meta.split()
+                if len(fields) == 3:
+                    self._entries.append((fields[1], fields[2].decode("ascii"), path_text(name)))
+        return self._entries
 
     def exists(self, path: str) -> bool:
         return self._entry_type(path) is not None
@@ -773,14 +780,11 @@ class TreeReader:
         """`files_holding` by reading every file with one of `suffixes` (in any case),
         a thousand at a time through the batch process: git grep tries each literal
         on its own, so hundreds of them cost seconds where reading costs a fraction."""
-        listing = self._repo._git("ls-tree", "-r", "-z", self._commit).stdout
-        wanted: list[tuple[str, str]] = []  # object id, path
-        for record in listing.split(b"\0"):
-            meta, _, name = record.partition(b"\t")
-            fields = meta.split()
-            path = path_text(name)
-            if len(fields) == 3 and fields[1] == b"blob" and path.lower().endswith(suffixes):
-                wanted.append((fields[2].decode("ascii"), path))
+        wanted = [
+            (oid, path)
+            for kind, oid, path in self._listing()
+            if kind == b"blob" and path.lower().endswith(suffixes)
+        ]
         holds = literal_finder(literals)
         found: list[str] = []
         for start in range(0, len(wanted), _FILES_AT_ONCE):

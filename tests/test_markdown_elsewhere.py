@@ -177,6 +177,20 @@ def test_many_literals_are_looked_for_by_reading_the_files(tmp_path: Path) -> No
     tree.close()
 
 
+def test_the_tree_is_listed_once_for_its_files_and_the_search(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    pages = {"a.md": "p000.md\n", "docs/b.MD": "x\n", "docs/c.txt": "p001.md\n", "d.md": "-\n"}
+    build(repo, pages, {})
+    repository = open_repository(str(repo))
+    head = repository.resolve_commit("HEAD")
+    assert head is not None
+    tree = TreeReader(repository, head)
+    assert sorted(tree.files()) == ["a.md", "d.md", "docs/b.MD", "docs/c.txt"]
+    assert sorted(tree.files((".md",))) == ["a.md", "d.md"]
+    names = tuple(f"p{number:03}.md" for number in range(GREP_LITERALS + 1))
+    assert tree.files_holding(names, (".md",)) == ("a.md",)  # by reading: not c.txt
+
+
 def test_a_literal_is_found_wherever_it_ends() -> None:
     holds = literal_finder(["a.md", "abc.md", "x%20y.md", "é.md"])
     assert holds(b"see a.md")
