@@ -296,9 +296,25 @@ def missing_object(oid: str, path: str) -> UserError:
     )
 
 
+# git's empty tree. As `attr.tree` it pins the attributes git reads to none: git
+# 2.42+ honours attr.tree in any configuration, and 2.43-2.45.1 read a bare
+# repository's attributes from HEAD, which in CI may be the head under review.
+_EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+
 def isolated_command(git_dir: str, *args: str) -> tuple[str, ...]:
-    """A git command that reads git objects only: no user or system attributes."""
-    return ("git", "--git-dir", git_dir, "-c", "core.attributesFile=/dev/null", *args)
+    """A git command that reads git objects only: no user, system or tree attributes
+    (older gits ignore the unknown attr.tree)."""
+    return (
+        "git",
+        "--git-dir",
+        git_dir,
+        "-c",
+        "core.attributesFile=/dev/null",
+        "-c",
+        f"attr.tree={_EMPTY_TREE}",
+        *args,
+    )
 
 
 def isolated_env(git_dir: str) -> dict[str, str]:
@@ -864,11 +880,11 @@ class Search:
         options = ["--no-color", "--no-recurse-submodules", "--threads=1"]
         options += ["-l", "-z", "-F", "-f", "-"]
         self._process = subprocess.Popen(
-            ("git", "--git-dir", repo.git_dir, "grep", *options, treeish, "--", *pathspecs),
+            isolated_command(repo.git_dir, "grep", *options, treeish, "--", *pathspecs),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=no_git_env(),
+            env=isolated_env(repo.git_dir),
             cwd=repo.git_dir,  # paths from the top, whatever core.worktree says
         )
         assert self._process.stdin is not None

@@ -507,3 +507,27 @@ def test_a_change_to_what_decides_the_review_keeps_its_scopes(tmp_path: Path) ->
         if item["handle"].startswith("review/guide.md")
     ]
     assert [item.get("section") for item in items] == ["Guide > Tone"]
+
+
+@pytest.mark.parametrize("where", ["bare", "attr.tree"])
+def test_git_reads_no_attributes_from_a_tree(tmp_path: Path, where: str) -> None:
+    """git itself reads no `.gitattributes` of the range's head: not HEAD's in a bare
+    repository (git 2.43 to 2.45.1 do so by default), nor a tree `attr.tree` names
+    (git 2.42 and later). On an older git neither happens, and this passes as is."""
+    import subprocess
+
+    from gitreview.git import isolated_command, isolated_env
+
+    repo = new_repo(tmp_path)
+    commit(repo, ".gitattributes", "*.py -diff\n", "Hide the code")
+    if where == "bare":
+        git(tmp_path, "clone", "--quiet", "--bare", str(repo), "bare.git")
+        git_dir = str(tmp_path / "bare.git")
+    else:
+        git(repo, "config", "attr.tree", "HEAD")
+        git_dir = str(repo / ".git")
+    asked = isolated_command(git_dir, "check-attr", "diff", "--", "app.py")
+    found = subprocess.run(
+        asked, env=isolated_env(git_dir), cwd=git_dir, capture_output=True, check=True
+    )
+    assert found.stdout == b"app.py: diff: unspecified\n"
