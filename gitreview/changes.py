@@ -39,37 +39,42 @@ def is_binary(data: bytes | None) -> bool:
 
 class Changes:
     """The range's file changes: sized (for a progress bar), read one at a time,
-    once (git's output is not kept)."""
+    once (git's output is not kept). git's pairs are waited for when first asked."""
 
     def __init__(self, repo: Repository, diff: DiffStream, copies: Copies | None) -> None:
         self._repo = repo
         self._diff = diff
         self._copies = copies
-        if copies is not None and not any(raw.status == "A" for raw in diff.raw):
-            copies.close()
+
+    @property
+    def _raw(self) -> list[RawChange]:
+        raw = self._diff.raw
+        if self._copies is not None and not any(pair.status == "A" for pair in raw):
+            self._copies.close()  # no added file: no copy to look for
             self._copies = None
+        return raw
 
     def __len__(self) -> int:
-        return len(self._diff.raw)
+        return len(self._raw)
 
     def paths(self) -> list[str]:
         """Every path the range's pairs name, old and new."""
-        return [path for raw in self._diff.raw for path in (raw.old_path, raw.new_path)]
+        return [path for raw in self._raw for path in (raw.old_path, raw.new_path)]
 
     def gone(self) -> list[str]:
         """The old paths of files deleted or renamed away."""
-        return [raw.old_path for raw in self._diff.raw if raw.status in ("D", "R")]
+        return [raw.old_path for raw in self._raw if raw.status in ("D", "R")]
 
     def __iter__(self) -> Iterator[FileChange]:
-        if not self._diff.raw:
+        if not self._raw:
             return
-        wanted = [side[0] for raw in self._diff.raw for side in _sides(raw) if side is not None]
+        wanted = [side[0] for raw in self._raw for side in _sides(raw) if side is not None]
         blobs = self._repo.blob_stream(wanted)
         blocks = self._diff.blocks()
         sources = self._repo.objects()  # copies' sources, outside the stream's order
         copies: dict[str, RawChange] | None = None
         try:
-            for streamed in self._diff.raw:
+            for streamed in self._raw:
                 raw = streamed
                 if streamed.status == "A" and self._copies is not None:
                     # Waited for at the first added file only: until then git looks

@@ -9,6 +9,7 @@ here writes to the working tree or the object database.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import re
@@ -406,7 +407,9 @@ def _stop(process: subprocess.Popen[bytes], drain: threading.Thread) -> None:
 
 class DiffStream:
     """`git diff-tree -r -z --raw -p -M` of a range: the pairs, then one patch
-    block per pair, read as git writes them so git works on another core."""
+    block per pair, read as git writes them so git works on another core. git
+    starts at once; its pairs are waited for when first asked (`raw`), so the
+    caller can work meanwhile (git pairs a large range's renames for a while)."""
 
     def __init__(self, repo: Repository, base: str | None, head: str) -> None:
         self._repo = repo
@@ -415,7 +418,13 @@ class DiffStream:
             repo, "diff-tree", "-r", "-z", "--raw", "-p", "-M", *_PATCH_OPTIONS, self._base, head
         )
         _widen_pipe(self._git.stdout)
-        self.raw, self._rest = self._read_raw()
+        self._rest = b""
+
+    @functools.cached_property
+    def raw(self) -> list[RawChange]:
+        """The pairs, in git's order."""
+        raw, self._rest = self._read_raw()
+        return raw
 
     def _read_raw(self) -> tuple[list[RawChange], bytes]:
         """The raw records, which end with an empty field, and what follows them."""

@@ -313,8 +313,7 @@ def assemble(
         "diff": _reduction(figures["brief"], figures["diff"]),
         "full": _reduction(figures["brief"], figures["full"]),
     }
-    _settle_manifest_tokens(manifest)
-    return Assembled(manifest, briefs)
+    return Assembled(manifest, briefs, _settled_text(manifest))
 
 
 def _reduction(read: int, baseline: int) -> float:
@@ -383,14 +382,20 @@ def _role_entry(share: Share, budget: int | None, brief_tokens: int) -> dict[str
     return entry
 
 
-def _settle_manifest_tokens(manifest: dict[str, Any]) -> None:
-    """`tokens.manifest` counts the manifest itself, which holds that number. The
-    text is serialized once with the figure at 0; the figure's own digits are
-    then settled by arithmetic."""
+def _settled_text(manifest: dict[str, Any]) -> str:
+    """The manifest serialized, once (issue 12). `tokens.manifest` counts the
+    manifest itself, which holds that number: the text is serialized with the
+    figure at 0, the figure's own digits are settled by arithmetic, and the 0 in
+    the text becomes them. The range before the figures holds only JSON strings,
+    whose quotes are escaped: the first `"tokens":{"full":` is the manifest's own."""
     figures = manifest["tokens"]
     figures["manifest"] = 0
-    chars = len(serialize(manifest)) - 1  # the "0"
+    text = serialize(manifest)
+    chars = len(text) - 1  # the "0"
     cost = tokens.estimate_chars(chars + 1)
     while tokens.estimate_chars(chars + len(str(cost))) != cost:
         cost = tokens.estimate_chars(chars + len(str(cost)))
     figures["manifest"] = cost
+    held = f'"tokens":{{"full":{figures["full"]},"diff":{figures["diff"]},"manifest":'
+    at = text.index(held + "0,") + len(held)
+    return f"{text[:at]}{cost}{text[at + 1 :]}"

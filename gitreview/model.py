@@ -137,4 +137,4 @@ class Assembled(NamedTuple):
 
     manifest: dict[str, Any]
     briefs: dict[str, str]
-    text: str | None = None  # the manifest serialized (render/json.py), once that is done
+    text: str  # the manifest serialized once (render/json.py), what the json format prints

@@ -146,14 +146,14 @@ def classify_range(
         )
     from gitreview.changes import iter_changes
     from gitreview.git import TreeReader, open_repository
-    from gitreview.ranges import between, resolve_range
+    from gitreview.ranges import range_ends
 
     repository = open_repository(None if repo is None else str(repo))
     if base_head is not None:
         base_sha, head_sha = base_head
-        rng = between(repository, spec or f"{base_sha or ''}..{head_sha}", base_sha, head_sha)
+        rng = Range(spec or f"{base_sha or ''}..{head_sha}", base_sha, head_sha, commits=())
     else:
-        rng = resolve_range(repository, spec)
+        rng = Range(*range_ends(repository, spec), commits=())
     assert rng.head is not None  # only a patch has no head
     head = TreeReader(repository, rng.head)
     # Issue 11: the range is untrusted input. What decides its review (configuration,
@@ -183,6 +183,9 @@ def classify_range(
         return at_head, at_head if old_path == change.path else attributes_of.for_path(old_path)
 
     sized = iter_changes(repository, rng, copies=settings.detect_copies)
+    # The commits are listed while git pairs the range's files (0.3 s on git's own
+    # v2.47..v2.50, and as long for its renames).
+    rng = rng._replace(commits=repository.commits(rng.base, rng.head))
     _search_links_ahead(head, sized.gone())
     attributes_of.read_ahead(sized.paths())
     changes: Iterable[FileChange] = sized

@@ -68,7 +68,19 @@ def run(*args: str | Path, stdin: bytes = b"") -> Result:
     result = Result(status, out.getvalue(), err.getvalue())
     if result.stdout.startswith("{"):
         validate_manifest(result.manifest)
+        check_text(result.stdout, result.manifest)
     return result
+
+
+def check_text(text: str, manifest: dict[str, Any]) -> None:
+    """The json format prints the manifest's own serialization, made once, whose
+    `tokens.manifest` is the cost of that very text (issue 12)."""
+    from gitreview import tokens
+    from gitreview.render.json import serialize
+
+    if "schema_version" in manifest:
+        assert text == serialize(manifest)
+        assert manifest["tokens"]["manifest"] == tokens.estimate(text)
 
 
 def manifest_of(*args: str | Path) -> dict[str, Any]:

@@ -27,3 +27,18 @@ def test_a_hunks_length_is_that_of_its_text() -> None:
     assert len(hunks) == 2
     for hunk in hunks:
         assert tokens.hunk_chars(hunk) == len(tokens.hunk_text(hunk))
+
+
+def test_the_manifest_counts_its_own_text_serialized_once() -> None:
+    """The manifest's text is made once, its own figure put in place afterwards: a
+    subject or a spec that spells the figures out does not take their place."""
+    from gitreview.manifest import assemble
+    from gitreview.model import Commit, Range
+    from gitreview.render.json import serialize
+
+    spelled = '"tokens":{"full":0,"diff":0,"manifest":0,'
+    rng = Range(spelled, None, "a" * 40, (Commit("b" * 40, spelled),))
+    assembled = assemble(rng, [], [])
+    assert assembled.text == serialize(assembled.manifest)
+    assert assembled.manifest["tokens"]["manifest"] == tokens.estimate(assembled.text)
+    assert assembled.manifest["tokens"]["manifest"] > 0

@@ -76,7 +76,6 @@ def run_ci(*, repo: str | None) -> int:
 
     from gitreview.commands.manifest import _fails, review_of_range
     from gitreview.render.github import render_github
-    from gitreview.render.json import serialize
     from gitreview.render.sarif import render_sarif
     from gitreview.secrets import redact_name
 
@@ -99,7 +98,7 @@ def run_ci(*, repo: str | None) -> int:
     path = folder / "manifest.json"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        path.write_text(serialize(manifest), encoding="utf-8")
+        path.write_text(assembled.text, encoding="utf-8")
         sarif_path(path).write_text(render_sarif(manifest), encoding="utf-8")
         for old in folder.glob("brief-*.md"):
             old.unlink()

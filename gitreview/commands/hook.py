@@ -186,8 +186,7 @@ def push_ranges(
 
 
 def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list[str]:
-    from gitreview.pipeline import classify_range, manifest_of, since_review
-    from gitreview.render.json import serialize
+    from gitreview.pipeline import classify_range, review_of, since_review
 
     spec = f"{(push.base or 'empty tree')[:12]}..{push.head[:12]}"
     outcome = classify_range(repo, spec, base_head=(push.base, push.head))
@@ -201,9 +200,10 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
         # Its commits gone, or not a manifest: the whole range is reviewed.
         with contextlib.suppress(UserError):
             outcome = since_review(outcome, repo, since_manifest=target)
-    manifest, settings = manifest_of(outcome), outcome.settings
+    assembled, settings = review_of(outcome), outcome.settings
+    manifest = assembled.manifest
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(serialize(manifest), encoding="utf-8")
+    target.write_text(assembled.text, encoding="utf-8")
     summary = manifest["summary"]
     files, findings = summary["files"], summary["findings"]
     seen = manifest.get("since", {}).get("hunks", 0)

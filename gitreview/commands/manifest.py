@@ -54,7 +54,7 @@ def run_manifest(
     manifest = assembled.manifest
     if output_format == "brief":
         text = brief_text(assembled.briefs, role)
-    elif output_format == "json" and assembled.text is not None:
+    elif output_format == "json":
         text = assembled.text
     else:
         text = render(manifest, output_format, color=output is None and sys.stdout.isatty())
@@ -123,7 +123,6 @@ def review_of_range(
     from gitreview.cache import Cache, key
     from gitreview.git import open_repository
     from gitreview.ranges import range_ends
-    from gitreview.render.json import serialize
 
     repository = open_repository(None if repo is None else str(repo))
     ends = range_ends(repository, spec)
@@ -147,7 +146,6 @@ def review_of_range(
         if kept is not None:
             return kept
         assembled, fail_on = work((ends.base, ends.head), ends.spec)
-        assembled = assembled._replace(text=serialize(assembled.manifest))
         store.keep(result_key, (assembled.text, assembled.briefs, fail_on))
         return assembled, fail_on
     finally:
