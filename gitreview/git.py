@@ -297,15 +297,12 @@ def missing_object(oid: str, path: str) -> UserError:
     )
 
 
-# git's empty tree. As `attr.tree` it pins the attributes git reads to none: git
-# 2.42+ honours attr.tree in any configuration, and 2.43-2.45.1 read a bare
-# repository's attributes from HEAD, which in CI may be the head under review.
-_EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
-
-
 def isolated_command(git_dir: str, *args: str) -> tuple[str, ...]:
-    """A git command that reads git objects only: no user, system or tree attributes
-    (older gits ignore the unknown attr.tree)."""
+    """A git command that reads git objects only: no user, system or tree attributes.
+    The empty tree as `attr.tree` pins the attributes git reads to none: git 2.42+
+    honours attr.tree in any configuration, and 2.43 to 2.45.1 read a bare
+    repository's attributes from HEAD, which in CI may be the head under review
+    (older gits ignore the unknown key)."""
     return (
         "git",
         "--git-dir",
@@ -313,7 +310,7 @@ def isolated_command(git_dir: str, *args: str) -> tuple[str, ...]:
         "-c",
         "core.attributesFile=/dev/null",
         "-c",
-        f"attr.tree={_EMPTY_TREE}",
+        f"attr.tree={EMPTY_TREE}",
         *args,
     )
 

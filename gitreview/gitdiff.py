@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from gitreview.model import Hunk, Line, Origin
+from gitreview.model import Hunk, Line, LineRow, Origin, as_lines
 
 
 class RawChange(NamedTuple):
@@ -119,7 +119,8 @@ def _parse_hunk(lines: list[str], i: int, header: re.Match[str]) -> tuple[Hunk, 
     new_count = 1 if header[4] is None else int(header[4])
     old_no, new_no = old_start, new_start
     old_left, new_left = old_count, new_count
-    found: list[Line] = []
+    # Plain tuples, made Lines at the end in C: a large range has millions of lines.
+    found: list[LineRow] = []
     append = found.append
     end = len(lines)
     while i < end and (old_left or new_left):
@@ -127,27 +128,27 @@ def _parse_hunk(lines: list[str], i: int, header: re.Match[str]) -> tuple[Hunk, 
         i += 1
         mark = text[:1]
         if mark == "-":
-            append(Line("-", old_no, None, text[1:]))
+            append(("-", old_no, None, text[1:], True))
             old_no += 1
             old_left -= 1
         elif mark == "+":
-            append(Line("+", None, new_no, text[1:]))
+            append(("+", None, new_no, text[1:], True))
             new_no += 1
             new_left -= 1
         elif mark == "\\":
             # "\ No newline at end of file" belongs to the line just before it.
-            found[-1] = found[-1]._replace(newline=False)
+            found[-1] = (*found[-1][:4], False)
         else:
             # A context line; an empty one under diff.suppressBlankEmpty.
-            append(Line(" ", old_no, new_no, text[1:]))
+            append((" ", old_no, new_no, text[1:], True))
             old_no += 1
             new_no += 1
             old_left -= 1
             new_left -= 1
     while i < end and lines[i][:1] == "\\":
-        found[-1] = found[-1]._replace(newline=False)
+        found[-1] = (*found[-1][:4], False)
         i += 1
-    return Hunk(old_start, old_count, new_start, new_count, tuple(found)), i
+    return Hunk(old_start, old_count, new_start, new_count, as_lines(found)), i
 
 
 def whole_file_hunks(data: bytes, origin: Origin) -> tuple[Hunk, ...]:

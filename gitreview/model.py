@@ -6,7 +6,9 @@ the border, so no classifier depends on a library's quirks.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple
+from collections.abc import Iterable
+from itertools import repeat
+from typing import Any, Literal, NamedTuple, cast
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
@@ -51,12 +53,26 @@ class Line(NamedTuple):
     newline: bool = True  # False for a last line with "\\ No newline at end of file"
 
 
+# A Line's fields, as a plain tuple.
+LineRow = tuple[Origin, "int | None", "int | None", str, bool]
+
+
+def as_lines(rows: Iterable[LineRow]) -> tuple[Line, ...]:
+    """Rows as Lines, each made in C (`tuple.__new__`), not through the Python-level
+    constructor a NamedTuple has: a large range has millions of lines (issue 12)."""
+    return cast("tuple[Line, ...]", tuple(map(tuple.__new__, repeat(Line), rows)))
+
+
 class Hunk(NamedTuple):
     old_start: int
     old_count: int
     new_start: int
     new_count: int
     lines: tuple[Line, ...]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by columns (to and from the worker processes), not line by line."""
+        return (_hunk, (*self[:4], tuple(zip(*self.lines, strict=True))))
 
     @property
     def removed(self) -> tuple[Line, ...]:
@@ -90,6 +106,12 @@ class Hunk(NamedTuple):
         lines were."""
         span = self.new_span
         return span[0] if span else max(self.new_start, 1)
+
+
+def _hunk(
+    old_start: int, old_count: int, new_start: int, new_count: int, columns: tuple[Any, ...]
+) -> Hunk:
+    return Hunk(old_start, old_count, new_start, new_count, as_lines(zip(*columns, strict=True)))
 
 
 class FileChange(NamedTuple):

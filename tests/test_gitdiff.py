@@ -53,6 +53,22 @@ def test_a_line_that_looks_like_a_header_stays_in_its_hunk() -> None:
     )
 
 
+def test_hunks_go_to_workers_and_back_the_same() -> None:
+    """Hunks are pickled by columns (issue 12): what comes back is equal, Lines and all."""
+    import pickle
+
+    hunks = (
+        Hunk(3, 2, 3, 1, (Line("-", 3, None, "a"), Line("+", None, 3, "b", newline=False))),
+        Hunk(0, 0, 0, 0, ()),
+    )
+    for hunk in hunks:
+        back = pickle.loads(pickle.dumps(hunk, protocol=pickle.HIGHEST_PROTOCOL))
+        assert back == hunk
+        assert type(back) is Hunk
+        assert all(type(line) is Line for line in back.lines)
+        assert [line.newline for line in back.lines] == [line.newline for line in hunk.lines]
+
+
 def test_a_file_added_whole() -> None:
     assert whole_file_hunks(b"", "+") == ()
     assert whole_file_hunks(b"one\r\ntwo", "-") == (
