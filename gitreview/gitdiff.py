@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from itertools import repeat
 from typing import NamedTuple
 
-from gitreview.model import Hunk, Line, LineRow, Origin, as_lines
+from gitreview.model import Hunk, LineRow, Origin, as_lines
 
 
 class RawChange(NamedTuple):
@@ -155,25 +156,21 @@ def whole_file_hunks(data: bytes, origin: Origin) -> tuple[Hunk, ...]:
     """The one hunk git prints for a file added ("+") or deleted ("-") whole."""
     if not data:
         return ()
-    texts = data.split(b"\n")
-    newline = texts[-1] == b""
+    # Decoded once, as parse_block decodes a block: each line reads as it would alone.
+    texts = data.decode("utf-8", "replace").split("\n")
+    newline = texts[-1] == ""
     if newline:
         texts.pop()
     count = len(texts)
-    lines = [
-        Line(
-            origin,
-            number if origin == "-" else None,
-            number if origin == "+" else None,
-            text.decode("utf-8", "replace"),
-        )
-        for number, text in enumerate(texts, 1)
-    ]
+    numbers = range(1, count + 1)
+    olds = numbers if origin == "-" else repeat(None)
+    news = numbers if origin == "+" else repeat(None)
+    lines = as_lines(zip(repeat(origin), olds, news, texts, repeat(True)))
     if not newline:
-        lines[-1] = lines[-1]._replace(newline=False)
+        lines = (*lines[:-1], lines[-1]._replace(newline=False))
     if origin == "+":
-        return (Hunk(0, 0, 1, count, tuple(lines)),)
-    return (Hunk(1, count, 0, 0, tuple(lines)),)
+        return (Hunk(0, 0, 1, count, lines),)
+    return (Hunk(1, count, 0, 0, lines),)
 
 
 def split_blocks(chunks: Iterable[bytes]) -> Iterator[bytes]:
