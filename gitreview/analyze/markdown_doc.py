@@ -224,6 +224,7 @@ def _rules_after_blocks() -> tuple[Callable[[StateCore], None], ...]:
 # text an escape or an entity could turn into one.
 _INLINE_SIGNS = re.compile(r"[<\\&]|https?://|www\.")
 _BACKTICKS = re.compile(r"`+")
+_SINGLE_SPAN = re.compile(r"`[^`]*`")
 # What can make a heading's text as rendered differ from its content: emphasis, code,
 # links and images, tags, autolinks, entities, escapes, strikethrough, and a line
 # break (a setext heading's, where trailing spaces make a hard one).
@@ -292,11 +293,17 @@ def _lone_autolink(bare: str, labels: bool) -> bool:
     return not _may_hold_links(rest, labels)
 
 
+def _spaces(found: re.Match[str]) -> str:
+    return " " * (found.end() - found.start())
+
+
 def _without_code_spans(text: str) -> str:
     """`text` with its code spans blanked to spaces, backticks included, as CommonMark
     reads them when no backtick is escaped (the caller made sure): a backtick string
     opens a span that the next string of as many backticks closes; one that is
     never closed is literal."""
+    if "``" not in text:  # single backticks only: each pairs with the next one
+        return _SINGLE_SPAN.sub(_spaces, text)
     runs = list(_BACKTICKS.finditer(text))
     kept: list[str] = []
     start = index = 0
