@@ -19,7 +19,7 @@ from gitreview.classify import FileVerdict
 from gitreview.config import Role
 from gitreview.handles import OID_LENGTH, Handle, Side, change_handle
 from gitreview.model import Assembled, FileChange, Finding, Hunk, Range
-from gitreview.render.json import serialize
+from gitreview.render.json import compact, serialize_pieces
 from gitreview.review.brief import render_brief
 from gitreview.review.diffs import NO_KEYS, KeyBlocks, changed_rows, hunk_header, render_compact
 from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
@@ -384,18 +384,17 @@ def _role_entry(share: Share, budget: int | None, brief_tokens: int) -> dict[str
 
 def _settled_text(manifest: dict[str, Any]) -> str:
     """The manifest serialized, once (issue 12). `tokens.manifest` counts the
-    manifest itself, which holds that number: the text is serialized with the
-    figure at 0, the figure's own digits are settled by arithmetic, and the 0 in
-    the text becomes them. The range before the figures holds only JSON strings,
-    whose quotes are escaped: the first `"tokens":{"full":` is the manifest's own."""
+    manifest itself, which holds that number: the text is serialized in pieces with
+    the figure at 0, the figure's own digits are settled by arithmetic, and only the
+    figures' piece is made again."""
     figures = manifest["tokens"]
     figures["manifest"] = 0
-    text = serialize(manifest)
-    chars = len(text) - 1  # the "0"
+    pieces = serialize_pieces(manifest)
+    chars = sum(map(len, pieces)) - 1  # the "0"
     cost = tokens.estimate_chars(chars + 1)
     while tokens.estimate_chars(chars + len(str(cost))) != cost:
         cost = tokens.estimate_chars(chars + len(str(cost)))
     figures["manifest"] = cost
-    held = f'"tokens":{{"full":{figures["full"]},"diff":{figures["diff"]},"manifest":'
-    at = text.index(held + "0,") + len(held)
-    return f"{text[:at]}{cost}{text[at + 1 :]}"
+    held = 2 * list(manifest).index("tokens") + 1  # after its key's piece
+    pieces[held] = compact(figures)
+    return "".join(pieces)

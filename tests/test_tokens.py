@@ -42,3 +42,10 @@ def test_the_manifest_counts_its_own_text_serialized_once() -> None:
     assert assembled.text == serialize(assembled.manifest)
     assert assembled.manifest["tokens"]["manifest"] == tokens.estimate(assembled.text)
     assert assembled.manifest["tokens"]["manifest"] > 0
+
+
+def test_a_manifest_in_pieces_is_the_manifest() -> None:
+    from gitreview.render.json import serialize, serialize_pieces
+
+    for manifest in ({}, {"a": 1}, {"a": [1, {"b": "é\n"}], "c": None, "d": {"e": 0.5}}):
+        assert "".join(serialize_pieces(manifest)) == serialize(manifest)

@@ -17,4 +17,22 @@ def render_json(manifest: dict[str, Any], *, color: bool = False) -> str:
 
 def serialize(manifest: dict[str, Any]) -> str:
     """The manifest as compact, deterministic JSON text (one line, newline at the end)."""
-    return json.dumps(manifest, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return compact(manifest) + "\n"
+
+
+def serialize_pieces(manifest: dict[str, Any]) -> list[str]:
+    """`serialize(manifest)` in pieces, joined with "": each top-level key's, then its
+    value's. A value's piece can be made again without serializing the rest (the
+    manifest's own token figure), and the text is never copied whole but once."""
+    if not manifest:
+        return ["{}\n"]
+    pieces: list[str] = []
+    for number, (key, value) in enumerate(manifest.items()):
+        pieces += (f"{',' if number else '{'}{compact(key)}:", compact(value))
+    pieces.append("}\n")
+    return pieces
+
+
+def compact(value: Any) -> str:
+    """A value as the manifest's JSON text holds it."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
