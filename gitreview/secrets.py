@@ -196,6 +196,11 @@ def redact_fragment(lines: Sequence[str]) -> list[str]:
     `redact_line`, as a diff's rows are): only the key blocks and the key-shaped
     base64 are left to hide, and the token patterns are not run twice."""
     hidden = list(lines)
+    joined = "\n".join(hidden)
+    # Nothing below matches without a key's armour (BEGIN and END lines both say
+    # PRIVATE KEY) or a run of base64: most fragments pass in two C searches.
+    if "PRIVATE KEY" not in joined and _KEY_MATERIAL.search(joined) is None:
+        return hidden
     for block in key_blocks(hidden):
         for index in range(block.first, block.last + 1):
             hidden[index] = _redact_key_line(hidden[index], index == block.first)
