@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import repeat
+from operator import attrgetter
 from typing import Any, Literal, NamedTuple, cast
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -53,6 +54,8 @@ class Line(NamedTuple):
     newline: bool = True  # False for a last line with "\\ No newline at end of file"
 
 
+# A Line's text, read in C over many lines (`map(text_of, hunk.lines)`).
+text_of = attrgetter("text")
 # A Line's fields, as a plain tuple.
 LineRow = tuple[Origin, "int | None", "int | None", str, bool]
 

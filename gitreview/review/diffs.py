@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from gitreview.model import Hunk, Line
+from gitreview.model import Hunk, Line, text_of
 from gitreview.secrets import KeyBlock, may_hold_token, redact_fragment, redact_line
 
 
@@ -45,7 +45,7 @@ def changed_rows(hunk: Hunk, keys: KeyBlocks = NO_KEYS, *, interior: bool = Fals
     span = hunk.lines[changed[0] : changed[-1] + 1]
     # Lines are redacted one by one only where the hunk may hold a token or a key block
     # is known: one prefilter over its whole text leaves most hunks as they are.
-    redacted = bool(keys.old or keys.new) or may_hold_token("\n".join(line.text for line in span))
+    redacted = bool(keys.old or keys.new) or may_hold_token("\n".join(map(text_of, span)))
     rows: list[Row] = []
     for line in span:
         if line.origin != " " or interior:
@@ -54,7 +54,10 @@ def changed_rows(hunk: Hunk, keys: KeyBlocks = NO_KEYS, *, interior: bool = Fals
             rows.append(Row(" ", 0, GAP))
     # Without the whole file in view (a patch), key-shaped base64 is hidden as in
     # any fragment: a key's body lines may come without their BEGIN line.
-    texts = redact_fragment([row.text for row in rows])
+    plain = [row.text for row in rows]
+    texts = redact_fragment(plain)
+    if texts == plain:  # nothing key-shaped: the common case
+        return rows
     return [
         row if row.text == text else row._replace(text=text)
         for row, text in zip(rows, texts, strict=True)
