@@ -11,13 +11,13 @@ imports this module only for the `mcp` subcommand, so everyday runs stay fast.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from typing import Annotated, Any
 
 from gitreview import __version__
 from gitreview.errors import Exit, UserError
+from gitreview.render.json import serialize
 
 try:
     from mcp.server.mcpserver import MCPServer
@@ -229,7 +229,7 @@ def summary_of(manifest: dict[str, Any]) -> str:
         role: {**share, "batches": len(share["batches"])}
         for role, share in manifest["review"].items()
     }
-    return json.dumps(short, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return serialize(short)
 
 
 def _answer(work: Callable[[], tuple[str, list[UserError]]]) -> CallToolResult:
