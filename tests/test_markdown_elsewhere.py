@@ -230,11 +230,11 @@ def build(repo: Path, first: dict[str, str], then: dict[str, str | None]) -> Non
 
 
 def test_the_names_a_file_mentions_are_found_in_one_pass() -> None:
-    """`_mentioned` against the plain reading: a name anywhere, but not as the tail
+    """`Mentions` against the plain reading: a name anywhere, but not as the tail
     of a longer name."""
     import random
 
-    from gitreview.analyze.links import _mentioned
+    from gitreview.analyze.links import Mentions
 
     def plainly(text: str, name: str) -> bool:
         start = text.find(name)
@@ -249,10 +249,11 @@ def test_the_names_a_file_mentions_are_found_in_one_pass() -> None:
     names += ["guide.md", "a-guide.md", "install-guide.md"]  # one tail, three lengths
     pieces = [*names, "/", "(", " ", "_", "-", ".", "p", "1", "md", ".MD", "%20", "\n", "[l]("]
     pieces += ["a", "install", "guide"]
+    mentions = Mentions(names)
     chooser = random.Random(12)
     for _ in range(2000):
         text = "".join(chooser.choice(pieces) for _ in range(chooser.randint(0, 12)))
-        assert _mentioned(text, names) == {n for n in names if plainly(text, n)}, text
+        assert mentions.of(text) == {n for n in names if plainly(text, n)}, text
 
 
 def test_links_elsewhere_are_found_from_any_folder_when_the_git_dir_names_its_worktree(

@@ -531,3 +531,31 @@ def test_git_reads_no_attributes_from_a_tree(tmp_path: Path, where: str) -> None
         asked, env=isolated_env(git_dir), cwd=git_dir, capture_output=True, check=True
     )
     assert found.stdout == b"app.py: diff: unspecified\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "old_path", "rule"),
+    [
+        (".gitattributes", ".gitattributes", "trust/attributes-changed"),
+        ("docs/api/.gitattributes", "docs/api/.gitattributes", "trust/attributes-changed"),
+        ("docs/attributes.txt", "docs/.gitattributes", "trust/attributes-changed"),
+        ("docs/.gitattributes", None, "trust/attributes-changed"),
+        ("docs/x.gitattributes", "docs/x.gitattributes", None),
+        (".gitattributes.orig", ".gitattributes.orig", None),
+        (".gitreview.yml", ".gitreview.yml", "trust/config-changed"),
+        ("sub/.gitreview.yml", "sub/.gitreview.yml", None),
+    ],
+)
+def test_the_files_that_decide_the_review_are_told_by_their_paths(
+    path: str, old_path: str | None, rule: str | None
+) -> None:
+    """A `.gitattributes` in any folder, on either side of a rename; the configuration
+    only at the root."""
+    from gitreview.analyze.trust import rule_of
+    from gitreview.config import Config
+    from gitreview.model import FileChange
+
+    status = "added" if old_path is None else "renamed" if old_path != path else "modified"
+    change = FileChange(status, path, old_path, None, 0o100644, None, None, None, False, ())
+    found = rule_of(change, Config())
+    assert (found and found.id) == rule

@@ -255,10 +255,11 @@ def check_elsewhere(lost: Sequence[Lost], index: HeadIndex) -> Iterator[Finding]
     # range may lose hundreds of pages that thousands of files name (issue 12).
     mentions: dict[str, tuple[str, set[str]]] = {}
     index.read_ahead([path for path in holding if is_markdown(path)])
+    mentioned = Mentions(names)
     for path in holding:
         text = index.text(path) if is_markdown(path) else None
         if text is not None:
-            mentions[path] = (text, _mentioned(text, names))
+            mentions[path] = (text, mentioned.of(text))
     # Which files name each lost target, from the names each file holds: not every
     # file tried against every target (hundreds of lost pages, thousands of files).
     losing: dict[str, list[int]] = {}
@@ -304,7 +305,7 @@ def name_forms(path: str) -> tuple[str, ...]:
 
 
 def _may_link(text: str, lost: Lost) -> bool:
-    """Whether a file that names what was lost (`_mentioned`) can link to it: any file
+    """Whether a file that names what was lost (`Mentions`) can link to it: any file
     for a lost page, one that holds a lost fragment, in any case and with or without
     percent-escapes, for a lost anchor (so most files are never parsed)."""
     if lost.path is not None:
@@ -313,27 +314,34 @@ def _may_link(text: str, lost: Lost) -> bool:
     return any(name in lowered or quote(name).lower() in lowered for name in lost.anchors)
 
 
-def _mentioned(text: str, names: Sequence[str]) -> set[str]:
-    """The `names` (file names, each ending with its Markdown suffix) that `text` holds,
-    but not as the tail of a longer name (`p7.md` in `p17.md`): found at each place a
-    suffix ends, so the text is read once, however many names there are."""
-    wanted = set(names)
-    lengths = sorted({len(name) for name in names})
-    found: set[str] = set()
-    for suffix in {name[name.rfind(".") :] for name in names}:
-        place = text.find(suffix)
-        while place != -1:
-            stop = place + len(suffix)
-            for length in lengths:
-                start = stop - length
-                if start < 0:
-                    break
-                candidate = text[start:stop]
-                before = text[start - 1] if start else "/"
-                if candidate in wanted and not (before.isalnum() or before in "_-."):
-                    found.add(candidate)
-            place = text.find(suffix, place + 1)
-    return found
+class Mentions:
+    """The `names` (file names, each ending with its Markdown suffix) a text holds, but
+    not as the tail of a longer name (`p7.md` in `p17.md`): found at each place a
+    suffix ends, so a text is read once, however many names there are. The names are
+    sorted out once for all the texts of a range (issue 12)."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._wanted = frozenset(names)
+        self._lengths = sorted({len(name) for name in self._wanted})
+        self._suffixes = sorted({name[name.rfind(".") :] for name in self._wanted})
+
+    def of(self, text: str) -> set[str]:
+        wanted, lengths = self._wanted, self._lengths
+        found: set[str] = set()
+        for suffix in self._suffixes:
+            place = text.find(suffix)
+            while place != -1:
+                stop = place + len(suffix)
+                for length in lengths:
+                    start = stop - length
+                    if start < 0:
+                        break
+                    candidate = text[start:stop]
+                    before = text[start - 1] if start else "/"
+                    if candidate in wanted and not (before.isalnum() or before in "_-."):
+                        found.add(candidate)
+                place = text.find(suffix, place + 1)
+        return found
 
 
 def _broken_by(link: Link, path: str, lost: Lost) -> str | None:

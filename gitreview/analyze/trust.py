@@ -9,7 +9,6 @@ trivial.
 
 from __future__ import annotations
 
-import posixpath
 from typing import Literal, NamedTuple
 
 from gitreview.analyze.base import Rule
@@ -83,11 +82,11 @@ def rule_of(change: FileChange, config: Config) -> Rule | None:
     paths = {change.path, change.old_path or change.path}
     if CONFIG_FILE in paths:
         return CONFIG_CHANGED
-    if any(posixpath.basename(path) == ".gitattributes" for path in paths):
+    if any(path == ".gitattributes" or path.endswith("/.gitattributes") for path in paths):
         return ATTRIBUTES_CHANGED
-    if paths & schema_paths(config):
+    if config.frontmatter_schemas and paths & schema_paths(config):
         return SCHEMA_CHANGED
-    if paths & instructions_paths(config):
+    if config.roles and paths & instructions_paths(config):
         return INSTRUCTIONS_CHANGED
     return None
 
