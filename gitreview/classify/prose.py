@@ -127,16 +127,16 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     if max(len(old_text), len(new_text)) > prose_markdown.MAX_RENDERED_CHARS:
         return None
-    old_html = _memo(facts, "prose:old-html", lambda: prose_markdown.pieces(old_text))
-    if _memo(facts, "prose:same-html", lambda: old_html == prose_markdown.pieces(new_text)):
+    old = _old_rendered(facts, old_text)
+    if _memo(facts, "prose:same-html", lambda: old.pieces == prose_markdown.pieces(new_text)):
         # One render for a whole re-wrapped document: no hunk of it changes its meaning.
         return Proof(
             ("reflow",),
             "the same words in the same order, and the HTML of the old and of the new file "
             "are the same (text whitespace as a browser shows it)",
         )
-    patched = _patched(facts, hunk)
-    if patched is None or old_html != prose_markdown.pieces(patched):
+    sides = _hunk_sides(facts, hunk)
+    if sides is None or sides[0] != sides[1]:
         return None
     return Proof(
         ("reflow",),
@@ -145,15 +145,20 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
     )
 
 
-def _patched(facts: FileFacts, hunk: Hunk) -> str | None:
-    """The old file with only `hunk` applied, when the file is small enough to render
-    once per hunk."""
+def _hunk_sides(facts: FileFacts, hunk: Hunk) -> prose_markdown.Sides | None:
+    """The pieces of the old file and of the old file with only `hunk` applied, as far
+    as they can differ (prose_markdown.hunk_sides), when the file is small enough to
+    render once per hunk."""
     old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
     if old_text is None or new_text is None:
         return None
     if not prose_markdown.affordable(old_text, new_text, len(facts.change.hunks)):
         return None
-    return prose_markdown.patched(old_text, hunk)
+    return prose_markdown.hunk_sides(old_text, _old_rendered(facts, old_text), hunk)
+
+
+def _old_rendered(facts: FileFacts, old_text: str) -> prose_markdown.Rendered:
+    return _memo(facts, "prose:old-rendered", lambda: prose_markdown.rendered(old_text))
 
 
 def _text_reflow(analysis: Analysis, hunk: Hunk) -> Proof | None:
@@ -275,11 +280,10 @@ def _markdown_typo(facts: FileFacts, hunk: Hunk) -> bool:
     """The old file and the old file with only this hunk applied render to the same HTML
     but for typo fixes in text outside code, pre-formatted text and headings (a heading's
     words are its anchor)."""
-    old_text, patched = facts.analysis.old_text, _patched(facts, hunk)
-    if old_text is None or patched is None:
+    sides = _hunk_sides(facts, hunk)
+    if sides is None:
         return False
-    before = _memo(facts, "prose:old-html", lambda: prose_markdown.pieces(old_text))
-    after = prose_markdown.pieces(patched)
+    before, after = sides
     return len(before) == len(after) and all(
         old == new
         or (

@@ -8,14 +8,20 @@ footnotes), the same on both sides; YAML front matter is
 set apart and compared byte for byte. Text nodes are compared with runs of whitespace
 as one space, as a browser lays them out, except where whitespace is shown (<pre>,
 <code>, <textarea>...); tags and attributes are compared exactly.
+
+Both files are the same but for the hunk, so where the old file's top-level blocks
+can be rendered apart, only the blocks around the hunk are rendered on each side
+(`hunk_sides`): a file's hunks then cost what they change, not the file each
+(issue 12).
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import importlib.util
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from gitreview.model import Hunk
@@ -80,9 +86,138 @@ def affordable(old_text: str, new_text: str, hunks: int) -> bool:
 
 def pieces(text: str) -> tuple[Piece, ...]:
     """The HTML of Markdown `text`, as tags and normalized text nodes."""
+    return _normalize(_renderer().render(text, _env(text)))
+
+
+class Rendered(NamedTuple):
+    """A file's pieces, and the lines where a hunk's blocks may be cut from the rest."""
+
+    pieces: tuple[Piece, ...]
+    # Lines (0-based) where a top-level block starts after a blank line, and so where
+    # the blocks before are closed whatever comes next (after a line of text, a block
+    # may start only because of the line after it: a table's header row), in order;
+    # None when the file's blocks cannot be rendered apart (`_apart`).
+    cuts: tuple[int, ...] | None
+
+
+def rendered(text: str) -> Rendered:
+    """The file `text`, rendered whole once, with where it may be cut."""
+    parser, env = _renderer(), _env(text)
+    tokens = parser.parse(text, env)
+    html = parser.renderer.render(tokens, parser.options, env)
+    if "\r" in text or not _apart(tokens, env, html, front_matter=True):
+        return Rendered(_normalize(html), None)
+    lines = text.split("\n")
+    cuts = [line for _, line in _block_starts(tokens) if line > 0 and _blank(lines[line - 1])]
+    return Rendered(_normalize(html), tuple(cuts))
+
+
+Sides = tuple[tuple[Piece, ...], tuple[Piece, ...]]
+
+
+def hunk_sides(old_text: str, old: Rendered, hunk: Hunk) -> Sides | None:
+    """The pieces of the old file and of the old file with only `hunk` applied, as far
+    as they can differ: the pieces of the blocks around the hunk on each side when the
+    file can be cut there, else of both files whole. The rest of the two files is the
+    same text, cut where every block before is closed, so it renders to the same
+    pieces on both sides: comparing the blocks compares the files. None when the hunk
+    does not fit the file."""
+    new_text = patched(old_text, hunk)
+    if new_text is None:
+        return None
+    window = None if old.cuts is None else _window(old.cuts, old_text, hunk)
+    if window is not None:
+        first, stop, grown = window
+        old_lines, new_lines = old_text.split("\n"), new_text.split("\n")
+        before = _block_pieces(old_lines, first, stop)
+        after = _block_pieces(new_lines, first, stop + grown)
+        if before is not None and after is not None:
+            return before, after
+    return old.pieces, pieces(new_text)
+
+
+def _window(cuts: Sequence[int], old_text: str, hunk: Hunk) -> tuple[int, int, int] | None:
+    """The old file's lines [first, stop) around the hunk's changes, between two cuts
+    (or an end of the file), and how many lines the hunk adds to them; None when no
+    cut is near enough to gain anything."""
+    numbers = [line.old_no for line in hunk.lines if line.origin != "+"]
+    first_no, last_no = numbers[0], numbers[-1]  # `patched` checked they are there
+    assert first_no is not None and last_no is not None
+    origins = [line.origin for line in hunk.lines]
+    leading = next(i for i, origin in enumerate(origins) if origin != " ")
+    trailing = next(i for i, origin in enumerate(reversed(origins)) if origin != " ")
+    changed_from = first_no - 1 + leading  # the first old line the hunk touches, 0-based
+    changed_to = last_no - trailing  # and the old line after its last change
+    before, after = bisect.bisect_left(cuts, changed_from), bisect.bisect_right(cuts, changed_to)
+    count = old_text.count("\n") + (not old_text.endswith("\n"))  # the renderer's lines
+    first = cuts[before - 1] if before else 0
+    stop = cuts[after] if after < len(cuts) else count
+    if first == 0 and stop == count:
+        return None
+    grown = sum(line.origin == "+" for line in hunk.lines) - sum(
+        line.origin == "-" for line in hunk.lines
+    )
+    return first, stop, grown
+
+
+def _block_pieces(lines: Sequence[str], first: int, stop: int) -> tuple[Piece, ...] | None:
+    """The pieces of the top-level blocks of `lines` [first, stop), rendered on their
+    own: `first` is a cut (or 0), and the line at `stop` (if any) is read too, to see
+    that a block starts there, so that every block before it is closed (an open fence
+    or HTML block, a list the next line goes on with). None when that cannot be seen."""
+    ends = stop < len(lines) and not (stop == len(lines) - 1 and lines[stop] == "")
+    text = "\n".join(lines[first : stop + 1] if ends else lines[first:])
+    if "\r" in text:  # a line break of the renderer's, not git's: the lines would differ
+        return None
+    parser, env = _renderer(), _env(text)
+    tokens = parser.parse(text, env)
+    if ends:
+        start = stop - first
+        cut = next(((i, line) for i, line in _block_starts(tokens) if line >= start), None)
+        if cut is None or cut[1] != start:
+            return None
+        tokens = tokens[: cut[0]]
+    html = parser.renderer.render(tokens, parser.options, env)
+    if not _apart(tokens, env, html, front_matter=first == 0):
+        return None
+    return _normalize(html)
+
+
+def _apart(tokens: Sequence[Any], env: dict[str, Any], html: str, *, front_matter: bool) -> bool:
+    """Whether these blocks render the same on their own as among other blocks: no
+    raw HTML (a tag or a comment left open goes on into the next blocks), no reference
+    definition or footnote (they link across the file), no front matter but at the
+    file's start, and no "white-space" (which makes the whole file compared exactly)."""
+    if env.get("references"):
+        return False
+    notes = env.get("footnotes")
+    if notes and (notes.get("refs") or notes.get("list")):
+        return False
+    if "white-space" in html.lower():
+        return False
+    for token in tokens:
+        if token.type == "html_block" or (token.type == "front_matter" and not front_matter):
+            return False
+        if token.children and any(child.type == "html_inline" for child in token.children):
+            return False
+    return True
+
+
+def _block_starts(tokens: Sequence[Any]) -> Iterator[tuple[int, int]]:
+    """Each top-level block's first token and first line."""
+    for index, token in enumerate(tokens):
+        if token.level == 0 and token.nesting >= 0 and token.map:
+            yield index, token.map[0]
+
+
+def _blank(line: str) -> bool:
+    return not line.strip(" \t")
+
+
+def _env(text: str) -> dict[str, Any]:
     # The renderer's own line breaks (a lone CR is one), so that front matter lines are
     # its lines.
-    return _normalize(_renderer().render(text, {"lines": _LINE_BREAK.split(text)}))
+    return {"lines": _LINE_BREAK.split(text)}
 
 
 def _normalize(rendered: str) -> tuple[Piece, ...]:
