@@ -553,9 +553,9 @@ def test_the_files_that_decide_the_review_are_told_by_their_paths(
     only at the root."""
     from gitreview.analyze.trust import rule_of
     from gitreview.config import Config
-    from gitreview.model import FileChange
+    from gitreview.model import FileChange, Status
 
-    status = "added" if old_path is None else "renamed" if old_path != path else "modified"
+    status: Status = "added" if old_path is None else "renamed" if old_path != path else "modified"
     change = FileChange(status, path, old_path, None, 0o100644, None, None, None, False, ())
     found = rule_of(change, Config())
     assert (found and found.id) == rule
