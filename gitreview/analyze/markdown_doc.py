@@ -81,6 +81,11 @@ def _parser(every_inline: bool = False) -> MarkdownIt:
     return parser.use(front_matter_plugin).use(footnote_plugin)
 
 
+def load_parser() -> None:
+    """Import and set up markdown-it now, ahead of a page that will need it."""
+    _parser()
+
+
 def parse(text: str, *, every_inline: bool = False) -> Document:
     """The document `text` holds. Its blocks are read line by line where its lines
     allow (`_line_tokens`), and inline markup is parsed only where it can hold what
@@ -89,9 +94,14 @@ def parse(text: str, *, every_inline: bool = False) -> Document:
     if "\r" in text:
         text = _LONE_CR.sub(" ", text)
     lines = _lines(text)
-    tokens = None if every_inline else _line_tokens(text, lines)
-    if tokens is None:
+    blocks = None if every_inline else _blocks_line_by_line(text, lines)
+    if blocks is None:
         tokens = _parser(every_inline).parse(text)
+    else:
+        document = _plain_document(blocks, lines)
+        if document is not None:
+            return document
+        tokens = _line_tokens(text, blocks)
     reader = _Reader()
     for index, token in enumerate(tokens):
         reader.read(token, tokens, index)
@@ -126,20 +136,66 @@ _ITEM_SORTS = frozenset("-*+.)")  # one block per item, even next to an item of 
 _UNREAD = ("]:", "^[", "\0")  # a reference definition, an inline footnote, NUL
 
 
+# A block: its tag ("h1".."h6", or "p" for inline content in a paragraph, a quote or a
+# list item), first line and line after it (0-based), and content.
+_Block = tuple[str, int, int, str]
+
+
 def read_line_by_line(text: str) -> bool:
     """Whether `parse` reads the blocks of `text` line by line (a check's question)."""
-    return _line_tokens(text, _lines(text)) is not None
+    return _blocks_line_by_line(text, _lines(text)) is not None
 
 
-def _line_tokens(text: str, lines: Sequence[str]) -> list[Token] | None:
-    """The tokens markdown-it makes of `text`, as far as a Document reads them (the
-    headings, and each block's inline content with its lines), when its blocks can be
-    read line by line; None when they cannot."""
+def _blocks_line_by_line(text: str, lines: Sequence[str]) -> list[_Block] | None:
+    """The blocks of `text` when they can be read line by line; None when they cannot."""
     if _entangled(text) or any(sign in text for sign in _UNREAD):
         return None
-    blocks = _line_blocks(lines)
-    if blocks is None:
-        return None
+    return _line_blocks(lines)
+
+
+# The whitespace markdown-it trims from a block's inline content (its `mdTrim`), here so
+# that a page read without markdown-it does not import it (start-up time of a push).
+_TRIMMED = (
+    "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+def _plain_document(blocks: Sequence[_Block], lines: Sequence[str]) -> Document | None:
+    """The Document of blocks read line by line, when no block's inline content needs
+    markdown-it (`_inline_that_matters` would parse none of it): headings without
+    markup, and text without a link, an image, raw HTML or a bare URL but for one web
+    autolink. None when some content needs it. Most pages of a documentation
+    repository are such pages, read without a token (issue 12)."""
+    headings: list[Heading] = []
+    slugger = Slugger()
+    external = 0
+    for tag, first, stop, untrimmed in blocks:
+        content = untrimmed.strip(_TRIMMED)
+        if tag != "p":
+            if _MARKUP.search(content):
+                return None
+            # What markdown-it makes of a heading without markup: its text, whole, in
+            # which a bare URL is counted as in any text.
+            words = content.split()
+            level, text = int(tag[1:]), " ".join(words)
+            headings.append(Heading(level, text, slugger.slug(content), first + 1, stop))
+            external += sum(word.startswith(_BARE_URL_STARTS) for word in words)
+            continue
+        bare = _outside_code_spans(content)
+        if bare is None:
+            return None
+        if _may_hold_links(bare, False):
+            if not _lone_autolink(bare, False):
+                return None
+            external += 1
+    return Document(tuple(headings), (), frozenset(), None, external, tuple(lines))
+
+
+def _line_tokens(text: str, blocks: Sequence[_Block]) -> list[Token]:
+    """The tokens markdown-it makes of `text`, as far as a Document reads them (the
+    headings, and each block's inline content with its lines), from its blocks read
+    line by line."""
     from markdown_it.common.utils import mdTrim
     from markdown_it.rules_core import StateCore
     from markdown_it.token import Token
@@ -160,11 +216,9 @@ def _line_tokens(text: str, lines: Sequence[str]) -> list[Token] | None:
     return state.tokens
 
 
-def _line_blocks(lines: Sequence[str]) -> list[tuple[str, int, int, str]] | None:
-    """Each block's tag ("h1".."h6", or "p" for inline content in a paragraph, a quote
-    or a list item), first line and line after it (0-based), and content; None when
-    a line is not one the reader knows."""
-    blocks: list[tuple[str, int, int, str]] = []
+def _line_blocks(lines: Sequence[str]) -> list[_Block] | None:
+    """Each block of these lines; None when a line is not one the reader knows."""
+    blocks: list[_Block] = []
     sort: str | None = None  # the open block's sort of line: "", ">", or an item's marker
     for number, line in enumerate(lines):
         if not line:
