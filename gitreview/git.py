@@ -781,19 +781,23 @@ class TreeReader:
             self._ahead = None
 
     def files_holding(
-        self, literals: tuple[str, ...], suffixes: tuple[str, ...]
+        self,
+        literals: tuple[str, ...],
+        suffixes: tuple[str, ...],
+        meanwhile: Callable[[], object] | None = None,
     ) -> tuple[str, ...]:
         found: tuple[str, ...] = ()
         wanted = literals
         ahead = self._ahead
         if ahead is not None and ahead.suffixes == suffixes:
             # What it found for other literals too is more files to read, never fewer.
-            found = ahead.result()
+            found = ahead.result(meanwhile)
             wanted = tuple(literal for literal in literals if literal not in ahead.literals)
         if len(wanted) > GREP_LITERALS:
             found = (*found, *self._files_read_holding(wanted, suffixes))
         elif wanted:
-            found = (*found, *files_holding(self._repo, self._commit, wanted, suffixes))
+            search = Search(self._repo, self._commit, wanted, suffixes)
+            found = (*found, *search.result(meanwhile))
         return tuple(dict.fromkeys(found))
 
     def _files_read_holding(
@@ -899,9 +903,12 @@ class Search:
         self._process.stdin.close()
         self._process.stdin = None  # communicate() has nothing more to send
 
-    def result(self) -> tuple[str, ...]:
+    def result(self, meanwhile: Callable[[], object] | None = None) -> tuple[str, ...]:
+        """The files found; `meanwhile` is done first if git is still searching."""
         if self._found is None:
             assert self._process is not None
+            if meanwhile is not None and self._process.poll() is None:
+                meanwhile()
             stdout, stderr = self._process.communicate()
             if self._process.returncode not in (0, 1):  # 1: no file holds any of them
                 message = stderr.decode("utf-8", "replace").strip().splitlines()

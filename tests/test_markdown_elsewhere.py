@@ -150,6 +150,25 @@ def test_a_search_started_ahead_answers_with_what_it_still_lacks(tmp_path: Path)
     assert stopped.files_holding(("c.md",), (".md",)) == ()
 
 
+def test_work_is_done_meanwhile_only_while_git_searches(tmp_path: Path) -> None:
+    """Links elsewhere load markdown-it while git searches; once the search is over,
+    nothing is done ahead of its result (it may have found no file to parse)."""
+    repo = tmp_path / "repo"
+    build(repo, {"a.md": "[x](gone.md)\n", "c.md": "none\n"}, {})
+    repository = open_repository(str(repo))
+    head = repository.resolve_commit("HEAD")
+    assert head is not None
+    done: list[str] = []
+    tree = TreeReader(repository, head)
+    tree.search_ahead(("gone.md",), (".md",))
+    assert tree.files_holding(("gone.md",), (".md",), lambda: done.append("early")) == ("a.md",)
+    assert done in ([], ["early"])  # at most once, and only if git was still at it
+    done.clear()
+    assert tree.files_holding(("gone.md",), (".md",), lambda: done.append("late")) == ("a.md",)
+    assert done == []  # the search is over: its result is read at once
+    tree.close()
+
+
 def test_many_literals_are_looked_for_by_reading_the_files(tmp_path: Path) -> None:
     """More names than git grep tries quickly: the files are read instead, and the
     same files are found as git grep finds."""

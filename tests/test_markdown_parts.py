@@ -1,7 +1,7 @@
 """The Markdown analyzer's parts, without a repository: slugs, line numbers, section
 pairing, the analysis without a head tree, and the head index shared by a range."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import pytest
@@ -65,7 +65,12 @@ class FakeHead:
         self.listings += 1
         return [name for name in self._files if name.endswith(suffixes or ("",))]
 
-    def files_holding(self, literals: tuple[str, ...], suffixes: tuple[str, ...]) -> Iterable[str]:
+    def files_holding(
+        self,
+        literals: tuple[str, ...],
+        suffixes: tuple[str, ...],
+        meanwhile: Callable[[], object] | None = None,
+    ) -> Iterable[str]:
         self.searches.append(literals)
         return [
             name

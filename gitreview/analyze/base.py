@@ -98,9 +98,15 @@ class HeadTree(Protocol):
     def exists(self, path: str) -> bool:
         """Whether anything (file, folder, submodule) is at `path`."""
 
-    def files_holding(self, literals: tuple[str, ...], suffixes: tuple[str, ...]) -> Iterable[str]:
+    def files_holding(
+        self,
+        literals: tuple[str, ...],
+        suffixes: tuple[str, ...],
+        meanwhile: Callable[[], object] | None = None,
+    ) -> Iterable[str]:
         """The files whose name ends with one of `suffixes` (in any case) and whose
-        content holds one of `literals`: a search in C instead of a read of every file."""
+        content holds one of `literals`: a search in C instead of a read of every file.
+        `meanwhile`: work to do while the search runs, if it still does."""
 
     def files(self, suffixes: tuple[str, ...] = ()) -> Iterable[str]:
         """Every file path at head (ending with one of `suffixes`, when given)."""

@@ -251,9 +251,9 @@ def check_elsewhere(lost: Sequence[Lost], index: HeadIndex) -> Iterator[Finding]
     forms = [_name_forms(one) for one in lost]
     names = tuple(sorted({form for pair in forms for form in pair}))
     # Files that name a lost page mostly link to it, and links need markdown-it: it is
-    # loaded while git searches (most of an everyday push that deletes a page).
-    markdown_doc.load_parser()
-    holding = sorted(path for path in index.head.files_holding(names, MARKDOWN_SUFFIXES))
+    # loaded while git searches, if it still does (an everyday push deleting a page).
+    found = index.head.files_holding(names, MARKDOWN_SUFFIXES, markdown_doc.load_parser)
+    holding = sorted(found)
     # Each file read once, and the names it mentions found in one pass over it: a
     # range may lose hundreds of pages that thousands of files name (issue 12).
     mentions: dict[str, tuple[str, set[str]]] = {}
