@@ -406,3 +406,37 @@ def test_a_page_reads_as_markdown_it_reads_it(text: str) -> None:
     """Inline content parsed only where it can hold what a Document keeps, and
     blocks read line by line where the page allows."""
     assert parse(text) == parse(text, every_inline=True)
+
+
+def test_the_links_naming_a_page_are_all_found_without_parsing_the_rest() -> None:
+    """Links elsewhere parse only the blocks of a page that name a lost page
+    (`links_naming`): every link of the whole page's parse that leads to one of the
+    names is among them, and nothing that is not a link of the page."""
+    import random
+
+    from gitreview.analyze.markdown_doc import links_naming
+
+    names = ["a.md", "b_c.md", "d%20e.md", "p.png"]
+    words = ["word", "[l](a.md)", "[m](b_c.md#h)", "[n](d%20e.md)", "![i](p.png)", "[o](z.md)"]
+    words += ["`[x](a.md)`", "[multi", "a.md](q)", "<https://x.y/a.md>", "[r]: a.md"]
+    words += ["<a href=a.md>", "[s]"]
+    starts = ["", "", "# ", "> ", "- ", "1. ", "    ", "```\n"]
+    rng = random.Random(7)
+    found = 0
+    for _ in range(1500):
+        lines = [
+            rng.choice(starts) + " ".join(rng.sample(words, rng.randint(1, 3)))
+            if rng.random() > 0.3
+            else ""
+            for _ in range(rng.randint(1, 8))
+        ]
+        text = "\n".join(lines) + "\n"
+        asked = set(rng.sample(names, rng.randint(1, len(names))))
+        mine = links_naming(text, asked)
+        whole = parse(text).links
+        assert set(mine) <= set(whole), text
+        wanted = {link for link in whole if any(name in link.target for name in asked)}
+        assert wanted <= set(mine), text
+        found += len(wanted)
+        assert len(mine) <= len(whole)
+    assert found > 500

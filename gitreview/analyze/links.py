@@ -275,16 +275,17 @@ def check_elsewhere(lost: Sequence[Lost], index: HeadIndex) -> Iterator[Finding]
             for number in losing[form]:
                 naming[number].add(place)
     files = list(mentions.items())
+    links_of: dict[str, tuple[Link, ...]] = {}  # each file's links that name a lost target
     for one, places in zip(lost, naming, strict=True):
-        for path, (text, _) in (files[place] for place in sorted(places)):
+        for path, (text, named) in (files[place] for place in sorted(places)):
             if path != one.holder and _may_link(text, one):
-                yield from _broken_links(path, text, one, index)
+                if path not in links_of:
+                    links_of[path] = markdown_doc.links_naming(text, named)
+                yield from _broken_links(path, links_of[path], one)
 
 
-def _broken_links(path: str, text: str, lost: Lost, index: HeadIndex) -> Iterator[Finding]:
-    document = index.document(path, text)
-    assert document is not None
-    for link in document.links:
+def _broken_links(path: str, links: Sequence[Link], lost: Lost) -> Iterator[Finding]:
+    for link in links:
         why = _broken_by(link, path, lost)
         if why is not None:
             message = f"link '{shown(link)}' broken by this range: {why}"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -113,6 +113,30 @@ def parse(text: str, *, every_inline: bool = False) -> Document:
         external_links=reader.external,
         lines=tuple(lines),
     )
+
+
+def links_naming(text: str, names: Collection[str]) -> tuple[Link, ...]:
+    """The links of `text` among which is every link whose destination holds one of
+    `names` as written: of a page whose blocks are read line by line, only the blocks
+    that hold a name are parsed (links elsewhere read every page that names a page the
+    range lost, and most of their links lead elsewhere: issue 12)."""
+    if "\r" in text:
+        text = _LONE_CR.sub(" ", text)
+    lines = _lines(text)
+    blocks = _blocks_line_by_line(text, lines)
+    if blocks is None:
+        return parse(text).links
+    # A block's inline content is parsed on its own either way: without reference
+    # definitions or footnotes (the line reader reads no page with them), a block's
+    # links are its own.
+    naming = [block for block in blocks if any(name in block[3] for name in names)]
+    if not naming or _plain_document(naming, lines) is not None:
+        return ()
+    reader = _Reader()
+    tokens = _line_tokens(text, naming)
+    for index, token in enumerate(tokens):
+        reader.read(token, tokens, index)
+    return tuple(reader.links)
 
 
 # --- Blocks read line by line (issue 12) ----------------------------------------------
