@@ -19,6 +19,7 @@ from gitreview.analyze import elsewhere as analyze_elsewhere
 from gitreview.analyze.base import HeadTree
 from gitreview.analyze.trust import Origin
 from gitreview.classify import FileVerdict, Verdict
+from gitreview.collector import paused
 from gitreview.config import CONFIG_FILE, Config, parse_config
 from gitreview.errors import Exit, NotFetched, UserError
 from gitreview.handles import Handle
@@ -67,6 +68,7 @@ def manifest_of(outcome: Outcome, *, budget: int | None = None) -> dict[str, Any
     return review_of(outcome, budget=budget).manifest
 
 
+@paused()
 def review_of(outcome: Outcome, *, budget: int | None = None) -> Assembled:
     """The review manifest of a classified range and each role's brief; `budget`
     overrides every role's. The outcome's files are let go as their entries are
@@ -106,6 +108,7 @@ def review_of(outcome: Outcome, *, budget: int | None = None) -> Assembled:
     )
 
 
+@paused()
 def classify_range(
     repo: str | Path | None = None,
     spec: str | None = None,
@@ -212,6 +215,7 @@ def classify_range(
     return replace(outcome, instructions=_instructions(settings, trusted.read))
 
 
+@paused()
 def since_review(
     outcome: Outcome,
     repo: str | Path | None = None,

@@ -383,8 +383,11 @@ _WORKER: tuple[Terms, HeadTree | None] | None = None
 
 def _start_worker(terms: Terms) -> None:
     global _WORKER
+    import gc
+
     from gitreview.git import Repository, TreeReader
 
+    gc.disable()  # a worker lives for one range: see collector.py
     head = None
     if terms.git_dir is not None and terms.head is not None:
         repository = Repository(terms.git_dir, work_tree=None, shallow=False)

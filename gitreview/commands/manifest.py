@@ -91,6 +91,9 @@ def review_of_range(
     review covered (issue #13); `cache`: reuse and keep verdicts proved before and
     whole results (cache.py); `jobs`: processes that prove files (verdicts.py)."""
 
+    from gitreview.collector import paused
+
+    @paused()  # classified and assembled without a cyclic collection in between
     def work(base_head: tuple[str | None, str] | None, named: str | None) -> tuple[Assembled, str]:
         from gitreview.pipeline import classify_range, review_of, since_review
 
