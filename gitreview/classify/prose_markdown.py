@@ -138,8 +138,9 @@ def hunk_sides(old_text: str, old: Rendered, hunk: Hunk) -> Sides | None:
 
 def _window(cuts: Sequence[int], old_text: str, hunk: Hunk) -> tuple[int, int, int] | None:
     """The old file's lines [first, stop) around the hunk's changes, between two cuts
-    (or an end of the file), and how many lines the hunk adds to them; None when no
-    cut is near enough to gain anything."""
+    (or an end of the file), and how many lines the hunk adds to them; None when they
+    are half the file or more: rendering them on both sides would cost more than
+    rendering the patched file whole (the old one is rendered whole already)."""
     numbers = [line.old_no for line in hunk.lines if line.origin != "+"]
     first_no, last_no = numbers[0], numbers[-1]  # `patched` checked they are there
     assert first_no is not None and last_no is not None
@@ -152,7 +153,7 @@ def _window(cuts: Sequence[int], old_text: str, hunk: Hunk) -> tuple[int, int, i
     count = old_text.count("\n") + (not old_text.endswith("\n"))  # the renderer's lines
     first = cuts[before - 1] if before else 0
     stop = cuts[after] if after < len(cuts) else count
-    if first == 0 and stop == count:
+    if 2 * (stop - first) >= count:
         return None
     grown = sum(line.origin == "+" for line in hunk.lines) - sum(
         line.origin == "-" for line in hunk.lines
