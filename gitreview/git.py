@@ -693,6 +693,8 @@ class TreeReader:
         self._oids: dict[str, str | None] = {}
         self._submodules: dict[str, set[bytes]] = {}  # folder -> its submodules' names
         self._ahead: Search | None = None
+        # Files the search by reading found, kept for the read that follows it.
+        self._found: dict[str, bytes] = {}
 
     def _lookup(self, path: str) -> GitObject | None:
         path = path.strip("/")
@@ -731,11 +733,14 @@ class TreeReader:
         """The content of each file (None: no such file), asked of git together.
         Not _lookup: whether a missing file is a submodule does not matter here, and
         asking costs a process (a range reads each folder's .gitattributes)."""
-        names = [f"{self._commit}:{path.strip('/')}" for path in paths]
-        return [
-            found.data if found is not None and found.kind == "blob" else None
-            for found in self._objects.lookup_many(names)
-        ]
+        read: dict[str, bytes | None] = {
+            path: self._found.pop(path) for path in paths if path in self._found
+        }
+        asked = [path for path in paths if path not in read]
+        names = [f"{self._commit}:{path.strip('/')}" for path in asked]
+        for path, found in zip(asked, self._objects.lookup_many(names), strict=True):
+            read[path] = found.data if found is not None and found.kind == "blob" else None
+        return [read[path] for path in paths]
 
     def oid(self, path: str) -> str | None:
         path = path.strip("/")
@@ -816,11 +821,10 @@ class TreeReader:
         for start in range(0, len(wanted), _FILES_AT_ONCE):
             chunk = wanted[start : start + _FILES_AT_ONCE]
             objects = self._objects.lookup_many([oid for oid, _ in chunk])
-            found += [
-                path
-                for (_, path), blob in zip(chunk, objects, strict=True)
-                if blob is not None and holds(blob.data)
-            ]
+            for (_, path), blob in zip(chunk, objects, strict=True):
+                if blob is not None and holds(blob.data):
+                    found.append(path)
+                    self._found[path] = blob.data  # read next: not asked of git twice
         return found
 
 

@@ -2,6 +2,7 @@
 to a heading it renamed or removed, an anchor it removed, or a Markdown file it deleted or
 renamed. A touched file's links are its own analysis's business."""
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,14 @@ import pytest
 from manifests import files_by_path, run
 from repos import RepoFactory, git
 
-from gitreview.git import GREP_LITERALS, TreeReader, files_holding, literal_finder, open_repository
+from gitreview.git import (
+    GREP_LITERALS,
+    GitObject,
+    TreeReader,
+    files_holding,
+    literal_finder,
+    open_repository,
+)
 
 ELSEWHERE = "markdown/broken-elsewhere"
 RENAMED = "heading 'Install' of docs/guide.md was renamed to 'Installation' (#installation)"
@@ -169,7 +177,9 @@ def test_work_is_done_meanwhile_only_while_git_searches(tmp_path: Path) -> None:
     tree.close()
 
 
-def test_many_literals_are_looked_for_by_reading_the_files(tmp_path: Path) -> None:
+def test_many_literals_are_looked_for_by_reading_the_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """More names than git grep tries quickly: the files are read instead, and the
     same files are found as git grep finds."""
     repo = tmp_path / "repo"
@@ -193,6 +203,21 @@ def test_many_literals_are_looked_for_by_reading_the_files(tmp_path: Path) -> No
     by_reading = sorted(tree.files_holding(literals, (".md",)))
     by_grep = sorted(files_holding(repository, head, literals, (".md",)))
     assert by_reading == by_grep == ["a.md", "b.MD", "c.md", "f.md"]
+    # The files found were read: the read that follows (links elsewhere parse them)
+    # takes them as found, without asking git again, and then lets them go.
+    asked: list[str] = []
+    lookup_many = tree._objects.lookup_many
+
+    def counted(names: Sequence[str]) -> list[GitObject | None]:
+        asked.extend(names)
+        return lookup_many(names)
+
+    monkeypatch.setattr(tree._objects, "lookup_many", counted)
+    texts = [pages[path].encode() for path in by_reading]
+    assert tree.read_many([*by_reading, "d.txt"]) == [*texts, pages["d.txt"].encode()]
+    assert asked == [f"{head}:d.txt"]
+    assert tree.read_many(by_reading) == texts  # asked of git this time
+    assert len(asked) == 1 + len(by_reading)
     tree.close()
 
 
