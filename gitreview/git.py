@@ -688,6 +688,7 @@ class TreeReader:
         self._commit = commit
         self._objects = repo.objects()
         self._entries: list[tuple[bytes, str, str]] | None = None  # type, object id, path
+        self._blobs: dict[str, str] | None = None  # path -> blob id, from the listing
         # Path -> its object type (or None): link checks ask about the same paths.
         self._types: dict[str, str | None] = {}
         self._oids: dict[str, str | None] = {}
@@ -737,10 +738,17 @@ class TreeReader:
             path: self._found.pop(path) for path in paths if path in self._found
         }
         asked = [path for path in paths if path not in read]
-        names = [f"{self._commit}:{path.strip('/')}" for path in asked]
-        for path, found in zip(asked, self._objects.lookup_many(names), strict=True):
+        for path, found in zip(asked, self._objects.lookup_many(self._names(asked)), strict=True):
             read[path] = found.data if found is not None and found.kind == "blob" else None
         return [read[path] for path in paths]
+
+    def _names(self, paths: Sequence[str]) -> list[str]:
+        """What git is asked for each file: its blob's id once the tree was listed (git
+        finds an id six times faster than a path, folder by folder), else the path."""
+        if self._entries is not None and self._blobs is None:
+            self._blobs = {path: oid for kind, oid, path in self._entries if kind == b"blob"}
+        blobs = self._blobs or {}
+        return [blobs.get(path) or f"{self._commit}:{path.strip('/')}" for path in paths]
 
     def oid(self, path: str) -> str | None:
         path = path.strip("/")
