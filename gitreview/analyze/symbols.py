@@ -13,6 +13,7 @@ than a wrong one.
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterator
@@ -188,6 +189,7 @@ def _name_head(kind: str, head: str, inside_function: bool) -> tuple[str | None,
     for line in lines[:-1]:
         offsets.append(offsets[-1] + len(line) + 1)
 
+    @functools.cache  # the start's search below reads the same suffixes again
     def named_from(index: int) -> tuple[str | None, bool]:
         part = [line for line in lines[index:] if not line.lstrip().startswith("#")]
         words = " ".join(" ".join(part).split())  # Rust attributes and directives out
