@@ -343,6 +343,34 @@ BLOCK_TRAPS = [
     # Read without markdown-it: trimmed as it trims, a bare URL counted in a heading.
     "# \u00a0title\u2003\n\n## see www.a.org and http://b.org/c\n\n# title\n\n## \x85t\x1c\n",
     "- `a` <https://a.org>\n- `<b>` and `[c](d)`\n\n> quote `x`\n",
+    # Plain words and simple links: read without markdown-it, the same links. One
+    # construct a page: a page with anything else is parsed by markdown-it whole.
+    "See [a b](docs/x.md) and [c](y.md#h), then http://bare.org and www.x.org.\n",
+    "[a](b(c)) and [z](z.md)\n",
+    "[n](b(c) and [z](z.md)\n",
+    '[d](e"f") and [z](z.md)\n',
+    "[g](<h>) and [z](z.md)\n",
+    '[i](j "t") and [z](z.md)\n',
+    "[k](%20.md) and [z](z.md)\n",
+    "[k](%zz.md) and [z](z.md)\n",
+    "[l](javascript:x) and [z](z.md)\n",
+    "[l](file:///etc/x) and [z](z.md)\n",
+    "[m](a@b.md) and [z](z.md)\n",
+    "[multi\nline](z.md) after\n[again](q.md)\n\n- [x](x.md) and\n  [y](y.md)\n",
+    "text [a](//host/x) [b](https://x.org/a?b=c#d) [d](#here)\n",
+    "[c](mailto:a.b) and [z](z.md)\n",
+    "[](empty.md) [z](z.md)\n",
+    "[x]() [z](z.md)\n",
+    "[y] (z.md) [z](z.md)\n",
+    "x **[bold](b.md)** x\n",
+    "x **http://a.org** [x](x.md)\n",
+    "x _www.b.org_ [y](y.md) x_y\n",
+    "x ~~www.c.org~~ [s](s.md)\n",
+    "- item [a](a.md)\n- item [b](https://b.org)\n\n> quote [c](c.md)\n",
+    "Visit http://a.org/[x](y.md)z and [p](q.md)www.r.org [s](t.md)\n",
+    "a line ending in two spaces [a](a.md)  \nhttp://next.org [b](b.md)\n",
+    "# [Heading link](h.md)\n\n[c](./rel/../x.md?q=1)\n",
+    "[a](HTTP://UPPER.org) [b](Https://x) [c](https://X.ORG/A)\n",
 ]
 
 

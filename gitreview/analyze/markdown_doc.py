@@ -130,8 +130,11 @@ def links_naming(text: str, names: Collection[str]) -> tuple[Link, ...]:
     # definitions or footnotes (the line reader reads no page with them), a block's
     # links are its own.
     naming = [block for block in blocks if any(name in block[3] for name in names)]
-    if not naming or _plain_document(naming, lines) is not None:
+    if not naming:
         return ()
+    plain = _plain_document(naming, lines)
+    if plain is not None:
+        return plain.links
     reader = _Reader()
     tokens = _line_tokens(text, naming)
     for index, token in enumerate(tokens):
@@ -187,11 +190,13 @@ _TRIMMED = (
 
 def _plain_document(blocks: Sequence[_Block], lines: Sequence[str]) -> Document | None:
     """The Document of blocks read line by line, when no block's inline content needs
-    markdown-it (`_inline_that_matters` would parse none of it): headings without
-    markup, and text without a link, an image, raw HTML or a bare URL but for one web
-    autolink. None when some content needs it. Most pages of a documentation
-    repository are such pages, read without a token (issue 12)."""
+    markdown-it: headings without markup, and text without a link, an image, raw HTML
+    or a bare URL but for one web autolink (`_inline_that_matters` would parse none of
+    it), or made only of plain words and simple links (`_simple_links`). None when
+    some content needs markdown-it. Most pages of a documentation repository are such
+    pages, read without a token (issue 12)."""
     headings: list[Heading] = []
+    links: list[Link] = []
     slugger = Slugger()
     external = 0
     for tag, first, stop, untrimmed in blocks:
@@ -209,11 +214,54 @@ def _plain_document(blocks: Sequence[_Block], lines: Sequence[str]) -> Document 
         bare = _outside_code_spans(content)
         if bare is None:
             return None
-        if _may_hold_links(bare, False):
-            if not _lone_autolink(bare, False):
-                return None
+        if not _may_hold_links(bare, False):
+            continue
+        if _lone_autolink(bare, False):
             external += 1
-    return Document(tuple(headings), (), frozenset(), None, external, tuple(lines))
+            continue
+        simple = _simple_links(content)
+        if simple is None:
+            return None
+        for target, offset in simple[0]:
+            links.append(Link(target, first + 1 + offset, image=False))
+        external += simple[1]
+    return Document(tuple(headings), tuple(links), frozenset(), None, external, tuple(lines))
+
+
+# A link whose tokens are known without parsing: `[text](destination)`, its text free
+# of markup (it may go on over lines), its destination a relative path or an http(s)
+# URL of characters markdown-it keeps as written (no space, title, parenthesis, quote,
+# percent-escape or `@`).
+_SIMPLE_LINK = re.compile(r"\[([^\[\]`\\<>&!*_~^]*)\]\(((?:https?://)?[A-Za-z0-9./#?=+,;$~-]+)\)")
+# What, between such links, could make a token of its own: brackets, code, escapes,
+# tags, entities, images, emphasis (its delimiters split the text a bare URL is
+# counted in).
+_NOT_PLAIN = re.compile(r"[\[\]`\\<>&!*_~^]")
+
+
+def _simple_links(content: str) -> tuple[list[tuple[str, int]], int] | None:
+    """The links of inline content made only of plain words and simple links (each
+    link's target and its line within the content), and its external links and bare
+    URLs, counted as `_Reader` counts them; None when the content holds anything
+    else."""
+    found: list[tuple[str, int]] = []
+    external = position = 0
+    for match in _SIMPLE_LINK.finditer(content):
+        plain = content[position : match.start()]
+        if _NOT_PLAIN.search(plain):
+            return None
+        external += sum(word.startswith(_BARE_URL_STARTS) for word in plain.split())
+        target = match.group(2)
+        if is_external(target):
+            external += 1
+        else:
+            found.append((target, content.count("\n", 0, match.start())))
+        position = match.end()
+    rest = content[position:]
+    if _NOT_PLAIN.search(rest):
+        return None
+    external += sum(word.startswith(_BARE_URL_STARTS) for word in rest.split())
+    return found, external
 
 
 def _line_tokens(text: str, blocks: Sequence[_Block]) -> list[Token]:
