@@ -7,6 +7,7 @@ shells over them.
 
 from __future__ import annotations
 
+import json
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -27,6 +28,7 @@ from gitreview.manifest import assemble, file_report, hunk_handle
 from gitreview.model import Assembled, FileChange, Finding, Range
 from gitreview.review.diffs import NO_KEYS, KeyBlocks
 from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
+from gitreview.secrets import name_may_change
 from gitreview.verdicts import Attributes, Terms, apply_rule_settings, check_rules, proved
 
 if TYPE_CHECKING:
@@ -441,7 +443,10 @@ def _redacted_file(item: Classified, name: Callable[[str], str]) -> Classified:
     names = "\n".join(scope.name for scope in scopes)
     if name(names) != names:  # one pass over them all: a file may have hundreds
         scopes = tuple(scope._replace(name=name(scope.name)) for scope in scopes)
-    structure = _redact_strings(report.structure, name) if report.structure else None
+    structure = report.structure
+    # One search over all its names (a file may have hundreds of sections), as above.
+    if structure and name_may_change(json.dumps(structure, ensure_ascii=False)):
+        structure = _redact_strings(structure, name)
     if scopes is not report.scopes or structure != report.structure:
         report = report._replace(scopes=scopes, structure=structure)
         item = item._replace(analysis=replace(item.analysis, report=report))

@@ -224,6 +224,12 @@ def _hide_loose_material(lines: list[str]) -> list[str]:
     return lines
 
 
+def name_may_change(text: str) -> bool:
+    """False only for a text (or several names joined) that `redact_name` leaves as it
+    is: no token kind can match in it, and no private key's armour is in it."""
+    return may_hold_token(text) or "PRIVATE KEY" in text
+
+
 def redact_name(text: str) -> str:
     """A name (a path, a branch or range spec, a handle, a symbol) with every credential
     replaced by REDACTED (issue 11). Unlike `redact`, a name made of nothing but base64

@@ -98,6 +98,7 @@ TOKEN_IN_OLD_PATH = "npm_" + made_up(ALNUM, 36)
 TOKEN_IN_HEADING = "ghp_" + made_up(ALNUM, 36)
 TOKEN_IN_BRANCH = "ghp_" + made_up(ALNUM, 36)
 TOKEN_IN_FIXUP = "ghp_" + made_up(ALNUM, 36)
+TOKENS_IN_NAMES = [TOKEN_IN_PATH, TOKEN_IN_OLD_PATH, TOKEN_IN_HEADING, TOKEN_IN_FIXUP]
 NOTES = "".join(f"Note number {n} about the rotation of keys.\n" for n in range(12))
 SETTINGS = (
     "".join(
@@ -426,6 +427,25 @@ def test_a_name_is_redacted_only_where_a_credential_is() -> None:
     assert secrets.redact_name(f"keys/{TOKEN_IN_PATH}.txt:1-3@1a2b3c4d5e6f") == (
         f"keys/{secrets.REDACTED}.txt:1-3@1a2b3c4d5e6f"
     )
+
+
+def test_a_name_redaction_leaves_alone_is_told_in_one_search() -> None:
+    """`name_may_change` is False only where `redact_name` changes nothing: the
+    manifest's names are searched once per file, then redacted one by one only if
+    that search finds something (issue 12)."""
+    import random
+
+    pieces = [*TOKENS_IN_NAMES, "docs/guide.md", "Install > Linux", " ", "\n", "-", "_"]
+    pieces += ["-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----", BASE64[:48]]
+    pieces += ["Secret", "ECRET", "ghp", "AKI", "xo", "sk-ant", "{}", '"']
+    chooser = random.Random(5)
+    left_alone = 0
+    for _ in range(3000):
+        text = "".join(chooser.choice(pieces) for _ in range(chooser.randint(0, 6)))
+        if not secrets.name_may_change(text):
+            assert secrets.redact_name(text) == text, text
+            left_alone += 1
+    assert left_alone > 300
 
 
 def test_role_instructions_are_redacted_in_briefs(tmp_path: Path) -> None:
