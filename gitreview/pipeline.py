@@ -439,12 +439,13 @@ def _redacted_file(item: Classified, name: Callable[[str], str]) -> Classified:
     evidence = name(verdict.evidence)
     if evidence != verdict.evidence or hunks != verdict.hunks:
         verdict = replace(verdict, evidence=evidence, hunks=hunks)
+    # Its symbols and sections (a file may have hundreds) are each searched once for
+    # anything a redaction could change, all names together, and redacted one by one
+    # only then.
     scopes = report.scopes
-    names = "\n".join(scope.name for scope in scopes)
-    if name(names) != names:  # one pass over them all: a file may have hundreds
+    if name_may_change("\n".join(scope.name for scope in scopes)):
         scopes = tuple(scope._replace(name=name(scope.name)) for scope in scopes)
     structure = report.structure
-    # One search over all its names (a file may have hundreds of sections), as above.
     if structure and name_may_change(json.dumps(structure, ensure_ascii=False)):
         structure = _redact_strings(structure, name)
     if scopes is not report.scopes or structure != report.structure:

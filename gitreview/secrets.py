@@ -119,6 +119,7 @@ PRIVATE_KEY_LABEL = "private key"
 # The PEM and OpenSSH armour; the block between BEGIN and END is the secret.
 _KEY_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----")
 _KEY_END = re.compile(r"-----END (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----")
+_ARMOUR = "PRIVATE KEY"  # in every match of _KEY_BEGIN and _KEY_END: their prefilter
 # Key material: a run of base64 that no prose or "..." placeholder has.
 _KEY_MATERIAL = re.compile(r"[A-Za-z0-9+/]{40}")
 # The same, alone on a line of a fragment (which may be a diff: `+`, `-` or ` ` first).
@@ -159,12 +160,12 @@ class KeyBlock(NamedTuple):
 
 def key_blocks(lines: Sequence[str]) -> list[KeyBlock]:
     """Private key blocks; one with no END runs to the last line."""
-    if not any("PRIVATE KEY" in line for line in lines):
+    if not any(_ARMOUR in line for line in lines):
         return []  # the common case, at the cost of one substring search per line
     blocks: list[KeyBlock] = []
     index = 0
     while index < len(lines):
-        begin = _KEY_BEGIN.search(lines[index]) if "PRIVATE KEY" in lines[index] else None
+        begin = _KEY_BEGIN.search(lines[index]) if _ARMOUR in lines[index] else None
         if begin is None:
             index += 1
             continue
@@ -199,7 +200,7 @@ def redact_fragment(lines: Sequence[str]) -> list[str]:
     joined = "\n".join(hidden)
     # Nothing below matches without a key's armour (BEGIN and END lines both say
     # PRIVATE KEY) or a run of base64: most fragments pass in two C searches.
-    if "PRIVATE KEY" not in joined and _KEY_MATERIAL.search(joined) is None:
+    if _ARMOUR not in joined and _KEY_MATERIAL.search(joined) is None:
         return hidden
     for block in key_blocks(hidden):
         for index in range(block.first, block.last + 1):
@@ -227,7 +228,7 @@ def _hide_loose_material(lines: list[str]) -> list[str]:
 def name_may_change(text: str) -> bool:
     """False only for a text (or several names joined) that `redact_name` leaves as it
     is: no token kind can match in it, and no private key's armour is in it."""
-    return may_hold_token(text) or "PRIVATE KEY" in text
+    return may_hold_token(text) or _ARMOUR in text
 
 
 def redact_name(text: str) -> str:

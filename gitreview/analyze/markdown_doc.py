@@ -91,9 +91,7 @@ def parse(text: str, *, every_inline: bool = False) -> Document:
     allow (`_line_tokens`), and inline markup is parsed only where it can hold what
     a Document keeps (issue 12: both were most of a run over a documentation
     repository); `every_inline` has markdown-it parse it all, as the check of both."""
-    if "\r" in text:
-        text = _LONE_CR.sub(" ", text)
-    lines = _lines(text)
+    text, lines = _page(text)
     blocks = None if every_inline else _blocks_line_by_line(text, lines)
     if blocks is None:
         tokens = _parser(every_inline).parse(text)
@@ -102,9 +100,7 @@ def parse(text: str, *, every_inline: bool = False) -> Document:
         if document is not None:
             return document
         tokens = _line_tokens(text, blocks)
-    reader = _Reader()
-    for index, token in enumerate(tokens):
-        reader.read(token, tokens, index)
+    reader = _read(tokens)
     return Document(
         headings=tuple(reader.headings),
         links=tuple(reader.links),
@@ -120,9 +116,7 @@ def links_naming(text: str, names: Collection[str]) -> tuple[Link, ...]:
     `names` as written: of a page whose blocks are read line by line, only the blocks
     that hold a name are parsed (links elsewhere read every page that names a page the
     range lost, and most of their links lead elsewhere: issue 12)."""
-    if "\r" in text:
-        text = _LONE_CR.sub(" ", text)
-    lines = _lines(text)
+    text, lines = _page(text)
     blocks = _blocks_line_by_line(text, lines)
     if blocks is None:
         return parse(text).links
@@ -135,11 +129,22 @@ def links_naming(text: str, names: Collection[str]) -> tuple[Link, ...]:
     plain = _plain_document(naming, lines)
     if plain is not None:
         return plain.links
+    return tuple(_read(_line_tokens(text, naming)).links)
+
+
+def _page(text: str) -> tuple[str, list[str]]:
+    """The text as markdown-it reads it (a lone CR made a space, see _LONE_CR), and its
+    lines."""
+    if "\r" in text:
+        text = _LONE_CR.sub(" ", text)
+    return text, _lines(text)
+
+
+def _read(tokens: Sequence[Token]) -> _Reader:
     reader = _Reader()
-    tokens = _line_tokens(text, naming)
     for index, token in enumerate(tokens):
         reader.read(token, tokens, index)
-    return tuple(reader.links)
+    return reader
 
 
 # --- Blocks read line by line (issue 12) ----------------------------------------------
