@@ -33,7 +33,7 @@ from gitreview.verdicts import Attributes, Terms, apply_rule_settings, check_rul
 
 if TYPE_CHECKING:
     from gitreview.cache import Cache, Entry
-    from gitreview.git import Repository, TreeReader
+    from gitreview.git import Listing, Repository, TreeReader
     from gitreview.globs import AttrRule, Gitattributes
 
 Contents = Literal["none", "missing", "all"]
@@ -188,9 +188,7 @@ def classify_range(
         return at_head, at_head if old_path == change.path else attributes_of.for_path(old_path)
 
     sized = iter_changes(repository, rng, copies=settings.detect_copies)
-    # The commits are listed while git pairs the range's files (0.3 s on git's own
-    # v2.47..v2.50, and as long for its renames).
-    rng = rng._replace(commits=repository.commits(rng.base, rng.head))
+    listing = repository.listing(rng.base, rng.head)
     _search_links_ahead(head, sized.gone())
     attributes_of.read_ahead(sized.paths())
     changes: Iterable[FileChange] = sized
@@ -209,8 +207,10 @@ def classify_range(
             cache=store,
             jobs=jobs,
             size=len(sized),
+            listing=listing,
         )
     finally:
+        listing.close()
         head.close()
         if store is not None:
             store.close()
@@ -316,9 +316,12 @@ def _classify(
     cache: Cache | None = None,
     jobs: int | None = None,
     size: int = 0,
+    listing: Listing | None = None,
 ) -> Outcome:
     """Every file proved (verdicts.py), then what only the whole range shows: moved
-    blocks, links elsewhere, and the range analyzers."""
+    blocks, links elsewhere, and the range analyzers. `listing`: the range's
+    commits, which git lists while moved blocks are looked for: once the files are
+    proved, a core is free."""
     from gitreview.analyze import RANGE_ANALYZERS, trust
     from gitreview.classify.moves import find_moves
 
@@ -330,7 +333,11 @@ def _classify(
     for change, entry in proved(pending, terms, head=head, cache=cache, jobs=jobs, size=size):
         files.append(_restored(change, entry, contents))
         findings += entry.findings
+    if listing is not None:
+        listing.start()
     moved = find_moves([(c.change, c.kind, c.analysis.t1, c.verdict) for c in files])
+    if listing is not None:
+        rng = rng._replace(commits=listing.commits())
     files = [
         c._replace(verdict=_never_trivial(v) if trust.rule_of(c.change, settings) else v)
         for c, v in zip(files, moved, strict=True)

@@ -8,6 +8,9 @@ import pytest
 from manifests import manifest_of, run
 from repos import RepoFactory, commit_id, git
 
+from gitreview.errors import Exit, UserError
+from gitreview.git import open_repository
+
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
 
@@ -266,3 +269,19 @@ def test_nothing_is_written_to_the_repository(fixture_repo: RepoFactory) -> None
         }
 
     assert outside_cache(after) == outside_cache(before)
+
+
+def test_commits_are_listed_by_git_while_the_range_is_proved(fixture_repo: RepoFactory) -> None:
+    """The range's commits come from a git process started when asked and read later
+    (git.Listing): oldest first in git's topological order; git's failure is one line."""
+    repo = fixture_repo("branches")
+    repository = open_repository(str(repo))
+    listing = repository.listing(commit_id(repo, "root"), commit_id(repo, "merged"))
+    listing.start()
+    listed = git(repo, "log", "--reverse", "--topo-order", "--format=%s", "root..merged")
+    assert [commit.subject for commit in listing.commits()] == listed.splitlines()
+    assert len(listed.splitlines()) > 2
+    with pytest.raises(UserError) as failed:  # an object this repository does not hold
+        repository.listing(None, "1" * 40).commits()
+    assert failed.value.status == Exit.RANGE
+    assert str(failed.value).startswith("git failed: ") and "\n" not in str(failed.value)
