@@ -75,7 +75,7 @@ def measure(repo: str, merge: str, budget: int | None) -> Row | None:
     outcome = classify_range(repo, f"{merge}^1..{merge}")
     assembled = review_of(outcome, budget=budget)
     manifest = assembled.manifest
-    brief = "".join(assembled.briefs.values())
+    brief = "".join(piece for pieces in assembled.briefs.values() for piece in pieces)
     return Row(
         merge[:12],
         len(outcome.files),

@@ -293,7 +293,7 @@ def assemble(
             "files": len(fallback),
             "tokens": sum(report.fallback_tokens for report in fallback),
         }
-    briefs: dict[str, str] = {}
+    briefs: dict[str, list[str]] = {}
     routed = {item.handle for share in shares.values() for item in share.items}
     for name, share in shares.items():
         role_budget = budget if budget is not None else share.role.budget
@@ -306,7 +306,8 @@ def assemble(
             others=len(routed - mine),
         )
         briefs[name] = brief
-        manifest["review"][name] = _role_entry(share, role_budget, tokens.estimate(brief))
+        brief_tokens = tokens.estimate_chars(sum(map(len, brief)))
+        manifest["review"][name] = _role_entry(share, role_budget, brief_tokens)
     figures = manifest["tokens"]
     figures["brief"] = sum(entry["brief"] for entry in manifest["review"].values())
     figures["reduction"] = {

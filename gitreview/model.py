@@ -158,8 +158,8 @@ class Finding(NamedTuple):
 
 
 class Assembled(NamedTuple):
-    """The manifest, and each role's brief (what `--format brief` prints)."""
+    """The manifest, and each role's brief (what `--format brief` prints), in pieces."""
 
     manifest: dict[str, Any]
-    briefs: dict[str, str]
+    briefs: dict[str, list[str]]  # each joined with "" (review/brief.py)
     text: str  # the manifest serialized once (render/json.py), what the json format prints

@@ -103,7 +103,7 @@ def run_ci(*, repo: str | None) -> int:
         for old in folder.glob("brief-*.md"):
             old.unlink()
         for role, brief in assembled.briefs.items():
-            (folder / f"brief-{role}.md").write_text(brief, encoding="utf-8")
+            (folder / f"brief-{role}.md").write_text("".join(brief), encoding="utf-8")
     except OSError as error:
         raise UserError(f"cannot write {path}: {error.strerror}", status=Exit.USAGE) from None
     _append(env.get("GITHUB_OUTPUT"), format_outputs(outputs(shown, path)))

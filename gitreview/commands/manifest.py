@@ -164,6 +164,11 @@ def _kept(result: object) -> tuple[Assembled, str] | None:
     text, briefs, fail_on = result
     if not (isinstance(text, str) and isinstance(briefs, dict) and isinstance(fail_on, str)):
         return None
+    pieces = [piece for brief in briefs.values() if isinstance(brief, list) for piece in brief]
+    if not all(isinstance(piece, str) for piece in pieces) or len(briefs) != sum(
+        isinstance(brief, list) for brief in briefs.values()
+    ):
+        return None
     try:
         manifest = json.loads(text)
     except ValueError:
@@ -178,17 +183,17 @@ def _bytes_of(path: str | Path) -> bytes | None:
         return None  # the run says why, and nothing is kept
 
 
-def brief_text(briefs: dict[str, str], role: str | None) -> str:
+def brief_text(briefs: dict[str, list[str]], role: str | None) -> str:
     """One role's brief, or every role's in turn."""
     if role is None:
-        return "\n".join(briefs.values())
+        return "\n".join(map("".join, briefs.values()))
     if role not in briefs:
         known = ", ".join(briefs) or "none: nothing in this range needs review"
         raise UserError(
             f"no role {role!r} has anything to review in this range (roles with a share: {known})",
             status=Exit.USAGE,
         )
-    return briefs[role]
+    return "".join(briefs[role])
 
 
 def _fails(manifest: dict[str, Any], threshold: str) -> bool:

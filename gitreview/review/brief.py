@@ -28,8 +28,10 @@ def render_brief(
     budget: int | None,
     instructions: str | None,
     others: int,
-) -> str:
-    """The brief of one role. `others`: significant items only other roles review."""
+) -> list[str]:
+    """The brief of one role, in pieces to join with "" (a large range's brief is
+    megabytes, mostly its items' diffs: joined only when it is printed or kept).
+    `others`: significant items only other roles review."""
     rng = manifest["range"]
     commits = rng["commits"]
     out = [f"# Review brief: {share.role.name} · {rng['spec']} · {_count(commits, 'commit')}\n"]
@@ -57,7 +59,7 @@ def render_brief(
         "`git review-manifest show --context 5 HANDLE...`.\n"
     )
     for item in inline:
-        out.append(f"\n{item.diff}")
+        out += ("\n", item.diff)  # the item's own text, not a copy
     if listed:
         out.append(
             "\nNot inlined (over the budget), open with `git review-manifest show HANDLE...`:\n"
@@ -70,7 +72,7 @@ def render_brief(
         f"\nEnd your answer with one line `{HANDLES_READ} HANDLE, ...` listing every handle "
         "above that you reviewed.\n"
     )
-    return "".join(out)
+    return out
 
 
 def _within_budget(
