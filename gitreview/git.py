@@ -483,8 +483,8 @@ class DiffStream:
 
 class Listing:
     """A range's commits, oldest first, from `git rev-list` started when asked
-    and read later: git lists them on a core the caller leaves idle meanwhile
-    (0.3 s on git's own v2.47..v2.50, once on the way to the first proof)."""
+    and read later: git lists them while the caller does other work, not on the
+    way to the first proof (0.2-0.3 s on git's own v2.47..v2.50)."""
 
     def __init__(self, repo: Repository, base: str | None, head: str) -> None:
         self._repo = repo

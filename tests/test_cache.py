@@ -255,6 +255,20 @@ def test_a_kept_result_is_only_plain_data(writable_repo: RepoFactory) -> None:
     assert not Path("planted-by-cache").exists()
 
 
+def test_a_kept_result_s_briefs_are_pieces_of_text(writable_repo: RepoFactory) -> None:
+    """Briefs are kept in pieces (review/brief.py): a kept result whose briefs are
+    anything else is a miss, worked out again, never a traceback."""
+    repo = writable_repo("cache")
+    expected = cold(repo, "v0..v1", "--format", "brief")
+    assert expected.startswith("# Review brief: default")
+    text = cached(repo, "v0..v1")
+    plant_results(repo, (text, {"default": ["planted ", "brief\n"]}, "error"))
+    assert cached(repo, "v0..v1", "--format", "brief") == "planted brief\n"
+    for briefs in ({"default": "a whole brief\n"}, {"default": ["piece", 1]}, {"default": None}):
+        plant_results(repo, (text, briefs, "error"))
+        assert cached(repo, "v0..v1", "--format", "brief") == expected
+
+
 def test_what_else_git_reads_is_part_of_a_result_s_key(writable_repo: RepoFactory) -> None:
     """The same commits, yet git makes something else of them: a rename limit that
     leaves two edited renames unpaired, or a replacement of the head commit."""

@@ -30,7 +30,7 @@ def render_brief(
     others: int,
 ) -> list[str]:
     """The brief of one role, in pieces to join with "" (a large range's brief is
-    megabytes, mostly its items' diffs: joined only when it is printed or kept).
+    megabytes, mostly its items' diffs: joined only when it is printed or written).
     `others`: significant items only other roles review."""
     rng = manifest["range"]
     commits = rng["commits"]
