@@ -137,7 +137,9 @@ class Cache:
         db = self._open()
         if db is None:
             return
-        data = _MAGIC + zlib.compress(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL), 1)
+        sink = _Deflating()
+        pickle.Pickler(sink, protocol=pickle.HIGHEST_PROTOCOL).dump(result)
+        data = sink.deflated()
         try:
             with db:
                 db.execute("INSERT OR REPLACE INTO results VALUES (NULL, ?, ?)", (key, data))
@@ -277,6 +279,23 @@ class _Unpickler(pickle.Unpickler):
 class _PlainUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         raise pickle.UnpicklingError(f"{module}.{name} is not plain data")
+
+
+class _Deflating:
+    """Where a result is pickled to: compressed as pickle writes it, so that its
+    whole pickled text (megabytes for a large range) is never held at once."""
+
+    def __init__(self) -> None:
+        self._compressor = zlib.compressobj(1)
+        self._chunks = [_MAGIC]
+
+    def write(self, data: bytes) -> int:
+        self._chunks.append(self._compressor.compress(data))
+        return len(data)
+
+    def deflated(self) -> bytes:
+        """What was written, compressed, after the magic line."""
+        return b"".join((*self._chunks, self._compressor.flush()))
 
 
 def _load_plain(data: bytes) -> object | None:

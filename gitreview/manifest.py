@@ -383,8 +383,9 @@ def _role_entry(share: Share, budget: int | None, brief_tokens: int) -> dict[str
     return entry
 
 
-def _settled_text(manifest: dict[str, Any]) -> str:
-    """The manifest serialized, once (issue 12). `tokens.manifest` counts the
+def _settled_text(manifest: dict[str, Any]) -> list[str]:
+    """The manifest serialized, once (issue 12), in pieces to join with "" (a
+    large range's is megabytes: never copied whole). `tokens.manifest` counts the
     manifest itself, which holds that number: the text is serialized in pieces with
     the figure at 0, the figure's own digits are settled by arithmetic, and only the
     figures' piece is made again."""
@@ -398,4 +399,4 @@ def _settled_text(manifest: dict[str, Any]) -> str:
     figures["manifest"] = cost
     held = 2 * list(manifest).index("tokens") + 1  # after its key's piece
     pieces[held] = compact(figures)
-    return "".join(pieces)
+    return pieces

@@ -162,4 +162,6 @@ class Assembled(NamedTuple):
 
     manifest: dict[str, Any]
     briefs: dict[str, list[str]]  # each joined with "" (review/brief.py)
-    text: str  # the manifest serialized once (render/json.py), what the json format prints
+    # The manifest serialized once (render/json.py), what the json format prints: in
+    # pieces joined with "", as the briefs are.
+    text: list[str]

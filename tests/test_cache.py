@@ -237,7 +237,7 @@ def test_a_re_run_of_the_same_range_is_its_kept_result(writable_repo: RepoFactor
     assert len(results(repo)) == 1
     manifest = __import__("json").loads(expected)
     manifest["range"]["spec"] = "kept!!"  # as long as "v0..v1": the same token figure
-    plant_results(repo, (serialize(manifest), {}, "error"))
+    plant_results(repo, ([serialize(manifest)], {}, "error"))
     assert __import__("json").loads(cached(repo, "v0..v1"))["range"]["spec"] == "kept!!"
     assert cached(repo, "v0..v2") == cold(repo, "v0..v2")  # another range: its own
     assert cold(repo, "v0..v1") == expected
@@ -255,17 +255,22 @@ def test_a_kept_result_is_only_plain_data(writable_repo: RepoFactory) -> None:
     assert not Path("planted-by-cache").exists()
 
 
-def test_a_kept_result_s_briefs_are_pieces_of_text(writable_repo: RepoFactory) -> None:
-    """Briefs are kept in pieces (review/brief.py): a kept result whose briefs are
-    anything else is a miss, worked out again, never a traceback."""
+def test_a_kept_result_is_text_in_pieces(writable_repo: RepoFactory) -> None:
+    """The manifest and the briefs are kept in pieces (manifest.py, review/brief.py):
+    a kept result holding anything else is a miss, worked out again, never a traceback."""
     repo = writable_repo("cache")
     expected = cold(repo, "v0..v1", "--format", "brief")
     assert expected.startswith("# Review brief: default")
     text = cached(repo, "v0..v1")
-    plant_results(repo, (text, {"default": ["planted ", "brief\n"]}, "error"))
+    planted = {"default": ["planted ", "brief\n"]}
+    plant_results(repo, ([text[:9], text[9:]], planted, "error"))
     assert cached(repo, "v0..v1", "--format", "brief") == "planted brief\n"
+    assert cached(repo, "v0..v1") == text
     for briefs in ({"default": "a whole brief\n"}, {"default": ["piece", 1]}, {"default": None}):
-        plant_results(repo, (text, briefs, "error"))
+        plant_results(repo, ([text], briefs, "error"))
+        assert cached(repo, "v0..v1", "--format", "brief") == expected
+    for whole in (text, [text, None]):
+        plant_results(repo, (whole, planted, "error"))
         assert cached(repo, "v0..v1", "--format", "brief") == expected
 
 

@@ -39,7 +39,7 @@ def test_no_cyclic_collection_while_a_range_is_classified(
     finally:
         gc.callbacks.remove(counted)
     validate_manifest(assembled.manifest)
-    check_text(assembled.text, assembled.manifest)
+    check_text("".join(assembled.text), assembled.manifest)
     assert collections == []
     assert gc.isenabled()  # as it was
 

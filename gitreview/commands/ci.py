@@ -98,7 +98,8 @@ def run_ci(*, repo: str | None) -> int:
     path = folder / "manifest.json"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        path.write_text(assembled.text, encoding="utf-8")
+        with path.open("w", encoding="utf-8") as written:
+            written.writelines(assembled.text)
         sarif_path(path).write_text(render_sarif(manifest), encoding="utf-8")
         for old in folder.glob("brief-*.md"):
             old.unlink()

@@ -203,7 +203,8 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
     assembled, settings = review_of(outcome), outcome.settings
     manifest = assembled.manifest
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(assembled.text, encoding="utf-8")
+    with target.open("w", encoding="utf-8") as kept:
+        kept.writelines(assembled.text)
     summary = manifest["summary"]
     files, findings = summary["files"], summary["findings"]
     seen = manifest.get("since", {}).get("hunks", 0)

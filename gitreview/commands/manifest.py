@@ -53,15 +53,16 @@ def run_manifest(
     )
     manifest = assembled.manifest
     if output_format == "brief":
-        text = brief_text(assembled.briefs, role)
+        pieces = [brief_text(assembled.briefs, role)]
     elif output_format == "json":
-        text = assembled.text
+        pieces = assembled.text
     else:
-        text = render(manifest, output_format, color=output is None and sys.stdout.isatty())
+        pieces = [render(manifest, output_format, color=output is None and sys.stdout.isatty())]
     if output is None:
-        sys.stdout.write(text)
+        sys.stdout.writelines(pieces)
     else:
-        data = text.encode("utf-8")  # before opening: a failure must not empty the file
+        # Encoded before opening: a failure must not empty the file.
+        data = b"".join(piece.encode("utf-8") for piece in pieces)
         try:
             Path(output).write_bytes(data)
         except OSError as error:
@@ -162,16 +163,20 @@ def _kept(result: object) -> tuple[Assembled, str] | None:
     if not isinstance(result, tuple) or len(result) != 3:
         return None
     text, briefs, fail_on = result
-    if not (isinstance(text, str) and isinstance(briefs, dict) and isinstance(fail_on, str)):
+    if not (_pieces(text) and isinstance(briefs, dict) and isinstance(fail_on, str)):
         return None
-    for brief in briefs.values():  # each in pieces (review/brief.py)
-        if not (isinstance(brief, list) and all(isinstance(piece, str) for piece in brief)):
-            return None
+    if not all(map(_pieces, briefs.values())):
+        return None
     try:
-        manifest = json.loads(text)
+        manifest = json.loads("".join(text))
     except ValueError:
         return None
     return (Assembled(manifest, briefs, text), fail_on) if isinstance(manifest, dict) else None
+
+
+def _pieces(value: object) -> bool:
+    """Whether `value` is text in pieces, as the manifest and the briefs are kept."""
+    return isinstance(value, list) and all(isinstance(piece, str) for piece in value)
 
 
 def _bytes_of(path: str | Path) -> bytes | None:
