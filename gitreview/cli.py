@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from gitreview import __version__
-from gitreview.errors import Exit, UserError
+from gitreview.errors import Exit, ProofTimedOut, UserError
 from gitreview.render import FORMATS
 
 PROG = "git review-manifest"
@@ -41,6 +41,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as error:
         print(error_line(error), file=sys.stderr)
         return int(error.status)
+    except ProofTimedOut as stopped:
+        print(error_line(stopped.error), file=sys.stderr)
+        return int(stopped.error.status)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return int(Exit.INTERRUPTED)

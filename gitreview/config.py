@@ -52,6 +52,7 @@ class Config:
     ignore: tuple[str, ...] = ()
     fail_on: str = "error"
     max_file_bytes: int = 1_000_000
+    proof_seconds: float = 60.0
     detect_copies: bool = True
     rules: Mapping[str, str] = field(default_factory=dict)  # rule id -> severity or "off"
     large_file_bytes: int = 1_000_000
@@ -95,6 +96,7 @@ def parse_config(text: bytes | str, source: str) -> Config:
         ignore=tuple(data.get("ignore", ())),
         fail_on=data.get("fail_on", defaults.fail_on),
         max_file_bytes=data.get("max_file_bytes", defaults.max_file_bytes),
+        proof_seconds=data.get("proof_seconds", defaults.proof_seconds),
         detect_copies=data.get("detect_copies", defaults.detect_copies),
         rules=dict(data.get("rules", {})),
         large_file_bytes=data.get("large_file_bytes", defaults.large_file_bytes),

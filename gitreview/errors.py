@@ -48,3 +48,21 @@ class NotFetched(UserError):
     @classmethod
     def revision(cls, since: str) -> NotFetched:
         return cls(f"unknown revision {since!r} (--since)")
+
+
+class ProofTimedOut(BaseException):
+    """A file's proof in the command's own process went past `proof_seconds`.
+
+    Raised from a timer's signal handler, anywhere inside the proof: a
+    BaseException, so no `except Exception` on the way (an analyzer's, which
+    would call it a failed analyzer) takes it for the proof's own failure. What
+    the proof was doing cannot be trusted afterwards, so the run stops."""
+
+    def __init__(self, path: str, seconds: float) -> None:
+        super().__init__(path, seconds)
+        self.error = UserError(
+            f"proving {path} took longer than {seconds:g} s (proof_seconds): stopped",
+            status=Exit.INTERNAL,
+            hint="in worker processes (--jobs 2) such a file is reported, timed out, "
+            "and the rest of the range is reviewed",
+        )

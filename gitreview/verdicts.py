@@ -14,19 +14,22 @@ a worker that dies costs only speed: what it had is proved here instead.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal, cast
 
-from gitreview.analyze import analyze, settled
+from gitreview.analyze import Analysis, analyze, settled
 from gitreview.analyze.trust import Origin
 from gitreview.cache import Cache, Entry, key
-from gitreview.classify import FileFacts, classify
+from gitreview.classify import FileFacts, aggregate, classify
+from gitreview.classify.base import Verdict
 from gitreview.config import CONFIG_FILE, Config, check_rule_ids, parse_config
-from gitreview.errors import UserError
+from gitreview.errors import ProofTimedOut, UserError
 from gitreview.kinds import kind_of
 from gitreview.model import FileChange, Finding, Severity
 from gitreview.review.diffs import KeyBlocks
@@ -47,6 +50,7 @@ Pending = tuple[FileChange, Attributes, "Attributes | None"]
 PARALLEL_FROM = 256
 _BATCH = 16  # files sent to a worker at a time
 _AHEAD = 4  # batches in flight per worker: blobs held are bounded by this
+TIMED_OUT = "timed-out"  # the t1_cause of a file whose proof took too long
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,8 @@ def proved(
                     yield from _ready(queue, cache, pool)
                     continue
             if pool is None:
-                entry = prove(change, kind, terms, at_head, at_base, head=head, index=index)
+                with deadline(terms.settings.proof_seconds, change.path):
+                    entry = prove(change, kind, terms, at_head, at_base, head=head, index=index)
                 queue.append((change, entry_key, entry))
             else:
                 queue.append((change, entry_key, (len(batch.tasks), batch)))
@@ -136,6 +141,9 @@ def prove(
     from gitreview.analyze import trust
 
     settings = terms.settings
+    if os.environ.get("GITREVIEW_TEST_HANG") == change.path:  # tests only: a proof that hangs
+        while True:
+            time.sleep(1)
     if index is not None:
         index.asked = []
     try:
@@ -162,6 +170,43 @@ def prove(
         key_blocks_of(change),
         asked,
     )
+
+
+def unproved(change: FileChange, kind: str, seconds: float) -> Entry:
+    """The entry of a file whose proof took longer than `seconds` in a worker: no
+    tier-1 data (cause timed-out), every hunk significant. Never kept in the cache."""
+    why = f"its proof took longer than {seconds:g} s (proof_seconds): it was stopped"
+    hunks = tuple(Verdict("significant", ("no-analysis",), why) for _ in change.hunks)
+    analysis = Analysis(kind, t1=False, cause=TIMED_OUT)
+    verdict = aggregate(change, False, hunks)
+    return Entry(kind, analysis, verdict, False, (), key_blocks_of(change), ())
+
+
+@contextlib.contextmanager
+def deadline(seconds: float, path: str) -> Iterator[None]:
+    """A proof in this process that goes past `seconds` raises ProofTimedOut from
+    a timer, wherever it is (regular expressions check for signals too), and the
+    run stops: what it was in the middle of cannot be trusted. A worker's proof is
+    timed by this process instead, which ends the worker (_Pool). No timer outside
+    the main thread, or without setitimer (not on Windows)."""
+    import signal
+    import threading
+
+    main = threading.current_thread() is threading.main_thread()
+    if not main or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expired(_signal: int, _frame: object) -> None:
+        raise ProofTimedOut(path, seconds)
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def entry_key_of(
@@ -282,14 +327,21 @@ class _Batch:
 
 
 class _Pool:
-    """Worker processes, and how many batches they hold."""
+    """Worker processes, and how many batches they hold.
+
+    A batch whose entries take longer than `proof_seconds` to come back has its
+    workers ended: its files are proved again one at a time in fresh workers, and
+    the one that still goes past the limit gets an entry saying so (`unproved`);
+    the batches the ended workers held are sent to the fresh ones."""
 
     def __init__(self, workers: int, terms: Terms, head: HeadTree | None) -> None:
         self._here = (terms, head)  # to prove a batch here when its worker died
         self._workers = workers
+        self._seconds = terms.settings.proof_seconds
         self._executor: ProcessPoolExecutor | None = None
         self.started = False  # workers start with the first full batch of cache misses
         self._held = 0
+        self._sent: deque[_Batch] = deque()  # with the workers, in the order sent
 
     def _start(self) -> None:
         import multiprocessing
@@ -320,6 +372,7 @@ class _Pool:
         if self._executor is not None:
             try:
                 batch.future = self._executor.submit(_prove_batch, batch.tasks)
+                self._sent.append(batch)
             except RuntimeError:  # the pool broke (a worker died): proved here instead
                 self._executor = None
         batch.sent = True
@@ -330,22 +383,75 @@ class _Pool:
 
     def collect(self, batch: _Batch) -> list[Entry]:
         """The batch's entries, waited for; proved here when its worker died."""
+        from concurrent.futures import TimeoutError as TookTooLong
         from concurrent.futures.process import BrokenProcessPool
 
         if batch.entries is None:
             self._held -= 1
             if batch.future is not None:
                 try:
-                    batch.entries = batch.future.result()
+                    batch.entries = batch.future.result(timeout=self._seconds)
+                except TookTooLong:
+                    batch.entries = self._one_at_a_time(batch)
                 except BrokenProcessPool:
                     self._executor = None
             if batch.entries is None:
                 batch.entries = _prove_batch(batch.tasks, self._here)
             batch.tasks = []  # its blobs go
+            if self._sent and self._sent[0] is batch:
+                self._sent.popleft()
         return batch.entries
 
+    def _one_at_a_time(self, stuck: _Batch) -> list[Entry]:
+        """The entries of a batch that went past the limit, each file proved alone
+        in fresh workers; then what the ended workers held is sent again."""
+        from concurrent.futures import TimeoutError as TookTooLong
+        from concurrent.futures.process import BrokenProcessPool
+
+        held = [batch for batch in self._sent if batch is not stuck and batch.entries is None]
+        self._end_workers()
+        entries: list[Entry] = []
+        for task in stuck.tasks:
+            single = _Batch()
+            single.tasks = [task]
+            self._submit(single)
+            self._held -= 1  # not one the range's files wait behind
+            try:
+                if single.future is None:  # the fresh workers broke at once
+                    raise BrokenProcessPool
+                entries += single.future.result(timeout=self._seconds)
+            except TookTooLong:
+                entries.append(unproved(task[0], task[1], self._seconds))
+                self._end_workers()
+            except BrokenProcessPool:  # it kills its worker: proved here, as any such
+                self._executor = None
+                entries += _prove_batch([task], self._here)
+            if single in self._sent:
+                self._sent.remove(single)
+        for batch in held:
+            self._sent.remove(batch)
+            self._held -= 1
+            batch.future = None  # its workers' answer will never come
+            self._submit(batch)
+        return entries
+
+    def _end_workers(self) -> None:
+        """The workers killed, whatever they are doing; the next batch sent starts
+        fresh ones."""
+        import multiprocessing
+
+        executor, self._executor = self._executor, None
+        self.started = False
+        if executor is None:
+            return
+        for process in multiprocessing.active_children():  # the pool's, the only ones
+            process.kill()
+        executor.shutdown(wait=True, cancel_futures=True)
+
     def close(self) -> None:
-        if self._executor is not None:
+        if any(batch.entries is None for batch in self._sent):
+            self._end_workers()  # a run cut short: nothing left to wait for
+        elif self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
 
 
@@ -368,8 +474,8 @@ def _ready(
                 return
             entry = pool.collect(batch)[position]
         queue.popleft()
-        if cache is not None and entry_key:
-            cache.put(entry_key, entry)
+        if cache is not None and entry_key and entry.analysis.cause != TIMED_OUT:
+            cache.put(entry_key, entry)  # a proof that timed out may not on another day
         yield change, entry
 
 
@@ -405,7 +511,10 @@ def _prove_batch(
     assert proving is not None
     terms, head = proving
     index = None if head is None else links.head_index(head)
-    return [
-        prove(change, kind, terms, at_head, at_base, head=head, index=index)
-        for change, kind, at_head, at_base in batch
-    ]
+    entries = []
+    for change, kind, at_head, at_base in batch:
+        # Here, a timer stops the run; in a worker, the parent times the batch (_Pool).
+        timer = deadline(terms.settings.proof_seconds, change.path)
+        with timer if here is not None else contextlib.nullcontext():
+            entries.append(prove(change, kind, terms, at_head, at_base, head=head, index=index))
+    return entries

@@ -23,7 +23,11 @@ def commit_config(repo: Path, text: str) -> None:
             "generatd: ['*.js']\n",
             ".gitreview.yml: unknown key 'generatd' (hint: known keys: detect_copies, "
             "fail_on, frontmatter_schemas, generated, ignore, large_file_bytes, max_file_bytes, "
-            "metadata_keys, roles, rules)",
+            "metadata_keys, proof_seconds, roles, rules)",
+        ),
+        (
+            "proof_seconds: 0\n",
+            ".gitreview.yml: key 'proof_seconds': 0 is less than or equal to the minimum of 0",
         ),
         ("generated: '*.js'\n", ".gitreview.yml: key 'generated': '*.js' is not of type 'array'"),
         ("generated: [1]\n", ".gitreview.yml: key 'generated.0': 1 is not of type 'string'"),

@@ -110,3 +110,58 @@ def test_jobs_must_be_one_or_more(fixture_repo: RepoFactory) -> None:
     status, _, stderr = output(fixture_repo("kinds"), "v1..v2", "--jobs", "0")
     assert status == 2
     assert "--jobs must be 1 or more" in stderr
+
+
+def _edited_files(tmp_path: Path, count: int) -> Path:
+    """`count` text files edited in one commit, under a base that limits a file's
+    proof to 3 seconds."""
+    repo = tmp_path / "edited"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    (repo / ".gitreview.yml").write_text("proof_seconds: 3\n")
+    for index in range(count):
+        (repo / f"notes{index}.txt").write_text(f"Note {index}.\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "--quiet", "-m", "Notes")
+    for index in range(count):
+        (repo / f"notes{index}.txt").write_text(f"Note {index}, longer.\n")
+    git(repo, "commit", "--quiet", "-am", "Longer notes")
+    return repo
+
+
+def test_a_proof_that_hangs_in_a_worker_is_reported_and_the_range_reviewed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its workers are ended, the stuck batch's files proved one at a time in fresh
+    ones: the file still past `proof_seconds` is timed out (t1 missing, every hunk
+    significant), every other file is what it always is, and nothing of the timed
+    out proof is kept in the cache."""
+    repo = _edited_files(tmp_path, 40)
+    expected = run("--repo", repo, "HEAD~1..HEAD", "--no-cache", "--jobs", "1").manifest
+    monkeypatch.setenv("GITREVIEW_TEST_HANG", "notes7.txt")  # tests only: that proof hangs
+    result = run("--repo", repo, "HEAD~1..HEAD", "--jobs", "2")
+    assert result.status == 0, result.stderr
+    files = {entry["path"]: entry for entry in result.manifest["files"]}
+    stuck = files.pop("notes7.txt")
+    assert (stuck["t1"], stuck["t1_cause"]) == ("missing", "timed-out")
+    assert (stuck["classification"], stuck["reasons"]) == ("significant", ["no-analysis"])
+    assert files == {e["path"]: e for e in expected["files"] if e["path"] != "notes7.txt"}
+    monkeypatch.delenv("GITREVIEW_TEST_HANG")
+    again = run("--repo", repo, "HEAD~1..HEAD", "--jobs", "2").manifest
+    assert again == expected
+
+
+def test_a_proof_that_hangs_in_this_process_stops_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What it was in the middle of cannot be trusted: one line naming the file,
+    status 70, no manifest."""
+    repo = _edited_files(tmp_path, 3)
+    monkeypatch.setenv("GITREVIEW_TEST_HANG", "notes1.txt")
+    result = run("--repo", repo, "HEAD~1..HEAD", "--no-cache")
+    assert (result.status, result.stdout) == (70, "")
+    assert result.stderr == (
+        "git review-manifest: error: proving notes1.txt took longer than 3 s (proof_seconds): "
+        "stopped (hint: in worker processes (--jobs 2) such a file is reported, timed out, "
+        "and the rest of the range is reviewed)\n"
+    )

@@ -321,7 +321,7 @@ def test_the_configuration_a_range_brings_is_checked(tmp_path: Path) -> None:
         "line": None,
         "message": ".gitreview.yml: unknown key 'reviewers' (hint: known keys: detect_copies, "
         "fail_on, frontmatter_schemas, generated, ignore, large_file_bytes, max_file_bytes, "
-        "metadata_keys, roles, rules)",
+        "metadata_keys, proof_seconds, roles, rules)",
     }
 
 

@@ -150,7 +150,12 @@ def review_of_range(
         if kept is not None:
             return kept
         assembled, fail_on = work((ends.base, ends.head), ends.spec)
-        store.keep(result_key, (assembled.text, assembled.briefs, fail_on))
+        from gitreview.verdicts import TIMED_OUT  # loaded by the work, not by a re-run
+
+        files = assembled.manifest["files"]
+        if not any(entry.get("t1_cause") == TIMED_OUT for entry in files):
+            # A proof that timed out may not on another day (verdicts.unproved).
+            store.keep(result_key, (assembled.text, assembled.briefs, fail_on))
         return assembled, fail_on
     finally:
         store.close()

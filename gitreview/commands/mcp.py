@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from gitreview import __version__
-from gitreview.errors import Exit, UserError
+from gitreview.errors import Exit, ProofTimedOut, UserError
 from gitreview.render.json import serialize
 
 try:
@@ -242,6 +242,8 @@ def _answer(work: Callable[[], tuple[str, list[UserError]]]) -> CallToolResult:
         text, errors = work()
     except UserError as error:
         text, errors = "", [error]
+    except ProofTimedOut as stopped:
+        text, errors = "", [stopped.error]
     blocks = [TextContent(text=text)] if text else []
     if errors:
         blocks.append(TextContent(text="".join(f"{error_line(error)}\n" for error in errors)))
