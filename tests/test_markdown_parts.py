@@ -468,3 +468,25 @@ def test_the_links_naming_a_page_are_all_found_without_parsing_the_rest() -> Non
         found += len(wanted)
         assert len(mine) <= len(whole)
     assert found > 500
+
+
+def test_markdown_parsers_are_made_with_their_rules_compiled() -> None:
+    """markdown-it compiles its rule chains at the first parse, one at a time: a
+    proof stopped there by its deadline (verdicts.deadline) must not leave them half
+    made for the next request of a long-lived process (the MCP server)."""
+    from gitreview.analyze import lexical, markdown_doc
+    from gitreview.classify import prose_markdown
+
+    made = [
+        markdown_doc._parser.__wrapped__(),
+        markdown_doc._parser.__wrapped__(True),
+        prose_markdown._renderer.__wrapped__(),
+    ]
+    for parser in made:
+        rulers = (parser.core.ruler, parser.block.ruler, parser.inline.ruler, parser.inline.ruler2)
+        assert all(ruler.__dict__["__cache__"] is not None for ruler in rulers)
+    blocks_only = lexical._markdown_parser.__wrapped__()  # no inline rules to run
+    assert all(
+        r.__dict__["__cache__"] is not None
+        for r in (blocks_only.core.ruler, blocks_only.block.ruler)
+    )

@@ -135,7 +135,9 @@ _MAY_HOLD_BLOCK = re.compile(r"```|~~~|\t| {4}|^[>*+\-.)\d ]*<", re.MULTILINE)
 def _markdown_parser() -> MarkdownIt:
     from markdown_it import MarkdownIt  # imported when a run needs it
 
-    return MarkdownIt("commonmark").disable(["inline", "text_join"])  # blocks suffice
+    from gitreview.analyze.markdown_doc import compiled
+
+    return compiled(MarkdownIt("commonmark").disable(["inline", "text_join"]))  # blocks suffice
 
 
 def _markdown_literal(text: str) -> frozenset[int] | None:

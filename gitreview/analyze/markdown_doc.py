@@ -78,7 +78,15 @@ def _parser(every_inline: bool = False) -> MarkdownIt:
     parser = MarkdownIt("commonmark").enable(["table", "strikethrough"])
     if not every_inline:
         parser.core.ruler.at("inline", _inline_that_matters)
-    return parser.use(front_matter_plugin).use(footnote_plugin)
+    return compiled(parser.use(front_matter_plugin).use(footnote_plugin))
+
+
+def compiled(parser: MarkdownIt) -> MarkdownIt:
+    """The parser with its rule chains compiled now: markdown-it compiles them at
+    the first parse, one by one, and a proof stopped there (verdicts.deadline) would
+    leave them half made for the next request of a long-lived process (`mcp`)."""
+    parser.parse("[x](y)\n")
+    return parser
 
 
 def load_parser() -> None:

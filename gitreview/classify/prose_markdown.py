@@ -259,6 +259,8 @@ def _renderer() -> MarkdownIt:
     from markdown_it import MarkdownIt  # imported when a hunk gets this far: start-up
     from mdit_py_plugins.front_matter import front_matter_plugin
 
+    from gitreview.analyze.markdown_doc import compiled
+
     parser = MarkdownIt("commonmark")
     try:
         from mdit_py_plugins.gfm import gfm_plugin
@@ -269,7 +271,7 @@ def _renderer() -> MarkdownIt:
         parser = _gfm_by_parts()
     parser.use(front_matter_plugin)
     parser.add_render_rule("front_matter", _front_matter)
-    return parser
+    return compiled(parser)
 
 
 def _gfm_by_parts() -> MarkdownIt:
