@@ -48,7 +48,7 @@ class FileReport:
     significant_lines: int = 0
     reviewed_lines: int = 0  # significant, but an earlier review covered them
     reviewed_hunks: int = 0
-    present: list[Key] = field(default_factory=list)  # its hunks, for what is gone
+    present: list[Key] = field(default_factory=list)  # its hunks, for what is gone (--since)
     unreviewable: str | None = None  # why nobody can read the content (binary, submodule)
 
 
@@ -112,12 +112,14 @@ def file_report(
     trivial_hunks: list[dict[str, Any]] = []
     for hunk, hunk_verdict, lines in zip(change.hunks, verdict.hunks, changed, strict=True):
         handle = hunk_handle(change, hunk)
-        digest = hunk_digest(hunk)
-        report.present += [(change.path, digest), (change.old_path or change.path, digest)]
+        then = None
+        if reviewed is not None:  # only an earlier review asks what is the same change
+            digest = hunk_digest(hunk)
+            report.present += [(change.path, digest), (change.old_path or change.path, digest)]
+            then = reviewed.handle_for((change.path, change.old_path), digest)
         pointers: dict[str, list[str]] = {}
         for name, pointer in hunk_verdict.pointers:
             pointers.setdefault(name, []).append(pointer)
-        then = reviewed.handle_for((change.path, change.old_path), digest) if reviewed else None
         if hunk_verdict.classification == "trivial" or then:
             # Trivial, or reviewed before: in no reviewer's list; the file entry
             # says why, in short.
@@ -159,9 +161,11 @@ def file_report(
         # the reviewer gets the whole file, and reading it costs the whole file.
         handle = str(Handle(change.path, change.new_oid or change.old_oid))
         entry["handle"] = handle
-        digest = file_digest(change)
-        report.present.append((change.path, digest))
-        then = reviewed.handle_for((change.path, change.old_path), digest) if reviewed else None
+        then = None
+        if reviewed is not None:
+            digest = file_digest(change)
+            report.present.append((change.path, digest))
+            then = reviewed.handle_for((change.path, change.old_path), digest)
         if then is not None:
             entry["reviewed"] = then
             report.reviewed_hunks += 1
