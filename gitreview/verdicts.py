@@ -188,12 +188,13 @@ def deadline(seconds: float, path: str) -> Iterator[None]:
     a timer, wherever it is (regular expressions check for signals too), and the
     run stops: what it was in the middle of cannot be trusted. A worker's proof is
     timed by this process instead, which ends the worker (_Pool). No timer outside
-    the main thread, or without setitimer (not on Windows)."""
+    the main thread, without setitimer (not on Windows), or when the program that
+    called gitreview has one running."""
     import signal
     import threading
 
     main = threading.current_thread() is threading.main_thread()
-    if not main or not hasattr(signal, "setitimer"):
+    if not main or not hasattr(signal, "setitimer") or signal.getitimer(signal.ITIMER_REAL)[0]:
         yield
         return
 

@@ -165,3 +165,24 @@ def test_a_proof_that_hangs_in_this_process_stops_the_run(
         "stopped (hint: in worker processes (--jobs 2) such a file is reported, timed out, "
         "and the rest of the range is reviewed)\n"
     )
+
+
+def test_a_timer_the_calling_program_runs_is_left_alone(tmp_path: Path) -> None:
+    """gitreview as a library (build_manifest) in a program with its own alarm: no
+    deadline of its own then, and the program's timer and handler are as they were."""
+    import signal
+
+    repo = _edited_files(tmp_path, 3)
+
+    def handler(_signal: int, _frame: object) -> None:
+        raise AssertionError("the program's alarm rang during the run")
+
+    previous = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, 100)
+    try:
+        assert run("--repo", repo, "HEAD~1..HEAD", "--no-cache").status == 0
+        assert signal.getitimer(signal.ITIMER_REAL)[0] > 90
+        assert signal.getsignal(signal.SIGALRM) is handler
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
