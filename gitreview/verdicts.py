@@ -9,7 +9,8 @@ are started fresh (spawn: they hold none of this process's pipes to git, which
 would keep a git process waiting for the end of its input), read the head
 through a git process of their own, and send back entries, not records. Entries
 come out in the range's order, so the bytes out are those of a single process;
-a worker that dies costs only speed: what it had is proved here instead.
+a worker that dies costs only speed: what it had is proved here instead. A proof
+that goes past `proof_seconds` never hangs the run (`deadline`, `_Pool`).
 """
 
 from __future__ import annotations
