@@ -20,7 +20,7 @@ import os
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal, cast
 
@@ -165,7 +165,7 @@ def prove(
     return Entry(
         kind,
         settled(analysis, significant=significant),
-        replace(verdict, outline=None),  # classify.outlined rebuilds it from the blobs
+        verdict,  # without an outline: classify.outlined makes it where the range is
         texts,
         findings,
         key_blocks_of(change),

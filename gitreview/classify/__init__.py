@@ -66,9 +66,8 @@ _WHY = {
 
 
 def classify(facts: FileFacts) -> FileVerdict:
-    verdict = _with_findings(facts, _classify(facts))
-    analysis = facts.analysis
-    return outlined(verdict, facts.change, facts.kind, analysis.old_text, analysis.new_text)
+    """The file's verdict, before moves and without an outline (`outlined`)."""
+    return _with_findings(facts, _classify(facts))
 
 
 def outlined(
