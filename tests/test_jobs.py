@@ -112,13 +112,13 @@ def test_jobs_must_be_one_or_more(fixture_repo: RepoFactory) -> None:
     assert "--jobs must be 1 or more" in stderr
 
 
-def _edited_files(tmp_path: Path, count: int) -> Path:
+def _edited_files(tmp_path: Path, count: int, seconds: int) -> Path:
     """`count` text files edited in one commit, under a base that limits a file's
-    proof to 3 seconds."""
+    proof to `seconds` (a fresh worker's start-up counts in it)."""
     repo = tmp_path / "edited"
     repo.mkdir()
     git(repo, "init", "--quiet", "--initial-branch=main")
-    (repo / ".gitreview.yml").write_text("proof_seconds: 3\n")
+    (repo / ".gitreview.yml").write_text(f"proof_seconds: {seconds}\n")
     for index in range(count):
         (repo / f"notes{index}.txt").write_text(f"Note {index}.\n")
     git(repo, "add", ".")
@@ -136,7 +136,7 @@ def test_a_proof_that_hangs_in_a_worker_is_reported_and_the_range_reviewed(
     ones: the file still past `proof_seconds` is timed out (t1 missing, every hunk
     significant), every other file is what it always is, and nothing of the timed
     out proof is kept in the cache."""
-    repo = _edited_files(tmp_path, 40)
+    repo = _edited_files(tmp_path, 40, 5)
     expected = run("--repo", repo, "HEAD~1..HEAD", "--no-cache", "--jobs", "1").manifest
     monkeypatch.setenv("GITREVIEW_TEST_HANG", "notes7.txt")  # tests only: that proof hangs
     result = run("--repo", repo, "HEAD~1..HEAD", "--jobs", "2")
@@ -156,12 +156,12 @@ def test_a_proof_that_hangs_in_this_process_stops_the_run(
 ) -> None:
     """What it was in the middle of cannot be trusted: one line naming the file,
     status 70, no manifest."""
-    repo = _edited_files(tmp_path, 3)
+    repo = _edited_files(tmp_path, 3, 2)
     monkeypatch.setenv("GITREVIEW_TEST_HANG", "notes1.txt")
     result = run("--repo", repo, "HEAD~1..HEAD", "--no-cache")
     assert (result.status, result.stdout) == (70, "")
     assert result.stderr == (
-        "git review-manifest: error: proving notes1.txt took longer than 3 s (proof_seconds): "
+        "git review-manifest: error: proving notes1.txt took longer than 2 s (proof_seconds): "
         "stopped (hint: in worker processes (--jobs 2) such a file is reported, timed out, "
         "and the rest of the range is reviewed)\n"
     )
@@ -172,7 +172,7 @@ def test_a_timer_the_calling_program_runs_is_left_alone(tmp_path: Path) -> None:
     deadline of its own then, and the program's timer and handler are as they were."""
     import signal
 
-    repo = _edited_files(tmp_path, 3)
+    repo = _edited_files(tmp_path, 3, 1)
 
     def handler(_signal: int, _frame: object) -> None:
         raise AssertionError("the program's alarm rang during the run")
