@@ -446,8 +446,15 @@ class _Pool:
         self.started = False
         if executor is None:
             return
-        for process in multiprocessing.active_children():  # the pool's, the only ones
-            process.kill()
+        # This pool's processes only (another request of the MCP server may have its
+        # own): Python 3.14 has kill_workers; before, the executor's private table.
+        kill = getattr(executor, "kill_workers", None)
+        if kill is not None:
+            kill()
+        else:
+            mine = getattr(executor, "_processes", None)
+            for process in list(mine.values()) if mine else multiprocessing.active_children():
+                process.kill()
         executor.shutdown(wait=True, cancel_futures=True)
 
     def close(self) -> None:
