@@ -63,6 +63,6 @@ class ProofTimedOut(BaseException):
         self.error = UserError(
             f"proving {path} took longer than {seconds:g} s (proof_seconds): stopped",
             status=Exit.INTERNAL,
-            hint="in worker processes (--jobs 2) such a file is reported, timed out, "
-            "and the rest of the range is reviewed",
+            hint="proved in worker processes (a range of 256 files or more, or --jobs 2 with "
+            "16 or more to prove), such a file is reported, timed out, and the rest reviewed",
         )

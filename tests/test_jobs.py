@@ -162,8 +162,8 @@ def test_a_proof_that_hangs_in_this_process_stops_the_run(
     assert (result.status, result.stdout) == (70, "")
     assert result.stderr == (
         "git review-manifest: error: proving notes1.txt took longer than 2 s (proof_seconds): "
-        "stopped (hint: in worker processes (--jobs 2) such a file is reported, timed out, "
-        "and the rest of the range is reviewed)\n"
+        "stopped (hint: proved in worker processes (a range of 256 files or more, or --jobs 2 "
+        "with 16 or more to prove), such a file is reported, timed out, and the rest reviewed)\n"
     )
 
 
