@@ -190,25 +190,31 @@ def deadline(seconds: float, path: str) -> Iterator[None]:
     run stops: what it was in the middle of cannot be trusted. A worker's proof is
     timed by this process instead, which ends the worker (_Pool). No timer outside
     the main thread, without setitimer (not on Windows), or when the program that
-    called gitreview has one running."""
+    called gitreview uses the alarm signal itself: a handler of its own (from Python
+    or from C, which could not be put back) or a timer running."""
     import signal
     import threading
 
-    main = threading.current_thread() is threading.main_thread()
-    if not main or not hasattr(signal, "setitimer") or signal.getitimer(signal.ITIMER_REAL)[0]:
+    free = (
+        threading.current_thread() is threading.main_thread()
+        and hasattr(signal, "setitimer")
+        and signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
+        and not signal.getitimer(signal.ITIMER_REAL)[0]
+    )
+    if not free:
         yield
         return
 
     def expired(_signal: int, _frame: object) -> None:
         raise ProofTimedOut(path, seconds)
 
-    previous = signal.signal(signal.SIGALRM, expired)
+    signal.signal(signal.SIGALRM, expired)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
 def entry_key_of(

@@ -183,6 +183,9 @@ def test_a_timer_the_calling_program_runs_is_left_alone(tmp_path: Path) -> None:
         assert run("--repo", repo, "HEAD~1..HEAD", "--no-cache").status == 0
         assert signal.getitimer(signal.ITIMER_REAL)[0] > 90
         assert signal.getsignal(signal.SIGALRM) is handler
+        signal.setitimer(signal.ITIMER_REAL, 0)  # its handler alone: left alone too
+        assert run("--repo", repo, "HEAD~1..HEAD", "--no-cache").status == 0
+        assert signal.getsignal(signal.SIGALRM) is handler
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)

@@ -96,9 +96,11 @@ def load_parser() -> None:
 
 def parse(text: str, *, every_inline: bool = False) -> Document:
     """The document `text` holds. Its blocks are read line by line where its lines
-    allow (`_line_tokens`), and inline markup is parsed only where it can hold what
-    a Document keeps (issue 12: both were most of a run over a documentation
-    repository); `every_inline` has markdown-it parse it all, as the check of both."""
+    allow (`_blocks_line_by_line`), made a Document without tokens where their inline
+    content is plain (`_plain_document`), and inline markup is parsed only where it
+    can hold what a Document keeps (issue 12: parsing was most of a run over a
+    documentation repository); `every_inline` has markdown-it parse it all, as the
+    check of the others."""
     text, lines = _page(text)
     blocks = None if every_inline else _blocks_line_by_line(text, lines)
     if blocks is None:
