@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from itertools import repeat
 from typing import NamedTuple
 
-from gitreview.model import Hunk, LineRow, Origin, as_lines
+from gitreview.model import Hunk, Origin, PackedLines
 
 
 class RawChange(NamedTuple):
@@ -118,38 +117,40 @@ def _parse_hunk(lines: list[str], i: int, header: re.Match[str]) -> tuple[Hunk, 
     old_start, new_start = int(header[1]), int(header[3])
     old_count = 1 if header[2] is None else int(header[2])
     new_count = 1 if header[4] is None else int(header[4])
-    old_no, new_no = old_start, new_start
     old_left, new_left = old_count, new_count
-    # Plain tuples, made Lines at the end in C: a large range has millions of lines.
-    found: list[LineRow] = []
-    append = found.append
+    # Two columns, not a Line per line: a large range has millions of lines (PackedLines).
+    origins: list[str] = []
+    texts: list[str] = []
+    open_ends: list[int] = []
     end = len(lines)
     while i < end and (old_left or new_left):
         text = lines[i]
         i += 1
         mark = text[:1]
         if mark == "-":
-            append(("-", old_no, None, text[1:], True))
-            old_no += 1
             old_left -= 1
         elif mark == "+":
-            append(("+", None, new_no, text[1:], True))
-            new_no += 1
             new_left -= 1
         elif mark == "\\":
             # "\ No newline at end of file" belongs to the line just before it.
-            found[-1] = (*found[-1][:4], False)
+            if texts:
+                open_ends.append(len(texts) - 1)
+            continue
         else:
             # A context line; an empty one under diff.suppressBlankEmpty.
-            append((" ", old_no, new_no, text[1:], True))
-            old_no += 1
-            new_no += 1
+            mark = " "
             old_left -= 1
             new_left -= 1
+        origins.append(mark)
+        texts.append(text[1:])
     while i < end and lines[i][:1] == "\\":
-        found[-1] = (*found[-1][:4], False)
+        if texts:
+            open_ends.append(len(texts) - 1)
         i += 1
-    return Hunk(old_start, old_count, new_start, new_count, as_lines(found)), i
+    packed = PackedLines(
+        "".join(origins), tuple(texts), old_start, new_start, tuple(sorted(set(open_ends)))
+    )
+    return Hunk(old_start, old_count, new_start, new_count, packed), i
 
 
 def whole_file_hunks(data: bytes, origin: Origin) -> tuple[Hunk, ...]:
@@ -162,12 +163,7 @@ def whole_file_hunks(data: bytes, origin: Origin) -> tuple[Hunk, ...]:
     if newline:
         texts.pop()
     count = len(texts)
-    numbers = range(1, count + 1)
-    olds = numbers if origin == "-" else repeat(None)
-    news = numbers if origin == "+" else repeat(None)
-    lines = as_lines(zip(repeat(origin), olds, news, texts, repeat(True)))
-    if not newline:
-        lines = (*lines[:-1], lines[-1]._replace(newline=False))
+    lines = PackedLines(origin * count, tuple(texts), 1, 1, () if newline else (count - 1,))
     if origin == "+":
         return (Hunk(0, 0, 1, count, lines),)
     return (Hunk(1, count, 0, 0, lines),)

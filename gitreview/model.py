@@ -6,10 +6,10 @@ the border, so no classifier depends on a library's quirks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import repeat
 from operator import attrgetter
-from typing import Any, Literal, NamedTuple, cast
+from typing import Any, Literal, NamedTuple, cast, overload
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
@@ -66,16 +66,136 @@ def as_lines(rows: Iterable[LineRow]) -> tuple[Line, ...]:
     return cast("tuple[Line, ...]", tuple(map(tuple.__new__, repeat(Line), rows)))
 
 
+class PackedLines(Sequence[Line]):
+    """A hunk's lines as git wrote them, held as two columns: a string of origins
+    and a tuple of texts. Each line's numbers follow from the hunk's starts, so a
+    Line (a tuple of five, with its numbers) is made only when it is read: a large
+    range has hundreds of thousands of lines held until moves are found (issue 12).
+    `open_ends`: the indexes of lines with no newline at the end of the file."""
+
+    __slots__ = ("new_start", "old_start", "open_ends", "origins", "texts")
+
+    def __init__(
+        self,
+        origins: str,
+        texts: tuple[str, ...],
+        old_start: int,
+        new_start: int,
+        open_ends: tuple[int, ...] = (),
+    ) -> None:
+        self.origins = origins
+        self.texts = texts
+        self.old_start = old_start
+        self.new_start = new_start
+        self.open_ends = open_ends
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def __iter__(self) -> Iterator[Line]:
+        return self._lines(0, len(self.texts))
+
+    @overload
+    def __getitem__(self, index: int) -> Line: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Line, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Line | tuple[Line, ...]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self.texts))
+            if step != 1:
+                return tuple(self)[index]
+            return tuple(self._lines(start, max(start, stop)))
+        if index < 0:
+            index += len(self.texts)
+        if not 0 <= index < len(self.texts):
+            raise IndexError("line index out of range")
+        return next(self._lines(index, index + 1))
+
+    def _lines(self, start: int, stop: int) -> Iterator[Line]:
+        origins, texts, ends = self.origins, self.texts, self.open_ends
+        # The numbers of line `start`: those of the lines before it, counted in C.
+        old = self.old_start + start - origins.count("+", 0, start)
+        new = self.new_start + start - origins.count("-", 0, start)
+        make = tuple.__new__
+        for index in range(start, stop):
+            origin = origins[index]
+            newline = index not in ends
+            if origin == "-":
+                yield make(Line, ("-", old, None, texts[index], newline))
+                old += 1
+            elif origin == "+":
+                yield make(Line, ("+", None, new, texts[index], newline))
+                new += 1
+            else:
+                yield make(Line, (" ", old, new, texts[index], newline))
+                old += 1
+                new += 1
+
+    def span(self, origin: Literal["-", "+"]) -> tuple[int, int] | None:
+        """The numbers of the first and last line of `origin`, on its own side."""
+        origins = self.origins
+        first, last = origins.find(origin), origins.rfind(origin)
+        if first < 0:
+            return None
+        other, start = ("+", self.old_start) if origin == "-" else ("-", self.new_start)
+        return (
+            start + first - origins.count(other, 0, first),
+            start + last - origins.count(other, 0, last),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PackedLines | tuple):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"PackedLines({tuple(self)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            PackedLines,
+            (self.origins, self.texts, self.old_start, self.new_start, self.open_ends),
+        )
+
+
+def origins_of(lines: Sequence[Line]) -> str:
+    """Each line's origin, as one string."""
+    if isinstance(lines, PackedLines):
+        return lines.origins
+    return "".join(line.origin for line in lines)
+
+
+def texts_of(lines: Sequence[Line], start: int = 0, stop: int | None = None) -> Sequence[str]:
+    """The text of each line, or of `lines[start:stop]`."""
+    if isinstance(lines, PackedLines):
+        return lines.texts[start:stop]
+    return tuple(map(text_of, lines[start:stop]))
+
+
 class Hunk(NamedTuple):
     old_start: int
     old_count: int
     new_start: int
     new_count: int
-    lines: tuple[Line, ...]
+    lines: Sequence[Line]  # a tuple, or PackedLines as git's diff is read
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled by columns (to and from the worker processes), not line by line."""
+        if isinstance(self.lines, PackedLines):
+            return (Hunk, tuple(self))
         return (_hunk, (*self[:4], tuple(zip(*self.lines, strict=True))))
+
+    def unpacked(self) -> Hunk:
+        """The hunk with its lines made once, for the analyzers and classifiers that
+        read them over and over."""
+        if isinstance(self.lines, PackedLines):
+            return self._replace(lines=tuple(self.lines))
+        return self
 
     @property
     def removed(self) -> tuple[Line, ...]:
@@ -88,17 +208,25 @@ class Hunk(NamedTuple):
     @property
     def changed_count(self) -> int:
         """How many lines it removes and adds."""
-        return sum(line.origin != " " for line in self.lines)
+        return len(self.lines) - origins_of(self.lines).count(" ")
 
     @property
     def old_span(self) -> tuple[int, int] | None:
         """First and last removed line (old side), or None when nothing was removed."""
+        if isinstance(self.lines, PackedLines):
+            span = self.lines.span("-")
+            if span is None or span[0] > 0:  # numbers rise from the first: none is 0
+                return span
         numbers = [line.old_no for line in self.lines if line.origin == "-" and line.old_no]
         return (numbers[0], numbers[-1]) if numbers else None
 
     @property
     def new_span(self) -> tuple[int, int] | None:
         """First and last added line (new side), or None when nothing was added."""
+        if isinstance(self.lines, PackedLines):
+            span = self.lines.span("+")
+            if span is None or span[0] > 0:
+                return span
         numbers = [line.new_no for line in self.lines if line.origin == "+" and line.new_no]
         return (numbers[0], numbers[-1]) if numbers else None
 
@@ -137,6 +265,10 @@ class FileChange(NamedTuple):
     old_data: bytes | None = None
     new_data: bytes | None = None
     content_known: bool = True  # False when built from a patch alone
+
+    def unpacked(self) -> FileChange:
+        """The change with every hunk's lines made once (`Hunk.unpacked`)."""
+        return self._replace(hunks=tuple(hunk.unpacked() for hunk in self.hunks))
 
     @property
     def is_submodule(self) -> bool:

@@ -18,6 +18,7 @@ module-level assignment) stays significant, pointing at where it went or came fr
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
@@ -28,12 +29,13 @@ from gitreview.classify import aggregate
 from gitreview.classify.base import FileVerdict, Verdict
 from gitreview.classify.outline import HTML_LINK, MODULE_NAMES, Side, Unit, whole_units
 from gitreview.handles import Handle
-from gitreview.model import FileChange, Line
+from gitreview.model import FileChange, Line, PackedLines, origins_of, texts_of
 
 MIN_LINES = 3
 MIN_ALNUM = 40
 MAX_CANDIDATES = 50  # places tried per line: bounds the work on repetitive code
 _MOVABLE_STATUSES = ("modified", "renamed", "copied")
+_SAME_ORIGIN = {origin: re.compile(re.escape(origin) + "+") for origin in "-+"}
 
 FileInput = tuple[FileChange, str, bool, FileVerdict]  # change, kind, t1, verdict
 
@@ -71,10 +73,11 @@ class _Matcher:
     def keys(self, run: _Run) -> list[str]:
         """What each of the run's lines is matched by: its text, without its
         indentation where the file's kind ignores it."""
-        lines = self.files[run.file][0].hunks[run.hunk].lines[run.start : run.start + run.length]
+        lines = self.files[run.file][0].hunks[run.hunk].lines
+        texts = texts_of(lines, run.start, run.start + run.length)
         if self.policies[run.file]:
-            return [line.text.strip() for line in lines]
-        return [line.text.rstrip("\r") for line in lines]
+            return [text.strip() for text in texts]
+        return [text.rstrip("\r") for text in texts]
 
     def match(self, added: list[_Run], removed: list[_Run]) -> None:
         """Greedy longest blocks, in range order: each added line is matched with the
@@ -209,6 +212,12 @@ def _free_indent(kind: str) -> bool:
 
 def _runs(files: Sequence[FileInput], f: int, h: int, origin: str) -> list[_Run]:
     lines = files[f][0].hunks[h].lines
+    if isinstance(lines, PackedLines):
+        # Numbered from the hunk's starts: lines of one origin side by side follow.
+        return [
+            _Run(f, h, found.start(), found.end() - found.start())
+            for found in _SAME_ORIGIN[origin].finditer(lines.origins)
+        ]
     runs: list[_Run] = []
     start: int | None = None
     for index, line in enumerate(lines):
@@ -237,15 +246,16 @@ def _moved(matcher: _Matcher, f: int, h: int) -> list[tuple[str, int]] | None:
     policy = lexical.policy(matcher.files[f][1])
     blank_free = policy is not None and policy.blank_lines != "none"
     blocks: dict[tuple[str, int], None] = {}
-    for index, line in enumerate(matcher.files[f][0].hunks[h].lines):
-        if line.origin == " ":
+    lines = matcher.files[f][0].hunks[h].lines
+    for index, (origin, text) in enumerate(zip(origins_of(lines), texts_of(lines), strict=True)):
+        if origin == " ":
             continue
-        block = matcher.block_of.get((line.origin, f, h, index))
+        block = matcher.block_of.get((origin, f, h, index))
         if block is None:
-            if line.text.strip() or not blank_free:
+            if text.strip() or not blank_free:
                 return None
             continue
-        blocks[(line.origin, block)] = None
+        blocks[(origin, block)] = None
     return list(blocks) or None
 
 

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from gitreview.model import FileChange, Hunk
+from gitreview.model import FileChange, Hunk, origins_of, texts_of
 
 if TYPE_CHECKING:
     import ast
@@ -98,7 +98,11 @@ def outline_of(
 
 
 def _starts_unit(starts: re.Pattern[str], hunk: Hunk) -> bool:
-    return any(line.origin != " " and starts.match(line.text) for line in hunk.lines)
+    lines = hunk.lines
+    return any(
+        origin != " " and starts.match(text)
+        for origin, text in zip(origins_of(lines), texts_of(lines), strict=True)
+    )
 
 
 def whole_units(side: Side, first: int, last: int, texts: list[str]) -> list[Unit] | None:

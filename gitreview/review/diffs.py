@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from gitreview.model import Hunk, Line, text_of
+from gitreview.model import Hunk, Line, origins_of, texts_of
 from gitreview.secrets import KeyBlock, may_hold_token, redact_fragment, redact_line
 
 
@@ -39,13 +39,14 @@ def changed_rows(hunk: Hunk, keys: KeyBlocks = NO_KEYS, *, interior: bool = Fals
     """The hunk's removed and added lines, redacted. With `interior`, also the
     unchanged lines between its first and last change; without, one GAP row
     where they were (git's context lines before and after are never included)."""
-    changed = [i for i, line in enumerate(hunk.lines) if line.origin != " "]
-    if not changed:
+    origins = origins_of(hunk.lines)
+    first, stop = len(origins) - len(origins.lstrip(" ")), len(origins.rstrip(" "))
+    if first >= stop:
         return []
-    span = hunk.lines[changed[0] : changed[-1] + 1]
+    span = hunk.lines[first:stop]
     # Lines are redacted one by one only where the hunk may hold a token or a key block
     # is known: one prefilter over its whole text leaves most hunks as they are.
-    redacted = bool(keys.old or keys.new) or may_hold_token("\n".join(map(text_of, span)))
+    redacted = bool(keys.old or keys.new) or may_hold_token("\n".join(texts_of(span)))
     rows: list[Row] = []
     for line in span:
         if line.origin != " " or interior:
