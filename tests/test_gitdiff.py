@@ -1,11 +1,20 @@
 """git's diff stream cut into blocks and hunks, however the pipe hands it over (issue 12)."""
 
+import pickle
+import random
+
 import pytest
 from repos import RepoFactory, git
 from test_changes import our_changes
 
+from gitreview import tokens
+from gitreview.classify import aggregate
+from gitreview.classify.base import Verdict
+from gitreview.classify.moves import FileInput, find_moves
 from gitreview.gitdiff import parse_block, split_blocks, whole_file_hunks
-from gitreview.model import Hunk, Line
+from gitreview.kinds import kind_of
+from gitreview.model import FileChange, Hunk, Line, PackedLines, origins_of, texts_of
+from gitreview.review.diffs import changed_rows
 
 
 def patch_of(fixture_repo: RepoFactory) -> bytes:
@@ -55,8 +64,6 @@ def test_a_line_that_looks_like_a_header_stays_in_its_hunk() -> None:
 
 def test_hunks_go_to_workers_and_back_the_same() -> None:
     """Hunks are pickled by columns (issue 12): what comes back is equal, Lines and all."""
-    import pickle
-
     hunks = (
         Hunk(3, 2, 3, 1, (Line("-", 3, None, "a"), Line("+", None, 3, "b", newline=False))),
         Hunk(0, 0, 0, 0, ()),
@@ -84,3 +91,116 @@ def test_whole_file_hunks_are_git_s(fixture_repo: RepoFactory) -> None:
         data = change.new_data if origin == "+" else change.old_data
         assert data is not None
         assert whole_file_hunks(data, "+" if origin == "+" else "-") == change.hunks
+
+
+def _reference_hunk(lines: list[str], old_start: int, new_start: int) -> tuple[Line, ...]:
+    """The Lines a hunk's text holds, counted one by one as the parser once made them."""
+    found: list[Line] = []
+    old_no, new_no = old_start, new_start
+    for text in lines:
+        mark = text[:1]
+        if mark == "\\":
+            found[-1] = found[-1]._replace(newline=False)
+        elif mark == "-":
+            found.append(Line("-", old_no, None, text[1:]))
+            old_no += 1
+        elif mark == "+":
+            found.append(Line("+", None, new_no, text[1:]))
+            new_no += 1
+        else:
+            found.append(Line(" ", old_no, new_no, text[1:]))
+            old_no += 1
+            new_no += 1
+    return tuple(found)
+
+
+def _random_hunk(rng: random.Random) -> tuple[list[str], int, int]:
+    """A hunk's text as git writes it: lines of each origin, an empty context line
+    (diff.suppressBlankEmpty), texts that look like headers, and "No newline" marks
+    after the last line of either side."""
+    texts = ["", "x", "\r", "-- a", "++ b", "@@ -1 +1 @@", "\\ x", " lead", "é"]
+    body = [rng.choice("- +") + rng.choice(texts) for _ in range(rng.randint(1, 12))]
+    body = ["" if line == " " and rng.random() < 0.3 else line for line in body]
+    marks: list[int] = []
+    for side in ("-", "+"):
+        last = max((i for i, line in enumerate(body) if line[:1] in (side, " ", "")), default=None)
+        if last is not None and rng.random() < 0.3:
+            marks.append(last)
+    for index in sorted(set(marks), reverse=True):
+        body.insert(index + 1, "\\ No newline at end of file")
+    # A start of 0 with lines on that side is not git's, yet it must read the same.
+    return body, rng.randint(0, 3), rng.randint(0, 3)
+
+
+def test_packed_lines_read_as_the_lines_git_wrote() -> None:
+    """Hunks hold their lines as columns (PackedLines, issue 12): every way a Line is
+    read gives what counting the lines one by one gives."""
+    rng = random.Random(12)
+    for _ in range(3000):
+        body, old_start, new_start = _random_hunk(rng)
+        expected = _reference_hunk(body, old_start, new_start)
+        old_count = sum(line.origin != "+" for line in expected)
+        new_count = sum(line.origin != "-" for line in expected)
+        header = f"@@ -{old_start},{old_count} +{new_start},{new_count} @@"
+        block = "\n".join(["diff --git a/f b/f", "--- a/f", "+++ b/f", header, *body, ""])
+        (hunk,) = parse_block(block.encode()).hunks
+        lines = hunk.lines
+        assert isinstance(lines, PackedLines)
+        assert tuple(lines) == expected and lines == expected and expected == lines
+        assert len(lines) == len(expected) and hash(lines) == hash(expected)
+        for index in range(-len(expected), len(expected)):
+            assert lines[index] == expected[index]
+        for index in (len(expected), -len(expected) - 1):
+            with pytest.raises(IndexError):
+                lines[index]
+        for _ in range(5):
+            start, stop = rng.randint(-3, 14), rng.randint(-3, 14)
+            step = rng.choice([1, 1, 2, -1])
+            assert lines[start:stop:step] == expected[start:stop:step]
+        assert origins_of(lines) == origins_of(expected) == "".join(x.origin for x in expected)
+        assert texts_of(lines, 1, 4) == texts_of(expected, 1, 4)
+        plain = hunk._replace(lines=expected)
+        for name in ("old_span", "new_span", "changed_count", "scope_line", "removed", "added"):
+            assert getattr(hunk, name) == getattr(plain, name), name
+        assert hunk.unpacked() == plain and type(hunk.unpacked().lines) is tuple
+        back = pickle.loads(pickle.dumps(hunk, protocol=pickle.HIGHEST_PROTOCOL))
+        assert back == hunk and isinstance(back.lines, PackedLines)
+        assert tokens.hunk_chars(hunk) == tokens.hunk_chars(plain)
+        assert changed_rows(hunk) == changed_rows(plain)
+
+
+def test_moves_read_packed_lines_as_lines() -> None:
+    """Moved blocks are found from the columns (runs of one origin, their texts): the
+    same verdicts, pointers and all, as from the hunks' Lines."""
+    rng = random.Random(7)
+    texts = [f"value_{n} = compute_something_long({n}, other_argument)" for n in range(8)]
+    found = 0
+    for _ in range(600):
+        files: list[FileInput] = []
+        for name in ("a.py", "b.c"):
+            hunks: list[Hunk] = []
+            for _ in range(rng.randint(1, 3)):
+                body = []
+                for _ in range(rng.randint(1, 4)):
+                    origin, first = rng.choice("-+ "), rng.randrange(4)
+                    run = texts[first : first + rng.randint(1, 5)]
+                    if rng.random() < 0.3:
+                        run = [*run, ""]
+                    body += [origin + rng.choice(["", "    "]) + text for text in run]
+                expected = _reference_hunk(body, 10, 10)
+                old = sum(line.origin != "+" for line in expected)
+                new = sum(line.origin != "-" for line in expected)
+                header = f"@@ -10,{old} +10,{new} @@"
+                block = "\n".join(["diff --git a/f b/f", header, *body, ""]).encode()
+                hunks += parse_block(block).hunks
+            change = FileChange(
+                "modified", name, name, 0o100644, 0o100644, "1" * 40, "2" * 40, None, False,
+                tuple(hunks),
+            )  # fmt: skip
+            verdicts = tuple(Verdict("significant", ("content",)) for _ in hunks)
+            files.append((change, kind_of(name), True, aggregate(change, True, verdicts)))
+        unpacked = [(change.unpacked(), *rest) for change, *rest in files]
+        packed_verdicts = find_moves(files)
+        assert packed_verdicts == find_moves(unpacked)  # type: ignore[arg-type]
+        found += sum(v.hunks != f[3].hunks for v, f in zip(packed_verdicts, files, strict=True))
+    assert found > 20  # blocks did move
