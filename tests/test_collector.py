@@ -76,3 +76,21 @@ def test_a_pause_inside_a_pause_leaves_the_collector_paused() -> None:
         assert not gc.isenabled()  # it was off before: left off
     finally:
         gc.enable()
+
+
+def test_a_range_leaves_no_head_index_behind(fixture_repo: RepoFactory) -> None:
+    """The link checks' index of the head (its texts and parsed pages) goes with the
+    range: a long-running MCP server would otherwise keep every range's."""
+    from gitreview.analyze.links import HeadIndex
+    from gitreview.analyze.markdown import BROKEN_ELSEWHERE
+
+    def indexes() -> int:
+        return sum(isinstance(thing, HeadIndex) for thing in gc.get_objects())
+
+    repo = fixture_repo("markdown_elsewhere")
+    before = indexes()
+    for _ in range(2):
+        outcome = classify_range(repo, "v1..v2", cache=False)
+        assert any(finding.rule == BROKEN_ELSEWHERE.id for finding in outcome.findings)
+        review_of(outcome)
+    assert indexes() == before

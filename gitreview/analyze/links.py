@@ -187,10 +187,12 @@ _INDEXES: weakref.WeakKeyDictionary[HeadTree, HeadIndex] = weakref.WeakKeyDictio
 
 
 def head_index(head: HeadTree) -> HeadIndex:
-    """The index of `head`, kept for as long as the head tree itself (one range)."""
+    """The index of `head`, kept for as long as the head tree itself (one range).
+    It reads the head through a weak proxy: a value that held its own key would
+    keep both, and every text and page it read, for the life of the process."""
     index = _INDEXES.get(head)
     if index is None:
-        index = _INDEXES[head] = HeadIndex(head)
+        index = _INDEXES[head] = HeadIndex(weakref.proxy(head))
     return index
 
 
