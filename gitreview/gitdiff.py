@@ -147,8 +147,8 @@ def _parse_hunk(lines: list[str], i: int, header: re.Match[str]) -> tuple[Hunk, 
         if texts:
             open_ends.append(len(texts) - 1)
         i += 1
-    packed = PackedLines(
-        "".join(origins), tuple(texts), old_start, new_start, tuple(sorted(set(open_ends)))
+    packed = PackedLines.of(
+        "".join(origins), texts, old_start, new_start, tuple(sorted(set(open_ends)))
     )
     return Hunk(old_start, old_count, new_start, new_count, packed), i
 
@@ -163,7 +163,7 @@ def whole_file_hunks(data: bytes, origin: Origin) -> tuple[Hunk, ...]:
     if newline:
         texts.pop()
     count = len(texts)
-    lines = PackedLines(origin * count, tuple(texts), 1, 1, () if newline else (count - 1,))
+    lines = PackedLines.of(origin * count, texts, 1, 1, () if newline else (count - 1,))
     if origin == "+":
         return (Hunk(0, 0, 1, count, lines),)
     return (Hunk(1, count, 0, 0, lines),)

@@ -19,7 +19,7 @@ from gitreview.classify import FileVerdict
 from gitreview.config import Role
 from gitreview.handles import OID_LENGTH, Handle, Side, change_handle
 from gitreview.model import Assembled, FileChange, Finding, Hunk, Range
-from gitreview.render.json import compact, serialize_pieces
+from gitreview.render.json import compact, key_piece, serialize_pieces
 from gitreview.review.brief import render_brief
 from gitreview.review.diffs import NO_KEYS, KeyBlocks, changed_rows, hunk_header, render_compact
 from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
@@ -401,6 +401,6 @@ def _settled_text(manifest: dict[str, Any]) -> list[str]:
     while tokens.estimate_chars(chars + len(str(cost))) != cost:
         cost = tokens.estimate_chars(chars + len(str(cost)))
     figures["manifest"] = cost
-    held = 2 * list(manifest).index("tokens") + 1  # after its key's piece
+    held = pieces.index(key_piece(manifest, "tokens")) + 1
     pieces[held] = compact(figures)
     return pieces

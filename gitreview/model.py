@@ -67,33 +67,54 @@ def as_lines(rows: Iterable[LineRow]) -> tuple[Line, ...]:
 
 
 class PackedLines(Sequence[Line]):
-    """A hunk's lines as git wrote them, held as two columns: a string of origins
-    and a tuple of texts. Each line's numbers follow from the hunk's starts, so a
-    Line (a tuple of five, with its numbers) is made only when it is read: a large
-    range has hundreds of thousands of lines held until moves are found (issue 12).
-    `open_ends`: the indexes of lines with no newline at the end of the file."""
+    """A hunk's lines as git wrote them, held as two strings: one origin per line,
+    and the lines' texts joined with "\n" (no text holds one). Each line's numbers
+    follow from the hunk's starts, so a Line (a tuple of five, with its numbers and
+    its own text) is made only when it is read: a large range has hundreds of
+    thousands of lines held until moves are found (issue 12). `open_ends`: the
+    indexes of lines with no newline at the end of the file."""
 
-    __slots__ = ("new_start", "old_start", "open_ends", "origins", "texts")
+    __slots__ = ("body", "new_start", "old_start", "open_ends", "origins")
 
     def __init__(
         self,
         origins: str,
-        texts: tuple[str, ...],
+        body: str,
         old_start: int,
         new_start: int,
         open_ends: tuple[int, ...] = (),
     ) -> None:
         self.origins = origins
-        self.texts = texts
+        self.body = body
         self.old_start = old_start
         self.new_start = new_start
         self.open_ends = open_ends
 
+    @classmethod
+    def of(
+        cls,
+        origins: str,
+        texts: Iterable[str],
+        old_start: int,
+        new_start: int,
+        open_ends: tuple[int, ...] = (),
+    ) -> PackedLines:
+        return cls(origins, "\n".join(texts), old_start, new_start, open_ends)
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        return tuple(self.body.split("\n")) if self.origins else ()
+
+    @property
+    def chars(self) -> int:
+        """The length of all the texts together."""
+        return len(self.body) - len(self.origins) + 1 if self.origins else 0
+
     def __len__(self) -> int:
-        return len(self.texts)
+        return len(self.origins)
 
     def __iter__(self) -> Iterator[Line]:
-        return self._lines(0, len(self.texts))
+        return self._lines(0, len(self.origins))
 
     @overload
     def __getitem__(self, index: int) -> Line: ...
@@ -103,13 +124,13 @@ class PackedLines(Sequence[Line]):
 
     def __getitem__(self, index: int | slice) -> Line | tuple[Line, ...]:
         if isinstance(index, slice):
-            start, stop, step = index.indices(len(self.texts))
+            start, stop, step = index.indices(len(self.origins))
             if step != 1:
                 return tuple(self)[index]
             return tuple(self._lines(start, max(start, stop)))
         if index < 0:
-            index += len(self.texts)
-        if not 0 <= index < len(self.texts):
+            index += len(self.origins)
+        if not 0 <= index < len(self.origins):
             raise IndexError("line index out of range")
         return next(self._lines(index, index + 1))
 
@@ -159,7 +180,7 @@ class PackedLines(Sequence[Line]):
     def __reduce__(self) -> tuple[Any, ...]:
         return (
             PackedLines,
-            (self.origins, self.texts, self.old_start, self.new_start, self.open_ends),
+            (self.origins, self.body, self.old_start, self.new_start, self.open_ends),
         )
 
 
@@ -168,6 +189,13 @@ def origins_of(lines: Sequence[Line]) -> str:
     if isinstance(lines, PackedLines):
         return lines.origins
     return "".join(line.origin for line in lines)
+
+
+def chars_of(lines: Sequence[Line]) -> int:
+    """The length of the lines' texts together."""
+    if isinstance(lines, PackedLines):
+        return lines.chars
+    return sum(map(len, map(text_of, lines)))
 
 
 def texts_of(lines: Sequence[Line], start: int = 0, stop: int | None = None) -> Sequence[str]:

@@ -9,7 +9,7 @@ every machine, so figures in a manifest are reproducible.
 
 from __future__ import annotations
 
-from gitreview.model import FileChange, Hunk, texts_of
+from gitreview.model import FileChange, Hunk, chars_of
 
 # As a fraction, so the estimate is exact integer arithmetic: ceil(chars * 2 / 7).
 _TOKENS_PER_CHAR = (2, 7)
@@ -32,7 +32,7 @@ def hunk_text(hunk: Hunk) -> str:
 def hunk_chars(hunk: Hunk) -> int:
     """The length of `hunk_text`, without building it."""
     lines = hunk.lines
-    return len(_hunk_header(hunk)) + sum(map(len, texts_of(lines))) + 2 * len(lines)
+    return len(_hunk_header(hunk)) + chars_of(lines) + 2 * len(lines)
 
 
 def diff_chars(change: FileChange, hunks_chars: int) -> int:

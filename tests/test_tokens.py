@@ -1,6 +1,8 @@
 """Token figures are worked out from lengths (issue 12): the same figures as from the
 texts they measure."""
 
+from typing import Any
+
 from gitreview import tokens
 from gitreview.gitdiff import parse_block
 
@@ -46,7 +48,18 @@ def test_the_manifest_counts_its_own_text_serialized_once() -> None:
 
 
 def test_a_manifest_in_pieces_is_the_manifest() -> None:
-    from gitreview.render.json import serialize, serialize_pieces
+    from gitreview.render.json import compact, key_piece, serialize, serialize_pieces
 
-    for manifest in ({}, {"a": 1}, {"a": [1, {"b": "é\n"}], "c": None, "d": {"e": 0.5}}):
-        assert "".join(serialize_pieces(manifest)) == serialize(manifest)
+    manifests: tuple[dict[str, Any], ...] = (
+        {},
+        {"a": 1},
+        {"a": [1, {"b": "é\n"}], "c": None, "d": {"e": 0.5}, "f": [], "g": ["x:"]},
+        {"a": [[]], "b": [{"c": [1, 2]}, 3]},
+    )
+    for manifest in manifests:
+        pieces = serialize_pieces(manifest)
+        assert "".join(pieces) == serialize(manifest)
+        for key, value in manifest.items():
+            # Only a key's own piece ends with ":"; its value starts in the next.
+            (at,) = (i for i, piece in enumerate(pieces) if piece == key_piece(manifest, key))
+            assert pieces[at + 1].startswith(compact(value)[:1])

@@ -270,7 +270,9 @@ def _order_free(matcher: _Matcher, block: _Block) -> bool:
         return False
     if outlines[0].old is None or outlines[1].new is None:
         return False
-    texts = [matcher.line(block.source, offset).text for offset in range(block.source.length)]
+    source = block.source
+    lines = files[source.file][0].hunks[source.hunk].lines
+    texts = list(texts_of(lines, source.start, source.start + source.length))
     first_old = matcher.line(block.source, 0).old_no
     first_new = matcher.line(block.target, 0).new_no
     assert first_old is not None and first_new is not None
