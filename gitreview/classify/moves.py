@@ -66,6 +66,7 @@ class _Matcher:
         self.blocks: list[_Block] = []
         # (side, run's file, hunk, index in hunk.lines) -> block, for matched lines only
         self.block_of: dict[tuple[str, int, int, int], int] = {}
+        self._last: tuple[tuple[int, int], Sequence[str]] = ((-1, -1), ())
 
     def line(self, run: _Run, offset: int) -> Line:
         return self.files[run.file][0].hunks[run.hunk].lines[run.start + offset]
@@ -73,11 +74,17 @@ class _Matcher:
     def keys(self, run: _Run) -> list[str]:
         """What each of the run's lines is matched by: its text, without its
         indentation where the file's kind ignores it."""
-        lines = self.files[run.file][0].hunks[run.hunk].lines
-        texts = texts_of(lines, run.start, run.start + run.length)
+        texts = self._texts(run.file, run.hunk)[run.start : run.start + run.length]
         if self.policies[run.file]:
             return [text.strip() for text in texts]
         return [text.rstrip("\r") for text in texts]
+
+    def _texts(self, file: int, hunk: int) -> Sequence[str]:
+        """The texts of a hunk's lines. Runs come hunk by hunk: the last hunk's are
+        kept, so a packed hunk is split once, and only one at a time."""
+        if self._last[0] != (file, hunk):
+            self._last = ((file, hunk), texts_of(self.files[file][0].hunks[hunk].lines))
+        return self._last[1]
 
     def match(self, added: list[_Run], removed: list[_Run]) -> None:
         """Greedy longest blocks, in range order: each added line is matched with the
