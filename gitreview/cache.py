@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # an entry's records are imported when one is read (_ALLOWED)
     from gitreview.analyze.links import Asked
     from gitreview.classify.base import FileVerdict
     from gitreview.model import Finding
-    from gitreview.review.diffs import KeyBlocks
+    from gitreview.review.diffs import KeyBlocks, Shown
 
 FOLDER = "gitreview/cache"  # under the git directory shared by every worktree
 _MAGIC = b"gitreview-cache 1\n"
@@ -71,6 +71,7 @@ _ALLOWED = frozenset(
         ("gitreview.classify.base", "Verdict"),
         ("gitreview.model", "Finding"),
         ("gitreview.review.diffs", "KeyBlocks"),
+        ("gitreview.review.diffs", "Shown"),
         ("gitreview.secrets", "KeyBlock"),
         ("builtins", "frozenset"),
         ("builtins", "set"),
@@ -90,6 +91,8 @@ class Entry(NamedTuple):
     findings: tuple[Finding, ...]  # the file's own, with the configured severities
     keys: KeyBlocks
     asked: tuple[Asked, ...]  # the head tree's answers it relied on
+    # Its hunks that may go to review, as the brief shows them (None for the others).
+    shown: tuple[Shown | None, ...] = ()
 
 
 class Cache:

@@ -8,7 +8,7 @@ deterministic: the same inputs give the same bytes.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,16 +19,14 @@ from gitreview.classify import FileVerdict
 from gitreview.config import Role
 from gitreview.handles import OID_LENGTH, Handle, Side, change_handle
 from gitreview.model import Assembled, FileChange, Finding, Hunk, Range
-from gitreview.render.json import compact, key_piece, serialize_pieces
+from gitreview.render.json import framed, value_pieces
 from gitreview.review.brief import render_brief
-from gitreview.review.diffs import NO_KEYS, KeyBlocks, changed_rows, hunk_header, render_compact
+from gitreview.review.diffs import NO_KEYS, KeyBlocks, Shown, hunk_header, shown_hunk
 from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
 from gitreview.review.roles import ReviewItem, Share, batches, route
 from gitreview.secrets import redact
 
 SCHEMA_VERSION = "2.0"
-EXCERPT_CHARS = 60
-_BREAK = " ⏎ "  # between the lines of an excerpt
 
 
 @dataclass
@@ -64,12 +62,14 @@ def file_report(
     full: bool = False,
     content: str | None = None,
     reviewed: Reviewed | None = None,
+    shown: Sequence[Shown | None] = (),
 ) -> FileReport:
     """A file's entry. `keys`: the private key blocks of both sides, to redact
     its changes; `findings`: the file's own. With `full`, its whole text at head
     (`content`, None for a deleted, binary or patch-only file) and its whole diff
     go in it too: the fallback, and the full-content bundle. `reviewed`: what an
-    earlier review covered; those significant hunks go to no role again."""
+    earlier review covered; those significant hunks go to no role again. `shown`:
+    its hunks as the brief shows them, where the proof made them (`shown_hunks`)."""
     entry: dict[str, Any] = {"path": change.path}
     if change.old_path is not None and change.old_path != change.path:
         entry["old_path"] = change.old_path
@@ -110,7 +110,9 @@ def file_report(
         return report
     own = [f for f in findings if f.path == change.path and f.line is not None]
     trivial_hunks: list[dict[str, Any]] = []
-    for hunk, hunk_verdict, lines in zip(change.hunks, verdict.hunks, changed, strict=True):
+    for index, (hunk, hunk_verdict, lines) in enumerate(
+        zip(change.hunks, verdict.hunks, changed, strict=True)
+    ):
         handle = hunk_handle(change, hunk)
         then = None
         if reviewed is not None:  # only an earlier review asks what is the same change
@@ -134,22 +136,25 @@ def file_report(
             report.reviewed_hunks += 1
             continue
         report.hunks_significant += 1
-        rows = changed_rows(hunk, keys)
+        seen = shown[index] if index < len(shown) else None
+        if seen is None:
+            seen = shown_hunk(hunk, keys)
         scope = innermost_scope(analysis.report.scopes, hunk)
         # Significant: its entry goes in the review, once per role that reads it.
-        item: dict[str, Any] = {
-            "handle": handle,
-            "excerpt": excerpt(row.text for row in rows if row.origin != " "),
-        }
+        item: dict[str, Any] = {"handle": handle, "excerpt": seen.excerpt}
         if scope is not None:
             item[scope.label] = scope.name
         if list(hunk_verdict.reasons) != ["content"]:
             item["reasons"] = list(hunk_verdict.reasons)
         item.update(pointers)
-        diff = render_compact(hunk_header(handle, scope.name if scope else None), rows)
+        # The rows are the proof's own text, not a copy (a large range's are megabytes).
+        diff: tuple[str, ...] = (
+            f"{hunk_header(handle, scope.name if scope else None)}\n",
+            seen.rows,
+        )
         span = hunk.new_span
         rules = tuple(sorted({f.rule for f in own if span and span[0] <= (f.line or 0) <= span[1]}))
-        cost = tokens.estimate(diff)
+        cost = tokens.estimate_chars(sum(map(len, diff)))
         report.significant_tokens += cost
         report.review.append(
             ReviewItem(handle, change.path, kind, cost, lines, diff, item, rules, span)
@@ -171,8 +176,8 @@ def file_report(
             report.reviewed_hunks += 1
             return report
         what = ", ".join(verdict.reasons)
-        diff = f"{hunk_header(handle, None)}\n({change.status} {kind} file, not shown: {what})\n"
-        cost = max(head_tokens, tokens.estimate(diff))
+        diff = (f"{hunk_header(handle, None)}\n({change.status} {kind} file, not shown: {what})\n",)
+        cost = max(head_tokens, tokens.estimate_chars(sum(map(len, diff))))
         report.significant_tokens += cost
         rules = tuple(sorted({f.rule for f in findings if f.path == change.path}))
         item = {"handle": handle, "reasons": list(verdict.reasons)}
@@ -204,23 +209,6 @@ def innermost_scope(scopes: Sequence[Scope], hunk: Hunk) -> Scope | None:
     if not holding:
         return None
     return min(holding, key=lambda scope: (scope.last - scope.first, -scope.first))
-
-
-def excerpt(lines: Iterable[str]) -> str:
-    """At most EXCERPT_CHARS characters of the changed lines, already redacted,
-    as one line: a preview, not the change (`show` prints that)."""
-    parts: list[str] = []
-    length = -len(_BREAK)
-    for line in lines:
-        if stripped := line.strip():
-            parts.append(stripped)
-            length += len(_BREAK) + len(stripped)
-            if length > EXCERPT_CHARS:  # what follows is cut off anyway
-                break
-    text = _BREAK.join(parts)
-    if len(text) <= EXCERPT_CHARS:
-        return text
-    return text[: EXCERPT_CHARS - 1] + "…"
 
 
 def assemble(
@@ -392,15 +380,14 @@ def _settled_text(manifest: dict[str, Any]) -> list[str]:
     large range's is megabytes: never copied whole). `tokens.manifest` counts the
     manifest itself, which holds that number: the text is serialized in pieces with
     the figure at 0, the figure's own digits are settled by arithmetic, and only the
-    figures' piece is made again."""
+    figures' pieces are made again."""
     figures = manifest["tokens"]
     figures["manifest"] = 0
-    pieces = serialize_pieces(manifest)
-    chars = sum(map(len, pieces)) - 1  # the "0"
+    values = {key: value_pieces(value) for key, value in manifest.items()}
+    chars = sum(map(len, framed(values))) - 1  # the "0"
     cost = tokens.estimate_chars(chars + 1)
     while tokens.estimate_chars(chars + len(str(cost))) != cost:
         cost = tokens.estimate_chars(chars + len(str(cost)))
     figures["manifest"] = cost
-    held = pieces.index(key_piece(manifest, "tokens")) + 1
-    pieces[held] = compact(figures)
-    return pieces
+    values["tokens"] = value_pieces(figures)
+    return framed(values)

@@ -26,7 +26,7 @@ from gitreview.errors import Exit, NotFetched, UserError
 from gitreview.handles import Handle
 from gitreview.manifest import assemble, file_report, hunk_handle
 from gitreview.model import Assembled, FileChange, Finding, Range
-from gitreview.review.diffs import NO_KEYS, KeyBlocks
+from gitreview.review.diffs import NO_KEYS, KeyBlocks, Shown
 from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
 from gitreview.secrets import name_may_change
 from gitreview.verdicts import Attributes, Terms, apply_rule_settings, check_rules, proved
@@ -52,6 +52,8 @@ class Classified(NamedTuple):
     full: bool = False  # its whole content and diff go in the manifest
     content: str | None = None  # its text at head, kept only when `full`
     keys: KeyBlocks = NO_KEYS  # private key blocks of both sides, to redact its changes
+    # Its hunks that may go to review, as the brief shows them (None for the others).
+    shown: tuple[Shown | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,7 @@ def review_of(outcome: Outcome, *, budget: int | None = None) -> Assembled:
                 full=c.full,
                 content=c.content,
                 reviewed=outcome.reviewed,
+                shown=c.shown,
             )
         )
         del c
@@ -387,9 +390,10 @@ def _restored(change: FileChange, entry: Entry, contents: Contents) -> Classifie
         old_text = None if change.old_data is None else change.old_data.decode("utf-8")
         new_text = None if change.new_data is None else change.new_data.decode("utf-8")
     verdict = outlined(entry.verdict, change, entry.kind, old_text, new_text)
-    return _classified(
+    classified = _classified(
         change, entry.kind, entry.analysis, verdict, contents, head_text=new_text, keys=entry.keys
     )
+    return classified._replace(shown=entry.shown)
 
 
 def _search_links_ahead(head: TreeReader, gone: list[str]) -> None:

@@ -33,7 +33,7 @@ from gitreview.config import CONFIG_FILE, Config, check_rule_ids, parse_config
 from gitreview.errors import ProofTimedOut, UserError
 from gitreview.kinds import kind_of
 from gitreview.model import FileChange, Finding, Severity, origins_of
-from gitreview.review.diffs import KeyBlocks
+from gitreview.review.diffs import KeyBlocks, shown_hunks
 from gitreview.secrets import KeyBlock, key_blocks
 
 if TYPE_CHECKING:
@@ -161,16 +161,20 @@ def prove(
     verdict = classify(facts)
     # What decides the review is never trivial in the end (pipeline._never_trivial):
     # its scopes are named now, as any significant file's.
-    significant = verdict.classification != "trivial" or bool(trust.rule_of(change, settings))
+    trusted = bool(trust.rule_of(change, settings))
+    significant = verdict.classification != "trivial" or trusted
     texts = analysis.old_text is not None or analysis.new_text is not None
+    keys = key_blocks_of(change)
+    reviewed = [trusted or hunk.classification != "trivial" for hunk in verdict.hunks]
     return Entry(
         kind,
         settled(analysis, significant=significant),
         verdict,  # without an outline: classify.outlined makes it where the range is
         texts,
         findings,
-        key_blocks_of(change),
+        keys,
         asked,
+        shown_hunks(change.hunks, reviewed, keys),
     )
 
 

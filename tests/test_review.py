@@ -107,7 +107,7 @@ def test_without_roles_default_gets_everything(fixture_repo: RepoFactory) -> Non
 
 def item(path: str, tokens: int = 10, n: int = 1) -> ReviewItem:
     handle = f"{path}:{n}-{n}@aa..bb"
-    return ReviewItem(handle, path, "python", tokens, 1, "", {"handle": handle})
+    return ReviewItem(handle, path, "python", tokens, 1, ("",), {"handle": handle})
 
 
 def test_batches_hold_at_most_their_handles_and_files() -> None:
@@ -322,3 +322,31 @@ def test_verify_bad_input(manifest_file: Path, tmp_path: Path) -> None:
         2,
         f"git review-manifest: error: {answer}: not a JSON manifest\n",
     )
+
+
+def test_the_brief_shows_the_rows_the_proof_made(fixture_repo: RepoFactory) -> None:
+    """Each hunk that may go to review is shown by its proof, kept with the file's
+    verdict (a verdict from the cache brings them along), and the brief holds that
+    text, not rows made again: every significant hunk has them, made from its lines."""
+    from dataclasses import replace
+
+    from gitreview.pipeline import classify_range, review_of
+    from gitreview.review.diffs import Shown, shown_hunk
+
+    repo = fixture_repo("kinds")
+    for cache in (False, True, True):  # worked out, kept, read back
+        outcome = classify_range(repo, "v1..v3", cache=cache)
+        significant = 0
+        for item in outcome.files:
+            for hunk, verdict, seen in zip(
+                item.change.hunks, item.verdict.hunks, item.shown, strict=True
+            ):
+                if verdict.classification == "significant":
+                    assert seen == shown_hunk(hunk, item.keys)
+                    significant += 1
+        assert significant > 10
+    index = next(i for i, c in enumerate(outcome.files) if any(c.shown))
+    planted = tuple(s and Shown("+planted row\n", "planted") for s in outcome.files[index].shown)
+    outcome.files[index] = outcome.files[index]._replace(shown=planted)
+    brief = "".join(review_of(replace(outcome, files=list(outcome.files))).briefs["default"])
+    assert "\n+planted row\n" in brief

@@ -48,18 +48,20 @@ def test_the_manifest_counts_its_own_text_serialized_once() -> None:
 
 
 def test_a_manifest_in_pieces_is_the_manifest() -> None:
-    from gitreview.render.json import compact, key_piece, serialize, serialize_pieces
+    from gitreview.render.json import serialize, serialize_pieces, value_pieces
 
     manifests: tuple[dict[str, Any], ...] = (
         {},
         {"a": 1},
         {"a": [1, {"b": "é\n"}], "c": None, "d": {"e": 0.5}, "f": [], "g": ["x:"]},
-        {"a": [[]], "b": [{"c": [1, 2]}, 3]},
+        {"a": [[]], "b": [{"c": [1, {"d": [{}, {"e": "⏎"}]}]}, 3], "h": {1: 2, "i": {}}},
+        {"r": {"role": {"items": [{"handle": "a:1", "excerpt": "x ⏎ y"}] * 3, "n": 2}}},
     )
     for manifest in manifests:
-        pieces = serialize_pieces(manifest)
-        assert "".join(pieces) == serialize(manifest)
-        for key, value in manifest.items():
-            # Only a key's own piece ends with ":"; its value starts in the next.
-            (at,) = (i for i, piece in enumerate(pieces) if piece == key_piece(manifest, key))
-            assert pieces[at + 1].startswith(compact(value)[:1])
+        assert "".join(serialize_pieces(manifest)) == serialize(manifest)
+        assert "".join(value_pieces(manifest)) == serialize(manifest)[:-1]
+        for value in manifest.values():
+            assert "".join(value_pieces(value)) == serialize({"k": value})[5:-2]
+    # A role's items come out one by one, each whole.
+    pieces = serialize_pieces(manifests[-1])
+    assert [piece.count('"excerpt"') for piece in pieces if '"excerpt"' in piece] == [1, 1, 1]

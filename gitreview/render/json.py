@@ -21,30 +21,51 @@ def serialize(manifest: dict[str, Any]) -> str:
 
 
 def serialize_pieces(manifest: dict[str, Any]) -> list[str]:
-    """`serialize(manifest)` in pieces, joined with "": each top-level key's, then its
-    value's, a list's item by item (a large range's files are megabytes of text, and
-    the encoder grows one buffer for a whole value). A value's piece can be made
-    again without serializing the rest (the manifest's own token figure), and the
-    text is never copied whole but once."""
-    if not manifest:
+    """`serialize(manifest)` in pieces, joined with "" (`framed`, `value_pieces`)."""
+    return framed({key: value_pieces(value) for key, value in manifest.items()})
+
+
+def value_pieces(value: Any) -> list[str]:
+    """`compact(value)` in pieces, joined with "": a list item by item, each item whole
+    (a file's entry, a finding, a role's review item), and a mapping key by key where
+    it holds a list or a mapping. A large range's manifest is megabytes of text: the
+    encoder grows one buffer for a whole value, and a string holding one character
+    past Latin-1 (an excerpt's "⏎") takes two bytes for each of its characters."""
+    if isinstance(value, list) and value:
+        pieces = ["[" + compact(value[0])]
+        pieces += ("," + compact(item) for item in value[1:])
+        pieces.append("]")
+        return pieces
+    if _holds_containers(value):
+        pieces = ["{"]
+        for number, (key, item) in enumerate(value.items()):
+            pieces.append(f"{',' if number else ''}{compact(key)}:")
+            pieces += value_pieces(item)
+        pieces.append("}")
+        return pieces
+    return [compact(value)]
+
+
+def _holds_containers(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and all(isinstance(key, str) for key in value)
+        and any(isinstance(item, list | dict) and item for item in value.values())
+    )
+
+
+def framed(values: dict[str, list[str]]) -> list[str]:
+    """The manifest's text in pieces from each top-level key's value in pieces: one
+    value's can be made again without serializing the rest (the manifest's own token
+    figure), and the text is never copied whole but once."""
+    if not values:
         return ["{}\n"]
     pieces: list[str] = []
-    for number, (key, value) in enumerate(manifest.items()):
+    for number, (key, value) in enumerate(values.items()):
         pieces.append(f"{',' if number else '{'}{compact(key)}:")
-        if isinstance(value, list) and value:
-            pieces.append("[" + compact(value[0]))
-            pieces += ("," + compact(item) for item in value[1:])
-            pieces.append("]")
-        else:
-            pieces.append(compact(value))
+        pieces += value
     pieces.append("}\n")
     return pieces
-
-
-def key_piece(manifest: dict[str, Any], key: str) -> str:
-    """The piece of `serialize_pieces(manifest)` that holds the key itself; its value
-    starts in the next. No value's piece ends with ":"."""
-    return f"{'{' if next(iter(manifest)) == key else ','}{compact(key)}:"
 
 
 def compact(value: Any) -> str:

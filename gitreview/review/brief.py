@@ -59,7 +59,7 @@ def render_brief(
         "`git review-manifest show --context 5 HANDLE...`.\n"
     )
     for item in inline:
-        out += ("\n", item.diff)  # the item's own text, not a copy
+        out += ("\n", *item.diff)  # the item's own text, not a copy
     if listed:
         out.append(
             "\nNot inlined (over the budget), open with `git review-manifest show HANDLE...`:\n"

@@ -9,7 +9,7 @@ lines without the BEGIN line.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from gitreview.model import Hunk, Line, origins_of, texts_of
@@ -33,6 +33,35 @@ NO_KEYS = KeyBlocks()
 
 
 GAP = "⋯"  # stands for unchanged lines left out between two changes of a hunk
+EXCERPT_CHARS = 60
+_BREAK = " ⏎ "  # between the lines of an excerpt
+
+
+class Shown(NamedTuple):
+    """A significant hunk as the brief shows it under its header (which names its
+    handle): its changed rows as a unified diff writes them (`-text`, `+text`, ` ⋯`
+    for unchanged lines left out), and its excerpt. Made where the file is proved
+    and kept with its verdict (issue 12): the rows are most of a file's entry."""
+
+    rows: str
+    excerpt: str
+
+
+def shown_hunk(hunk: Hunk, keys: KeyBlocks = NO_KEYS) -> Shown:
+    rows = changed_rows(hunk, keys)
+    text = "".join(f"{row.origin}{row.text}\n" for row in rows)
+    return Shown(text, excerpt(row.text for row in rows if row.origin != " "))
+
+
+def shown_hunks(
+    hunks: Sequence[Hunk], significant: Sequence[bool], keys: KeyBlocks
+) -> tuple[Shown | None, ...]:
+    """The hunks that may go to review as the brief shows them, None for the others.
+    Moved blocks only ever take a hunk out of review, so none is missed."""
+    return tuple(
+        shown_hunk(hunk, keys) if wanted else None
+        for hunk, wanted in zip(hunks, significant, strict=True)
+    )
 
 
 def changed_rows(hunk: Hunk, keys: KeyBlocks = NO_KEYS, *, interior: bool = False) -> list[Row]:
@@ -83,13 +112,23 @@ def render_rows(header: str, rows: Sequence[Row]) -> str:
     return f"{header}\n{body}"
 
 
-def render_compact(header: str, rows: Sequence[Row]) -> str:
-    """`header`, then the rows as a unified diff writes them (`-text`, `+text`,
-    ` ⋯` for unchanged lines left out): the brief's compact diff. The header's
-    handle gives the lines' place."""
-    return header + "\n" + "".join(f"{row.origin}{row.text}\n" for row in rows)
-
-
 def hunk_header(handle: str, scope: str | None) -> str:
     """`@@ HANDLE @@ SCOPE`, as git prints a hunk's function name after its numbers."""
     return f"@@ {handle} @@ {scope}" if scope else f"@@ {handle} @@"
+
+
+def excerpt(lines: Iterable[str]) -> str:
+    """At most EXCERPT_CHARS characters of the changed lines, already redacted,
+    as one line: a preview, not the change (`show` prints that)."""
+    parts: list[str] = []
+    length = -len(_BREAK)
+    for line in lines:
+        if stripped := line.strip():
+            parts.append(stripped)
+            length += len(_BREAK) + len(stripped)
+            if length > EXCERPT_CHARS:  # what follows is cut off anyway
+                break
+    text = _BREAK.join(parts)
+    if len(text) <= EXCERPT_CHARS:
+        return text
+    return text[: EXCERPT_CHARS - 1] + "…"

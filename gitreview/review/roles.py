@@ -39,7 +39,7 @@ class ReviewItem(NamedTuple):
     kind: str
     tokens: int  # what reading `diff` costs
     lines: int  # changed lines it holds
-    diff: str  # the change as the brief shows it
+    diff: tuple[str, ...]  # the change as the brief shows it, in pieces to join with ""
     entry: Mapping[str, Any]  # its manifest entry: handle, excerpt, scope, reasons...
     rules: tuple[str, ...] = ()  # rule ids of findings on its lines
     span: tuple[int, int] | None = None  # its added lines at head, if any
