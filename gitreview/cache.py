@@ -55,6 +55,7 @@ _MAGIC = b"gitreview-cache 1\n"
 _STALE_SECONDS = 24 * 3600
 _WRITE_EVERY = 500  # entries written in one transaction
 _LOCK_SECONDS = 5.0  # how long a run waits for another's transaction before going on
+_CHECKPOINT_PAGES = 4000  # the write-ahead log is copied into the database past this size
 RESULTS_KEPT = 16  # whole ranges' results: those kept last stay
 # Entries: those written last stay (about a kilobyte each; a release range of
 # 7,000 files writes 7,000, a push a handful).
@@ -212,9 +213,15 @@ class Cache:
                 db = sqlite3.connect(self.path, timeout=_LOCK_SECONDS, isolation_level=None)
                 db.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
                 db.execute("PRAGMA synchronous=NORMAL")  # a crash may lose entries, not the file
+                # The log is copied into the database (and both synced) every 4,000
+                # pages, not every 1,000: a cold run of 11,000 files wrote its entries
+                # in 1.4 s, most of it waiting for those syncs (issue 12).
+                db.execute(f"PRAGMA wal_autocheckpoint={_CHECKPOINT_PAGES}")
+                # A table with row ids and an index of keys: entries are a kilobyte or
+                # more, which a table keyed by its (random) keys splits page by page.
                 db.execute(
                     "CREATE TABLE IF NOT EXISTS entries "
-                    "(key TEXT PRIMARY KEY, entry BLOB, stamp INTEGER) WITHOUT ROWID"
+                    "(key TEXT PRIMARY KEY, entry BLOB, stamp INTEGER)"
                 )
                 # A rowid per result: the oldest go first.
                 db.execute(
