@@ -109,6 +109,9 @@ class Cache:
         self._entries_kept = entries_kept
         self._wrote = False
         self._stamp = 0  # when an entry was written: increasing, even on a coarse clock
+        # Whether the database held no entry when opened. Entries another run writes
+        # meanwhile are then missed, as any entry may be: a miss is only work.
+        self._none_kept = False
 
     @classmethod
     def of(cls, git_dir: str) -> Cache:
@@ -117,13 +120,17 @@ class Cache:
         return cache
 
     def get(self, key: str) -> Entry | None:
+        if self._open() is not None and self._none_kept:
+            return None  # a new database: no question asked of it (a cold run's thousands)
         data = self._read("SELECT entry FROM entries WHERE key = ?", key)
         return None if data is None else _load(data)
 
-    def put(self, key: str, entry: Entry) -> None:
+    def put(self, key: str, entry: Entry, data: bytes | None = None) -> None:
+        """`entry` kept under `key`; `data`: its `stored` form, when a worker made it."""
         if not self._usable:
             return
-        data = _MAGIC + pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+        if data is None:
+            data = stored(entry)
         self._stamp = max(time.time_ns(), self._stamp + 1)
         self._new.append((key, data, self._stamp))
         if len(self._new) >= _WRITE_EVERY:
@@ -228,6 +235,8 @@ class Cache:
                     "CREATE TABLE IF NOT EXISTS results "
                     "(rowid INTEGER PRIMARY KEY, key TEXT UNIQUE, result BLOB)"
                 )
+                (kept,) = db.execute("SELECT EXISTS (SELECT 1 FROM entries)").fetchone()
+                self._none_kept = not kept
                 self._db = db
             except (OSError, sqlite3.Error):
                 self._usable = False  # the run goes on without a cache, silently
@@ -316,6 +325,20 @@ def _load_plain(data: bytes) -> object | None:
     except Exception:  # a torn or planted result is a miss, whatever it holds
         return None
     return result
+
+
+def stored(entry: Entry) -> bytes:
+    """An entry as the cache holds it: what a worker sends back, so that this process
+    reads it once and never writes it again (issue 12)."""
+    return _MAGIC + pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def restored(data: bytes) -> Entry:
+    """An entry from its `stored` form, as a worker made it."""
+    entry = _load(data)
+    if entry is None:
+        raise ValueError("not an entry as `stored` makes it")
+    return entry
 
 
 def _load(data: bytes) -> Entry | None:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Literal, cast
 
 from gitreview.analyze import Analysis, analyze, settled
 from gitreview.analyze.trust import Origin
-from gitreview.cache import Cache, Entry, key
+from gitreview.cache import Cache, Entry, key, restored, stored
 from gitreview.classify import FileFacts, aggregate, classify
 from gitreview.classify.base import Verdict
 from gitreview.config import CONFIG_FILE, Config, check_rule_ids, parse_config
@@ -335,8 +335,9 @@ class _Batch:
     def __init__(self) -> None:
         self.tasks: list[_Task] = []
         self.sent = False
-        self.future: Future[list[Entry]] | None = None  # None once sent: proved here
+        self.future: Future[list[bytes]] | None = None  # None once sent: proved here
         self.entries: list[Entry] | None = None
+        self.stored: list[bytes] | None = None  # the entries as the cache holds them
 
 
 class _Pool:
@@ -384,7 +385,7 @@ class _Pool:
             self._start()
         if self._executor is not None:
             try:
-                batch.future = self._executor.submit(_prove_batch, batch.tasks)
+                batch.future = self._executor.submit(_prove_stored, batch.tasks)
                 self._sent.append(batch)
             except RuntimeError:  # the pool broke (a worker died): proved here instead
                 self._executor = None
@@ -403,7 +404,8 @@ class _Pool:
             self._held -= 1
             if batch.future is not None:
                 try:
-                    batch.entries = batch.future.result(timeout=self._seconds)
+                    batch.stored = batch.future.result(timeout=self._seconds)
+                    batch.entries = list(map(restored, batch.stored))
                 except TookTooLong:
                     batch.entries = self._one_at_a_time(batch)
                 except BrokenProcessPool:
@@ -432,7 +434,7 @@ class _Pool:
             try:
                 if single.future is None:  # the fresh workers broke at once
                     raise BrokenProcessPool
-                entries += single.future.result(timeout=self._seconds)
+                entries += map(restored, single.future.result(timeout=self._seconds))
             except TookTooLong:
                 entries.append(unproved(task[0], task[1], self._seconds))
                 self._end_workers()
@@ -483,6 +485,7 @@ def _ready(
     workers hold as many as they may."""
     while queue:
         change, entry_key, held = queue[0]
+        data = None
         if isinstance(held, Entry):
             entry = held
         else:
@@ -493,9 +496,10 @@ def _ready(
             if batch.entries is None and not (wait or pool.full() or _finished(batch)):
                 return
             entry = pool.collect(batch)[position]
+            data = None if batch.stored is None else batch.stored[position]
         queue.popleft()
         if cache is not None and entry_key and entry.analysis.cause != TIMED_OUT:
-            cache.put(entry_key, entry)  # a proof that timed out may not on another day
+            cache.put(entry_key, entry, data)  # a proof that timed out may not on another day
         yield change, entry
 
 
@@ -519,6 +523,12 @@ def _start_worker(terms: Terms) -> None:
         repository = Repository(terms.git_dir, work_tree=None, shallow=False)
         head = TreeReader(repository, terms.head)
     _WORKER = (terms, head)
+
+
+def _prove_stored(batch: list[_Task]) -> list[bytes]:
+    """A worker's entries for a batch, as the cache holds them: this process stores
+    what it is sent, not pickling each entry a second time."""
+    return list(map(stored, _prove_batch(batch)))
 
 
 def _prove_batch(

@@ -119,6 +119,32 @@ class _Planted:
         return (os.system, ("touch planted-by-cache",))
 
 
+def test_a_new_database_is_asked_nothing_and_an_old_one_everything(
+    writable_repo: RepoFactory, tmp_path: Path
+) -> None:
+    """A cold run's database held no entry: none of its thousands of files is looked
+    up. One that holds entries is asked about each file, whoever wrote them."""
+    repo = writable_repo("cache")
+    cold_store = Cache(tmp_path / "one")
+    asked: list[str] = []
+    read = cold_store._read
+
+    def counted(query: str, key: str) -> bytes | None:
+        asked.append(key)
+        return read(query, key)
+
+    cold_store._read = counted  # type: ignore[method-assign]
+    assert cold_store.get("a" * 64) is None and asked == []
+    cold_store.close()
+    cached(repo, "v0..v1")
+    kept = entries(repo)
+    warm = Cache(database(repo).parent)
+    assert all(
+        warm.get(key) == pickle.loads(data.partition(b"\n")[2]) for key, data in kept.items()
+    )
+    warm.close()
+
+
 def test_torn_garbage_or_planted_entries_are_misses(writable_repo: RepoFactory) -> None:
     repo = writable_repo("cache")
     expected = cold(repo, "v0..v1")

@@ -106,6 +106,40 @@ def test_workers_start_only_for_a_full_batch_of_cache_misses(
     assert mixed == output(repo, "HEAD~2..HEAD", "--no-cache", "--jobs", "1")
 
 
+def test_what_workers_store_is_what_this_process_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers send back each entry as the cache holds it, and this process stores
+    those bytes as they came: they read back as the entries one process stores, and
+    none of them was pickled again here."""
+    import shutil
+
+    from test_cache import database, entries
+
+    from gitreview import cache
+
+    repo, count = _large_repo(tmp_path)
+    changed = 2 * len(range(0, count, 2))  # half the pages and half the modules
+    pickled: list[int] = []
+    stored = cache.stored
+
+    def counted(entry: cache.Entry) -> bytes:
+        pickled.append(1)
+        return stored(entry)
+
+    monkeypatch.setattr(cache, "stored", counted)
+    output(repo, "HEAD~1..HEAD", "--jobs", "2")
+    by_workers = entries(repo)
+    assert len(by_workers) == changed and pickled == []  # the workers pickled them
+    shutil.rmtree(database(repo).parent)
+    output(repo, "HEAD~1..HEAD", "--jobs", "1")
+    alone = entries(repo)
+    assert len(pickled) == changed
+    assert by_workers.keys() == alone.keys()
+    for key, data in by_workers.items():
+        assert cache.restored(data) == cache.restored(alone[key])
+
+
 def test_jobs_must_be_one_or_more(fixture_repo: RepoFactory) -> None:
     status, _, stderr = output(fixture_repo("kinds"), "v1..v2", "--jobs", "0")
     assert status == 2
