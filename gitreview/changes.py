@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gitreview.git import Copies, DiffStream, Repository
+from gitreview.git import Copies, DiffStream, ObjectReader, Repository
 from gitreview.gitdiff import PatchBlock, RawChange, whole_file_hunks
 from gitreview.model import MODE_GITLINK, FileChange, Hunk, Origin, Range, Status
 
@@ -65,7 +65,16 @@ class Changes:
         """The old paths of files deleted or renamed away."""
         return [raw.old_path for raw in self._raw if raw.status in ("D", "R")]
 
+    def order(self) -> dict[str, int]:
+        """Each change's place in git's order, by its path: added files may come
+        later than their place (`__iter__`), and are put back in it."""
+        return {raw.new_path: place for place, raw in enumerate(self._raw)}
+
     def __iter__(self) -> Iterator[FileChange]:
+        """The changes in git's order, but for added files met before git has found
+        the range's copies: those come once it has (the first of them would wait for
+        git, about half a second on a large range, while the other files can be
+        analyzed), at most _DEFERRED of them held."""
         if not self._raw:
             return
         wanted = [side[0] for raw in self._raw for side in _sides(raw) if side is not None]
@@ -73,30 +82,61 @@ class Changes:
         blocks = self._diff.blocks()
         sources = self._repo.objects()  # copies' sources, outside the stream's order
         copies: dict[str, RawChange] | None = None
+        deferred: list[_Read] = []
         try:
             for streamed in self._raw:
-                raw = streamed
-                if streamed.status == "A" and self._copies is not None:
-                    # Waited for at the first added file only: until then git looks
-                    # for copies on the other core.
-                    if copies is None:
-                        copies = self._copies.by_path(self._diff.paths)
-                    raw = copies.get(streamed.new_path, streamed)
                 old_data, new_data = (
                     None if side is None else blobs.next(*side) for side in _sides(streamed)
                 )
-                if raw is not streamed and raw.old_mode != MODE_GITLINK:
-                    old_data = sources.read(raw.old_oid, "blob", raw.old_path)
                 # git prints a type change as two blocks: the old entry deleted,
                 # the new one added (diff.c run_diff).
                 patches = [next(blocks)] + ([next(blocks)] if streamed.status == "T" else [])
                 _check_order(streamed, patches)
-                yield _file_change(self._repo, raw, old_data, new_data, patches)
+                read = (streamed, old_data, new_data, patches)
+                added = streamed.status == "A"
+                if copies is None and self._copies is not None and (added or deferred):
+                    if self._copies.ready() or len(deferred) >= _DEFERRED:
+                        copies = self._copies.by_path(self._diff.paths)
+                        for held in deferred:
+                            yield _copied(self._repo, held, copies, sources)
+                        deferred = []
+                    elif added:
+                        deferred.append(read)
+                        continue
+                yield _copied(self._repo, read, copies, sources)
+            if deferred:
+                assert self._copies is not None
+                copies = self._copies.by_path(self._diff.paths)
+                for held in deferred:
+                    yield _copied(self._repo, held, copies, sources)
         finally:
             blocks.close()
             blobs.close()
             if self._copies is not None:
                 self._copies.close()
+
+
+# A git pair read from the stream: its blobs and its patch blocks.
+_Read = tuple[RawChange, "bytes | None", "bytes | None", list[PatchBlock]]
+# Added files held while git looks for copies: their blobs are in memory.
+_DEFERRED = 256
+
+
+def _copied(
+    repo: Repository,
+    read: _Read,
+    copies: dict[str, RawChange] | None,
+    sources: ObjectReader,
+) -> FileChange:
+    """The change of a pair read from the stream, an added file made a copy where
+    git found its source."""
+    streamed, old_data, new_data, patches = read
+    raw = streamed
+    if streamed.status == "A" and copies is not None:
+        raw = copies.get(streamed.new_path, streamed)
+        if raw is not streamed and raw.old_mode != MODE_GITLINK:
+            old_data = sources.read(raw.old_oid, "blob", raw.old_path)
+    return _file_change(repo, raw, old_data, new_data, patches)
 
 
 def iter_changes(repo: Repository, rng: Range, *, copies: bool = True) -> Changes:

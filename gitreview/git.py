@@ -523,6 +523,11 @@ class Copies:
         self._git = _Process(
             repo, "diff-tree", "-r", "-z", "--raw", "-M", "-C", base or EMPTY_TREE, head
         )
+        _widen_pipe(self._git.stdout)  # git can end before it is read: `ready`
+
+    def ready(self) -> bool:
+        """Whether git has found them all (its output fits in its pipe: a megabyte)."""
+        return self._git.process.poll() is not None
 
     def by_path(self, paths: Callable[[], Mapping[str, str]]) -> dict[str, RawChange]:
         """`paths` (object id -> path) names the file of a blob git could not read."""

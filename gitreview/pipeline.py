@@ -211,6 +211,7 @@ def classify_range(
             jobs=jobs,
             size=len(sized),
             listing=listing,
+            order=sized.order(),
         )
     finally:
         listing.close()
@@ -320,11 +321,13 @@ def _classify(
     jobs: int | None = None,
     size: int = 0,
     listing: Listing | None = None,
+    order: Mapping[str, int] | None = None,
 ) -> Outcome:
     """Every file proved (verdicts.py), then what only the whole range shows: moved
     blocks, links elsewhere, and the range analyzers. `listing`: the range's
     commits, which git lists while moved blocks are looked for: once the files are
-    proved, a core is free."""
+    proved, a core is free. `order`: each change's place by its path, when `changes`
+    may come out of it (changes.Changes: added files wait for git's copies)."""
     from gitreview.analyze import RANGE_ANALYZERS, trust
     from gitreview.classify.moves import find_moves
 
@@ -336,6 +339,8 @@ def _classify(
     for change, entry in proved(pending, terms, head=head, cache=cache, jobs=jobs, size=size):
         files.append(_restored(change, entry, contents))
         findings += entry.findings
+    if order is not None:
+        files.sort(key=lambda c: order[c.change.path])  # moves go in the range's order
     if listing is not None:
         listing.start()
     moved = find_moves([(c.change, c.kind, c.analysis.t1, c.verdict) for c in files])

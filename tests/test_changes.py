@@ -126,10 +126,14 @@ def git_diff_changes(repo: Path, base: str, head: str, *options: str) -> list[Fi
 
 
 def our_changes(repo: Path, base: str, head: str, *, copies: bool = False) -> list[FileChange]:
+    """The changes in git's order (added files may come later while git looks for
+    copies: they are put back in their place, as the pipeline does)."""
     repository = open_repository(str(repo))
     start = None if base == EMPTY_TREE else commit_id(repo, base)
     rng = Range(spec="", base=start, head=commit_id(repo, head), commits=())
-    return list(iter_changes(repository, rng, copies=copies))
+    changes = iter_changes(repository, rng, copies=copies)
+    order = changes.order()
+    return sorted(changes, key=lambda change: order[change.path])
 
 
 def assert_same_as_git_diff(repo: Path, base: str, head: str) -> None:
@@ -171,6 +175,37 @@ def test_a_copy_is_a_file_git_diff_calls_added(fixture_repo: RepoFactory) -> Non
         "src/handlers/base.py",
         92,
     )
+
+
+@pytest.mark.parametrize("held", [0, 1, 256])
+def test_added_files_wait_for_git_s_copies_in_their_place(
+    fixture_repo: RepoFactory, monkeypatch: pytest.MonkeyPatch, held: int
+) -> None:
+    """Added files met before git has found the copies come later (at most `held` of
+    them wait), and the same changes come out of them; the manifest is the same."""
+    from manifests import run
+
+    from gitreview import changes as module
+    from gitreview.git import Copies
+
+    repo = fixture_repo("kinds")
+    expected = our_changes(repo, "v1", "v2", copies=True)
+    before = run("--repo", repo, "--no-cache", "v1..v2")
+    monkeypatch.setattr(Copies, "ready", lambda self: False)
+    monkeypatch.setattr(module, "_DEFERRED", held)
+    repository = open_repository(str(repo))
+    rng = Range(spec="", base=commit_id(repo, "v1"), head=commit_id(repo, "v2"), commits=())
+    changes = iter_changes(repository, rng)
+    came = [change.path for change in changes]
+    order = changes.order()
+    added = [c.path for c in expected if c.status in ("added", "copied")]
+    assert len(added) > 2
+    if held >= len(added):  # every added file waited for the copies: they come last
+        assert came[-len(added) :] == added and came != sorted(came, key=order.__getitem__)
+    elif not held:
+        assert came == [c.path for c in expected]
+    assert our_changes(repo, "v1", "v2", copies=True) == expected
+    assert run("--repo", repo, "--no-cache", "v1..v2") == before
 
 
 def test_same_pairs_and_hunks_as_git_diff_on_this_project() -> None:
