@@ -90,31 +90,37 @@ class _Matcher:
         """Greedy longest blocks, in range order: each added line is matched with the
         longest run of unused removed lines it starts."""
         wanted = {key for run in added for key in self.keys(run) if key.strip()}
-        places: dict[str, list[tuple[_Run, int, list[str]]]] = defaultdict(list)
+        # Each removed line is numbered across the range (`first` of its run, plus its
+        # offset), and `used` says whether a block holds it: no key made per check.
+        places: dict[str, list[tuple[_Run, int, list[str], int]]] = defaultdict(list)
+        first = 0
         for run in removed:
             keys = self.keys(run)
             for p, key in enumerate(keys):
                 if key in wanted:
-                    places[key].append((run, p, keys))
+                    places[key].append((run, p, keys, first))
+            first += run.length
+        used = bytearray(first)
         for run in added:
             here = self.keys(run)
             i = 0
             while i < run.length:
-                best_length, best = 0, (run, 0)
-                for source, p, there in places.get(here[i], ())[:MAX_CANDIDATES]:
+                best_length, best = 0, (run, 0, 0)
+                for source, p, there, number in places.get(here[i], ())[:MAX_CANDIDATES]:
                     length = 0
                     while (
                         i + length < run.length
                         and p + length < source.length
-                        and not self._used("-", source, p + length)
+                        and not used[number + p + length]
                         # (the first line's key is the one it was found by)
                         and (not length or here[i + length] == there[p + length])
                     ):
                         length += 1
                     if length > best_length:
-                        best_length, best = length, (source, p)
+                        best_length, best = length, (source, p, number)
                 if best_length and _big_enough(here[i : i + best_length]):
-                    source, p = best
+                    source, p, number = best
+                    used[number + p : number + p + best_length] = b"\1" * best_length
                     self._record(
                         _Run(source.file, source.hunk, source.start + p, best_length),
                         _Run(run.file, run.hunk, run.start + i, best_length),
@@ -122,9 +128,6 @@ class _Matcher:
                     i += best_length
                 else:
                     i += 1
-
-    def _used(self, side: str, run: _Run, offset: int) -> bool:
-        return (side, run.file, run.hunk, run.start + offset) in self.block_of
 
     def _record(self, source: _Run, target: _Run) -> None:
         block = _Block(source, target, self._handle(source, "-"), self._handle(target, "+"))
