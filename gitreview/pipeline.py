@@ -430,8 +430,8 @@ def _redacted(outcome: Outcome) -> Outcome:
     names: dict[str, str] = {}  # evidence repeats from hunk to hunk
 
     def name(text: str) -> str:
-        if text not in names:
-            names[text] = redact_name(text)
+        if text not in names:  # most names: a few searches in C
+            names[text] = redact_name(text) if name_may_change(text) else text
         return names[text]
 
     rng = outcome.rng
