@@ -329,7 +329,7 @@ def _load_plain(data: bytes) -> object | None:
 
 def stored(entry: Entry) -> bytes:
     """An entry as the cache holds it: what a worker sends back, so that this process
-    reads it once and never writes it again (issue 12)."""
+    unpickles it once and stores those bytes, never pickling it again (issue 12)."""
     return _MAGIC + pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
 
 
