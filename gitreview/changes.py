@@ -74,7 +74,7 @@ class Changes:
         """The changes in git's order, but for added files met before git has found
         the range's copies: those come once it has (the first of them would wait for
         git, about half a second on a large range, while the other files can be
-        analyzed), at most _DEFERRED of them held."""
+        analyzed), at most _DEFERRED of them and _DEFERRED_BYTES of their blobs held."""
         if not self._raw:
             return
         wanted = [side[0] for raw in self._raw for side in _sides(raw) if side is not None]
@@ -83,6 +83,7 @@ class Changes:
         sources = self._repo.objects()  # copies' sources, outside the stream's order
         copies: dict[str, RawChange] | None = None
         deferred: list[_Read] = []
+        held = 0  # bytes of the deferred files' blobs
         try:
             for streamed in self._raw:
                 old_data, new_data = (
@@ -95,20 +96,22 @@ class Changes:
                 read = (streamed, old_data, new_data, patches)
                 added = streamed.status == "A"
                 if copies is None and self._copies is not None and (added or deferred):
-                    if self._copies.ready() or len(deferred) >= _DEFERRED:
+                    full = len(deferred) >= _DEFERRED or held >= _DEFERRED_BYTES
+                    if self._copies.ready() or full:
                         copies = self._copies.by_path(self._diff.paths)
-                        for held in deferred:
-                            yield _copied(self._repo, held, copies, sources)
+                        for waited in deferred:
+                            yield _copied(self._repo, waited, copies, sources)
                         deferred = []
                     elif added:
                         deferred.append(read)
+                        held += len(new_data or b"")
                         continue
                 yield _copied(self._repo, read, copies, sources)
             if deferred:
                 assert self._copies is not None
                 copies = self._copies.by_path(self._diff.paths)
-                for held in deferred:
-                    yield _copied(self._repo, held, copies, sources)
+                for waited in deferred:
+                    yield _copied(self._repo, waited, copies, sources)
         finally:
             blocks.close()
             blobs.close()
@@ -118,8 +121,10 @@ class Changes:
 
 # A git pair read from the stream: its blobs and its patch blocks.
 _Read = tuple[RawChange, "bytes | None", "bytes | None", list[PatchBlock]]
-# Added files held while git looks for copies: their blobs are in memory.
+# Added files held while git looks for copies, and their blobs' bytes: past either,
+# the next one waits for git.
 _DEFERRED = 256
+_DEFERRED_BYTES = 16 << 20
 
 
 def _copied(
