@@ -290,9 +290,16 @@ def code_digest() -> str:
 
 class _Unpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
-        if (module, name) not in _ALLOWED:
-            raise pickle.UnpicklingError(f"{module}.{name} is not an entry's record")
-        return super().find_class(module, name)
+        found = _FOUND.get((module, name))
+        if found is None:
+            if (module, name) not in _ALLOWED:
+                raise pickle.UnpicklingError(f"{module}.{name} is not an entry's record")
+            found = _FOUND[(module, name)] = super().find_class(module, name)
+        return found
+
+
+# The records of _ALLOWED, once found: a verdicts-cached run reads thousands of entries.
+_FOUND: dict[tuple[str, str], Any] = {}
 
 
 class _PlainUnpickler(pickle.Unpickler):
