@@ -359,33 +359,6 @@ def _classify(
     return _redacted(Outcome(rng, files, findings, settings, source))
 
 
-def _classified(
-    change: FileChange,
-    kind: str,
-    analysis: Analysis,
-    verdict: FileVerdict,
-    contents: Contents,
-    *,
-    head_text: str | None,
-    keys: KeyBlocks,
-) -> Classified:
-    if head_text is None and change.new_data is not None and not change.binary:
-        head_text = change.new_data.decode("utf-8", "replace")
-    full = contents == "all" or (contents == "missing" and not analysis.t1)
-    return Classified(
-        # Keep hunks, drop the blobs: a range of thousands of files must not
-        # hold every blob until the end.
-        change._replace(old_data=None, new_data=None),
-        kind,
-        analysis,
-        verdict,
-        tokens.estimate(head_text) if head_text else 0,
-        full=full,
-        content=head_text if full else None,
-        keys=keys,
-    )
-
-
 def _restored(change: FileChange, entry: Entry, contents: Contents) -> Classified:
     """The file as it was classified when its entry was stored."""
     from gitreview.classify import outlined
@@ -395,10 +368,23 @@ def _restored(change: FileChange, entry: Entry, contents: Contents) -> Classifie
         old_text = None if change.old_data is None else change.old_data.decode("utf-8")
         new_text = None if change.new_data is None else change.new_data.decode("utf-8")
     verdict = outlined(entry.verdict, change, entry.kind, old_text, new_text)
-    classified = _classified(
-        change, entry.kind, entry.analysis, verdict, contents, head_text=new_text, keys=entry.keys
+    head_text = new_text
+    if head_text is None and change.new_data is not None and not change.binary:
+        head_text = change.new_data.decode("utf-8", "replace")
+    full = contents == "all" or (contents == "missing" and not entry.analysis.t1)
+    return Classified(
+        # Keep hunks, drop the blobs: a range of thousands of files must not
+        # hold every blob until the end.
+        change._replace(old_data=None, new_data=None),
+        entry.kind,
+        entry.analysis,
+        verdict,
+        tokens.estimate(head_text) if head_text else 0,
+        full=full,
+        content=head_text if full else None,
+        keys=entry.keys,
+        shown=entry.shown,
     )
-    return classified._replace(shown=entry.shown)
 
 
 def _search_links_ahead(head: TreeReader, gone: list[str]) -> None:

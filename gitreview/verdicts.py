@@ -165,7 +165,7 @@ def prove(
     significant = verdict.classification != "trivial" or trusted
     texts = analysis.old_text is not None or analysis.new_text is not None
     keys = key_blocks_of(change)
-    reviewed = [trusted or hunk.classification != "trivial" for hunk in verdict.hunks]
+    to_show = [trusted or hunk.classification != "trivial" for hunk in verdict.hunks]
     return Entry(
         kind,
         settled(analysis, significant=significant),
@@ -174,7 +174,7 @@ def prove(
         findings,
         keys,
         asked,
-        shown_hunks(change.hunks, reviewed, keys),
+        shown_hunks(change.hunks, to_show, keys),
     )
 
 

@@ -48,7 +48,10 @@ def test_the_manifest_counts_its_own_text_serialized_once() -> None:
 
 
 def test_a_manifest_in_pieces_is_the_manifest() -> None:
-    from gitreview.render.json import serialize, serialize_pieces, value_pieces
+    from gitreview.render.json import framed, serialize, value_pieces
+
+    def serialize_pieces(manifest: dict[str, Any]) -> list[str]:
+        return framed({key: value_pieces(value) for key, value in manifest.items()})
 
     manifests: tuple[dict[str, Any], ...] = (
         {},

@@ -20,11 +20,6 @@ def serialize(manifest: dict[str, Any]) -> str:
     return compact(manifest) + "\n"
 
 
-def serialize_pieces(manifest: dict[str, Any]) -> list[str]:
-    """`serialize(manifest)` in pieces, joined with "" (`framed`, `value_pieces`)."""
-    return framed({key: value_pieces(value) for key, value in manifest.items()})
-
-
 def value_pieces(value: Any) -> list[str]:
     """`compact(value)` in pieces, joined with "": a list item by item, each item whole
     (a file's entry, a finding, a role's review item), and a mapping key by key where
