@@ -7,7 +7,6 @@ shells over them.
 
 from __future__ import annotations
 
-import json
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -432,8 +431,9 @@ def _redacted(outcome: Outcome) -> Outcome:
 
 def _redacted_file(item: Classified, name: Callable[[str], str]) -> Classified:
     """The file with its names redacted; the same record when none holds a secret
-    (the common case, and a range may have thousands of files)."""
-    change, verdict, report = item.change, item.verdict, item.analysis.report
+    (the common case, and a range may have thousands of files). Its analysis's
+    names were redacted when it was proved (analyze.settled)."""
+    change, verdict = item.change, item.verdict
     path, old_path = name(change.path), change.old_path and name(change.old_path)
     if (path, old_path) != (change.path, change.old_path):
         change = change._replace(path=path, old_path=old_path)
@@ -441,18 +441,6 @@ def _redacted_file(item: Classified, name: Callable[[str], str]) -> Classified:
     evidence = name(verdict.evidence)
     if evidence != verdict.evidence or hunks != verdict.hunks:
         verdict = replace(verdict, evidence=evidence, hunks=hunks)
-    # Its symbols and sections (a file may have hundreds) are each searched once for
-    # anything a redaction could change, all names together, and redacted one by one
-    # only then.
-    scopes = report.scopes
-    if name_may_change("\n".join(scope.name for scope in scopes)):
-        scopes = tuple(scope._replace(name=name(scope.name)) for scope in scopes)
-    structure = report.structure
-    if structure and name_may_change(json.dumps(structure, ensure_ascii=False)):
-        structure = _redact_strings(structure, name)
-    if scopes is not report.scopes or structure != report.structure:
-        report = report._replace(scopes=scopes, structure=structure)
-        item = item._replace(analysis=replace(item.analysis, report=report))
     if change is item.change and verdict is item.verdict:
         return item
     return item._replace(change=change, verdict=verdict)
@@ -464,16 +452,6 @@ def _redacted_verdict(verdict: Verdict, name: Callable[[str], str]) -> Verdict:
     if evidence == verdict.evidence and pointers == verdict.pointers:
         return verdict
     return verdict._replace(evidence=evidence, pointers=pointers)
-
-
-def _redact_strings(value: Any, name: Callable[[str], str]) -> Any:
-    if isinstance(value, str):
-        return name(value)
-    if isinstance(value, Mapping):
-        return {key: _redact_strings(item, name) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_redact_strings(item, name) for item in value]
-    return value
 
 
 def _never_trivial(verdict: FileVerdict) -> FileVerdict:

@@ -9,10 +9,10 @@ gets `t1: missing` (analyzer-failed), and the rest of the run goes on.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain
-from typing import Literal
+from typing import Any, Literal
 
 from gitreview.analyze import code, commits, data, lexical, markdown, python, text, trust
 from gitreview.analyze.base import (
@@ -137,10 +137,45 @@ def settled(analysis: Analysis, *, significant: bool) -> Analysis:
     """The analysis as kept once its file is classified: without the texts, and with
     its scopes named now for a significant file (the manifest gives its hunks theirs;
     moved blocks only ever make a file trivial) and dropped for a trivial one, so
-    that no text outlives its file's turn (issue 12)."""
+    that no text outlives its file's turn (issue 12). Its names (symbols, sections,
+    the structure's strings) are redacted here, where the file is proved and once
+    for its cache entry, not for every range that reads it (issue 11)."""
     report = analysis.report
     scopes = tuple(report.scopes) if significant else ()
-    return replace(analysis, old_text=None, new_text=None, report=report._replace(scopes=scopes))
+    report = _names_redacted(report._replace(scopes=scopes))
+    return replace(analysis, old_text=None, new_text=None, report=report)
+
+
+def _names_redacted(report: Report) -> Report:
+    """The report with every credential in its symbols, sections and structure
+    redacted; the same record when none may hold one (the common case). A file may
+    have hundreds of names: they are searched together first, and redacted one by
+    one only then."""
+    import json
+
+    from gitreview.secrets import name_may_change, redact_name
+
+    def name(text: str) -> str:
+        return redact_name(text) if name_may_change(text) else text
+
+    scopes, structure = report.scopes, report.structure
+    if name_may_change("\n".join(scope.name for scope in scopes)):
+        scopes = tuple(scope._replace(name=name(scope.name)) for scope in scopes)
+    if structure and name_may_change(json.dumps(structure, ensure_ascii=False)):
+        structure = _redact_strings(structure, name)
+    if scopes is report.scopes and structure == report.structure:
+        return report
+    return report._replace(scopes=scopes, structure=structure)
+
+
+def _redact_strings(value: Any, name: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return name(value)
+    if isinstance(value, Mapping):
+        return {key: _redact_strings(item, name) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_redact_strings(item, name) for item in value]
+    return value
 
 
 def _run(analyzers: Iterable[Analyzer], subject: Subject) -> tuple[Report, bool]:
