@@ -149,11 +149,20 @@ class Cache:
         if db is None:
             return
         sink = _Deflating()
-        pickle.Pickler(sink, protocol=pickle.HIGHEST_PROTOCOL).dump(result)
-        data = sink.deflated()
+        _Keeping(sink).dump(result)
+        chunks = sink.deflated()
         try:
             with db:
-                db.execute("INSERT OR REPLACE INTO results VALUES (NULL, ?, ?)", (key, data))
+                # Room for it first, then its pieces written in: given whole, SQLite
+                # would copy the megabytes twice more (the bound value, the record).
+                made = db.execute(
+                    "INSERT OR REPLACE INTO results VALUES (NULL, ?, zeroblob(?))",
+                    (key, sum(map(len, chunks))),
+                )
+                assert made.lastrowid is not None
+                with db.blobopen("results", "result", made.lastrowid) as blob:
+                    for chunk in chunks:
+                        blob.write(chunk)
                 db.execute(
                     "DELETE FROM results WHERE rowid NOT IN "
                     "(SELECT rowid FROM results ORDER BY rowid DESC LIMIT ?)",
@@ -302,9 +311,32 @@ class _Unpickler(pickle.Unpickler):
 _FOUND: dict[tuple[str, str], Any] = {}
 
 
+class _Keeping(pickle.Pickler):
+    """How a result is pickled: a text that is not all ASCII as its UTF-8, encoded
+    here. Pickled as a string, its UTF-8 would stay cached in the string for as long
+    as the result lives: 5 MiB more at the end of a large range (issue 12), when the
+    manifest and the briefs are all held. And with no memo ("fast" mode: a result is
+    plain data, with no cycles), which would hold every text and its UTF-8 until the
+    end, and whose table is megabytes of its own."""
+
+    def __init__(self, file: _Deflating) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.fast = True
+
+    def persistent_id(self, obj: Any) -> bytes | None:
+        if type(obj) is str and not obj.isascii():
+            return obj.encode("utf-8", "surrogatepass")
+        return None
+
+
 class _PlainUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         raise pickle.UnpicklingError(f"{module}.{name} is not plain data")
+
+    def persistent_load(self, pid: Any) -> str:
+        if not isinstance(pid, bytes):
+            raise pickle.UnpicklingError("a kept text is bytes")
+        return pid.decode("utf-8", "surrogatepass")
 
 
 class _Deflating:
@@ -319,9 +351,11 @@ class _Deflating:
         self._chunks.append(self._compressor.compress(data))
         return len(data)
 
-    def deflated(self) -> bytes:
-        """What was written, compressed, after the magic line."""
-        return b"".join((*self._chunks, self._compressor.flush()))
+    def deflated(self) -> list[bytes]:
+        """What was written, compressed, after the magic line: in pieces, which the
+        database is given one by one (never joined: a copy of megabytes)."""
+        self._chunks.append(self._compressor.flush())
+        return self._chunks
 
 
 def _load_plain(data: bytes) -> object | None:

@@ -2,12 +2,14 @@
 cold one, reuses what it stored, asks the head again what a file's links relied
 on, and never lets the cache fail a run or touch the working tree or objects."""
 
+import io
 import os
 import pickle
 import sqlite3
 import subprocess
 import sys
 import time
+import tracemalloc
 import zlib
 from pathlib import Path
 
@@ -386,3 +388,53 @@ def test_only_the_entries_written_last_stay(writable_repo: RepoFactory, tmp_path
         kept = sorted(key for (key,) in db.execute("SELECT key FROM entries"))
     assert kept == ["run1-2", "run2-0", "run2-1", "run2-2"]
     assert Cache(tmp_path).get("run2-0") == entry
+
+
+def test_a_kept_result_leaves_its_texts_as_they_were(tmp_path: Path) -> None:
+    """Texts not all ASCII (the brief's `⋯` for unchanged lines left out, an excerpt's
+    `…`) come back the same, and keeping them caches no UTF-8 copy in each: when a
+    large range's result is kept, its manifest and briefs are all held (issue 12)."""
+    texts = ["plain", "a gap ⋯ here", "lone \udcff surrogate", "…" * 1000, "é"]
+    result = (texts, {"default": texts[1:], "docs": []}, "error")
+    sizes = [sys.getsizeof(text) for text in texts]
+    cache = Cache(tmp_path)
+    cache.keep("range", result)
+    assert [sys.getsizeof(text) for text in texts] == sizes
+    assert cache.result("range") == result
+    cache.close()
+    assert Cache(tmp_path).result("range") == result
+
+
+def test_a_kept_text_is_bytes_or_the_result_is_a_miss(tmp_path: Path) -> None:
+    class Refers(pickle.Pickler):
+        def persistent_id(self, obj: object) -> object:
+            return ("os", "system") if obj == "x" else None
+
+    cache = Cache(tmp_path)
+    cache.keep("range", (["x"], {}, "error"))
+    assert cache.result("range") == (["x"], {}, "error")
+    cache.close()
+    planted = io.BytesIO()
+    Refers(planted).dump((["x"], {}, "error"))
+    with sqlite3.connect(cache.path) as db:
+        data = b"gitreview-cache 1\n" + zlib.compress(planted.getvalue())
+        db.execute("UPDATE results SET result = ?", (data,))
+    assert Cache(tmp_path).result("range") is None
+
+
+def test_keeping_a_result_holds_no_copy_of_it(tmp_path: Path) -> None:
+    """The result is pickled into its compressor piece by piece, with no memo (which
+    would hold every text pickled, and each one's UTF-8) and no join of the pieces:
+    what keeping allocates at once stays far under the result's own size."""
+    texts = [f"row {number} ⋯ " * 40 for number in range(20_000)]  # 12 MiB of UTF-8
+    cache = Cache(tmp_path)
+    cache.keep("warm-up", ([], {}, "error"))  # the database opened, outside the count
+    tracemalloc.start()
+    try:
+        cache.keep("range", (texts, {"default": texts}, "error"))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2**20
+    assert cache.result("range") == (texts, {"default": texts}, "error")
+    cache.close()
