@@ -178,10 +178,19 @@ class PackedLines(Sequence[Line]):
         return f"PackedLines({tuple(self)!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (
-            PackedLines,
-            (self.origins, self.body, self.old_start, self.new_start, self.open_ends),
-        )
+        # The texts go as UTF-8 encoded here: pickled as a string (to a worker, by
+        # this process), their UTF-8 would stay cached in it for as long as the hunk
+        # is held, a second copy of every text not all ASCII (4 MB on tldr's range).
+        body = self.body.encode("utf-8", "surrogatepass")
+        return (_packed, (self.origins, body, self.old_start, self.new_start, self.open_ends))
+
+
+def _packed(
+    origins: str, body: bytes, old_start: int, new_start: int, open_ends: tuple[int, ...]
+) -> PackedLines:
+    return PackedLines(
+        origins, body.decode("utf-8", "surrogatepass"), old_start, new_start, open_ends
+    )
 
 
 def origins_of(lines: Sequence[Line]) -> str:

@@ -2,6 +2,7 @@
 
 import pickle
 import random
+import sys
 
 import pytest
 from repos import RepoFactory, git
@@ -74,6 +75,20 @@ def test_hunks_go_to_workers_and_back_the_same() -> None:
         assert type(back) is Hunk
         assert all(type(line) is Line for line in back.lines)
         assert [line.newline for line in back.lines] == [line.newline for line in hunk.lines]
+
+
+def test_a_packed_hunk_sent_to_a_worker_leaves_its_texts_as_they_were() -> None:
+    """This process pickles each hunk it sends to a worker, and holds the hunk to the
+    end: its texts that are not all ASCII go as their UTF-8, so that no copy of it
+    stays cached in them (issue 12); escaped bytes of text that is not UTF-8 too."""
+    for texts in (["plain", "привет ⋯ 世界", ""], ["bad byte \udcff", "é", "x"]):
+        hunk = Hunk(1, 2, 1, 1, PackedLines.of(" -+", texts, 1, 1, (2,)))
+        assert isinstance(hunk.lines, PackedLines)
+        size = sys.getsizeof(hunk.lines.body)
+        back = pickle.loads(pickle.dumps(hunk, protocol=pickle.HIGHEST_PROTOCOL))
+        assert sys.getsizeof(hunk.lines.body) == size
+        assert back == hunk and isinstance(back.lines, PackedLines)
+        assert back.lines.texts == tuple(texts) and back.lines.open_ends == (2,)
 
 
 def test_a_file_added_whole() -> None:
