@@ -406,10 +406,11 @@ def _cache(repository: Repository) -> Cache:
 def _redacted(outcome: Outcome) -> Outcome:
     """The outcome with every credential in a name redacted (issue 11): a path, the
     range spec the user typed (a branch may be named like a token), a commit subject,
-    a finding, a section or symbol, a moved block's pointer and the evidence. Done
-    once classification is over, so every output (the manifest and each format,
-    explain, the hook, the ci step) starts from names with nothing to hide. A handle
-    still resolves: its blob id, not its path, is what `show` reads."""
+    a finding, a moved block's pointer and the evidence (a file's sections, symbols
+    and structure were redacted where it was proved: analyze.settled). Done once
+    classification is over, so every output (the manifest and each format, explain,
+    the hook, the ci step) starts from names with nothing to hide. A handle still
+    resolves: its blob id, not its path, is what `show` reads."""
     from gitreview.secrets import redact, redact_name
 
     names: dict[str, str] = {}  # evidence repeats from hunk to hunk
