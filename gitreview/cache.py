@@ -39,6 +39,7 @@ import sqlite3
 import sys
 import time
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -152,7 +153,7 @@ class Cache:
         _Keeping(sink).dump(result)
         chunks = sink.deflated()
         try:
-            with db:
+            with _transaction(db):
                 # Room for it first, then its pieces written in: given whole, SQLite
                 # would copy the megabytes twice more (the bound value, the record).
                 made = db.execute(
@@ -197,7 +198,7 @@ class Cache:
             self._new = []
             return
         try:
-            with db:  # one transaction: a concurrent run sees all of it or none
+            with _transaction(db):  # a concurrent run sees all of it or none
                 db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", self._new)
             self._wrote = True
         except sqlite3.Error:  # a full disk, a read-only repository, a lock held too long
@@ -211,7 +212,7 @@ class Cache:
         if db is None:
             return
         try:
-            with db:
+            with _transaction(db):
                 (count,) = db.execute("SELECT count(*) FROM entries").fetchone()
                 if count > self._entries_kept:
                     db.execute(
@@ -295,6 +296,25 @@ def code_digest() -> str:
             digest.update(f"{path}\0{status.st_size}\0{status.st_mtime_ns}\0".encode())
         digest.update(f"{name}:{len(folders)}\0".encode())
     return digest.hexdigest()[:16]
+
+
+@contextlib.contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction, committed at the end, rolled back on an error. The
+    connection is in autocommit mode (so that reads take no lock they keep), in
+    which `with db:` opens none: each row written was its own transaction, three
+    times the cost of a batch of 500 (issue 12), and not what a concurrent run
+    should see. IMMEDIATE: the write lock is waited for at the start, not at the
+    first write of a transaction that has read."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:  # SQLite rolls back by itself on a full disk, for one
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+        raise
 
 
 class _Unpickler(pickle.Unpickler):

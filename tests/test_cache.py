@@ -16,9 +16,12 @@ from pathlib import Path
 from manifests import run, validate_manifest
 from repos import RepoFactory, git, isolated_environment
 
+from gitreview.analyze import Analysis
 from gitreview.cache import FOLDER, RESULTS_KEPT, Cache, Entry, code_digest
+from gitreview.classify.base import FileVerdict
 from gitreview.model import Finding
 from gitreview.render.json import serialize
+from gitreview.review.diffs import NO_KEYS
 
 BROKEN = "markdown/broken-link"
 ANCHOR = "markdown/broken-anchor"
@@ -438,3 +441,26 @@ def test_keeping_a_result_holds_no_copy_of_it(tmp_path: Path) -> None:
     assert peak < 2**20
     assert cache.result("range") == (texts, {"default": texts}, "error")
     cache.close()
+
+
+def test_a_batch_of_entries_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    """Entries go in one transaction a batch: a run that fails halfway through one (a
+    full disk; here a trigger) leaves none of it, and a concurrent run sees all of a
+    batch or nothing (each row on its own was also three times the cost)."""
+    verdict = FileVerdict("significant", ("content",), ())
+    entry = Entry("text", Analysis("text", t1=True), verdict, False, (), NO_KEYS, ())
+    cache = Cache(tmp_path)
+    cache.put("first", entry)
+    cache.close()
+    with sqlite3.connect(cache.path) as db:
+        db.execute(
+            "CREATE TRIGGER refuse BEFORE INSERT ON entries WHEN NEW.key = 'k3' "
+            "BEGIN SELECT RAISE(ABORT, 'refused'); END"
+        )
+    cache = Cache(tmp_path)
+    for number in range(5):
+        cache.put(f"k{number}", entry)
+    cache.close()
+    with sqlite3.connect(cache.path) as db:
+        assert [key for (key,) in db.execute("SELECT key FROM entries")] == ["first"]
+    assert Cache(tmp_path).get("k0") is None
