@@ -429,7 +429,7 @@ def test_keeping_a_result_holds_no_copy_of_it(tmp_path: Path) -> None:
     """The result is pickled into its compressor piece by piece, with no memo (which
     would hold every text pickled, and each one's UTF-8) and no join of the pieces:
     what keeping allocates at once stays far under the result's own size."""
-    texts = [f"row {number} ⋯ " * 40 for number in range(20_000)]  # 12 MiB of UTF-8
+    texts = [f"row {number} ⋯ " * 40 for number in range(20_000)]  # 11 MB of UTF-8
     cache = Cache(tmp_path)
     cache.keep("warm-up", ([], {}, "error"))  # the database opened, outside the count
     tracemalloc.start()
