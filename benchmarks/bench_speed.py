@@ -15,9 +15,13 @@ request that gains a commit pays besides its new files). It prints the medians
 of wall and CPU time, their ratios, each one's peak RSS
 (GNU time's, for the process and the children it waited for) and the
 manifest's token figures. `--compare DIR` also runs the gitreview package found
-in DIR (a checkout or `git archive` of another version), cold, interleaved, for
-a before/after table. Run by hand, never in the test suite (issue 12): figures,
-not assertions; the machine is shared, so take medians of several runs.
+in DIR (a checkout or `git archive` of another version), cold, each of its runs
+paired with one of this version's (one after the other, each first in turn),
+for a before/after table that also says in how many pairs this version was the
+faster and the median of its time over the other's: on a shared machine whose
+speed drifts, a pair run together compares where medians taken minutes apart do
+not. Run by hand, never in the test suite (issue 12): figures, not assertions;
+the machine is shared, so take medians of several runs.
 """
 
 from __future__ import annotations
@@ -517,16 +521,21 @@ def run_range(
         "verdicts": [],
         "other": [],
     }
-    for _ in range(repeat):
+    for turn in range(repeat):
         samples["git"].append(measure(git_diff, env))
+        # The two versions' cold runs side by side, each first in turn: a shared
+        # host's speed drifts within minutes, so only a pair run together compares.
+        # Each version's cache is a file of its own (named by its code), so the
+        # second of a pair is cold too, and this version's stays for the next runs.
         clear_cache(repo)
+        if compare and turn % 2:
+            samples["other"].append(measure(ours, other_env))
         samples["ours"].append(measure(ours, env))
+        if compare and not turn % 2:
+            samples["other"].append(measure(ours, other_env))
         samples["warm"].append(measure(ours, env))
         forget_results(repo)
         samples["verdicts"].append(measure(ours, env))
-        if compare:
-            clear_cache(repo)
-            samples["other"].append(measure(ours, other_env))
     clear_cache(repo)
     manifest = json.loads(samples["ours"][-1].output)
     for name in ("warm", "verdicts"):
@@ -560,8 +569,8 @@ def print_header(compare: bool) -> None:
     header += " verdicts cached | ratio |"
     rule = "|---|---|---|---|---|---|---|---|---|"
     if compare:
-        header += " before | ratio before |"
-        rule += "---|---|"
+        header += " before | ratio before | faster in pairs |"
+        rule += "---|---|---|"
     header += " peak RSS git / cold / verdicts cached | tokens full / manifest / significant |"
     rule += "---|---|"
     print(header)
@@ -578,13 +587,21 @@ def ratio(samples: list[Sample], base: list[Sample]) -> str:
     return f"{wall:.1f}x ({cpu:.1f}x)"
 
 
+def pairs(row: Row) -> str:
+    """In how many of the pairs of cold runs this version was the faster, and the
+    median of its time over the other's, pair by pair."""
+    shares = [ours.seconds / other.seconds for ours, other in zip(row.ours, row.other, strict=True)]
+    faster = sum(share < 1 for share in shares)
+    return f"{faster} of {len(shares)}, {statistics.median(shares):.2f}x"
+
+
 def print_row(row: Row, compare: bool) -> None:
     line = f"| {row.label} | {row.files:,} / {row.hunks:,} | {timing(row.git, 3)} |"
     line += f" {timing(row.ours)} | {ratio(row.ours, row.git)} |"
     line += f" {timing(row.warm)} | {ratio(row.warm, row.git)} |"
     line += f" {timing(row.verdicts)} | {ratio(row.verdicts, row.git)} |"
     if compare:
-        line += f" {timing(row.other)} | {ratio(row.other, row.git)} |"
+        line += f" {timing(row.other)} | {ratio(row.other, row.git)} | {pairs(row)} |"
     tokens = row.tokens
     line += (
         f" {median(row.git, 'peak_mib'):.0f} / {median(row.ours, 'peak_mib'):.0f}"
