@@ -27,7 +27,6 @@ from gitreview.manifest import assemble, file_report, hunk_handle
 from gitreview.model import Assembled, FileChange, Finding, Range
 from gitreview.review.diffs import NO_KEYS, KeyBlocks, Shown
 from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
-from gitreview.secrets import name_may_change
 from gitreview.verdicts import Attributes, Terms, apply_rule_settings, check_rules, proved
 
 if TYPE_CHECKING:
@@ -416,8 +415,8 @@ def _redacted(outcome: Outcome) -> Outcome:
     names: dict[str, str] = {}  # evidence repeats from hunk to hunk
 
     def name(text: str) -> str:
-        if text not in names:  # most names: a few searches in C
-            names[text] = redact_name(text) if name_may_change(text) else text
+        if text not in names:
+            names[text] = redact_name(text)
         return names[text]
 
     rng = outcome.rng

@@ -235,7 +235,10 @@ def redact_name(text: str) -> str:
     """A name (a path, a branch or range spec, a handle, a symbol) with every credential
     replaced by REDACTED (issue 11). Unlike `redact`, a name made of nothing but base64
     characters stays as it is: `docs/architecture/overview/introduction` is a path,
-    not key material."""
+    not key material. Most names: a few searches in C (`name_may_change`), then the
+    name itself."""
+    if not name_may_change(text):
+        return text
     return "\n".join(redact_lines(text.split("\n")))
 
 

@@ -155,14 +155,11 @@ def _names_redacted(report: Report) -> Report:
 
     from gitreview.secrets import name_may_change, redact_name
 
-    def name(text: str) -> str:
-        return redact_name(text) if name_may_change(text) else text
-
     scopes, structure = report.scopes, report.structure
     if name_may_change("\n".join(scope.name for scope in scopes)):
-        scopes = tuple(scope._replace(name=name(scope.name)) for scope in scopes)
+        scopes = tuple(scope._replace(name=redact_name(scope.name)) for scope in scopes)
     if structure and name_may_change(json.dumps(structure, ensure_ascii=False)):
-        structure = _redact_strings(structure, name)
+        structure = _redact_strings(structure, redact_name)
     if scopes is report.scopes and structure == report.structure:
         return report
     return report._replace(scopes=scopes, structure=structure)
