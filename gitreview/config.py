@@ -163,9 +163,14 @@ def check_rule_ids(config: Config, known: Iterable[str], source: str) -> None:
 
 
 def _validate(data: object, source: str) -> None:
+    from gitreview.schema_check import satisfies
+
+    schema = load_schema("config.schema.json")
+    if satisfies(data, schema) is True:
+        return  # jsonschema is not imported: a tenth of a second (schema_check.py)
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(load_schema("config.schema.json"))
+    validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     if not errors:
         return
