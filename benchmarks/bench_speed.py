@@ -239,8 +239,9 @@ def case_push(extra: Tree | None = None) -> list[Tree]:
     base.update(extra or {})
     commits = [base]
     tree = dict(base)
+    edited = sorted(path for path in tree if path not in (extra or {}))
     for round_ in range(3):
-        for path in sorted(tree)[round_ * 7 : round_ * 7 + 5]:
+        for path in edited[round_ * 7 : round_ * 7 + 5]:
             tree[path] = edit_lines(rng, tree[path].decode(), 1, 3).encode()
         tree[f"tests/test_round{round_}.py"] = python_module(rng, f"t{round_}", 3).encode()
         if round_ == 2:
@@ -259,6 +260,29 @@ def case_push_large() -> list[Tree]:
             f"# Page {index}\n\nSee [the next page]({target}).\n\nNotes {index}.\n"
         ).encode()
     return case_push(wiki)
+
+
+# What a repository that uses gitreview holds: every push reads and checks it.
+CONFIGURATION = b"""\
+generated: ["docs/api/**"]
+ignore: ["vendor/"]
+fail_on: error
+metadata_keys: [updated]
+rules:
+  text/trailing-whitespace: "off"
+roles:
+  docs:
+    paths: ["**/*.md", "docs/**"]
+    kinds: [markdown]
+    budget: 6000
+  default:
+    budget: 20000
+"""
+
+
+def case_push_configured() -> list[Tree]:
+    """The same push in a repository with a configuration."""
+    return case_push({".gitreview.yml": CONFIGURATION})
 
 
 def case_pull_request() -> list[Tree]:
@@ -300,6 +324,11 @@ CASES = {
             "everyday push: 3 commits, 19 files (a page deleted), in a 300-file repository",
             case_push,
             version=".2",
+        ),
+        Case(
+            "push-config",
+            "the same push in a repository with a .gitreview.yml (roles, rules, globs)",
+            case_push_configured,
         ),
         Case(
             "push-large",
