@@ -14,25 +14,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from gitreview import tokens
-from gitreview.analyze import Analysis
-from gitreview.analyze import elsewhere as analyze_elsewhere
-from gitreview.analyze.base import HeadTree
-from gitreview.analyze.trust import Origin
-from gitreview.classify import FileVerdict, Verdict
 from gitreview.collector import paused
 from gitreview.config import CONFIG_FILE, Config, parse_config
 from gitreview.errors import Exit, NotFetched, UserError
 from gitreview.handles import Handle
-from gitreview.manifest import assemble, file_report, hunk_handle
 from gitreview.model import Assembled, FileChange, Finding, Range
 from gitreview.review.diffs import NO_KEYS, KeyBlocks, Shown
-from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
-from gitreview.verdicts import Attributes, Terms, apply_rule_settings, check_rules, proved
 
+# The analyzers, the classifiers and the manifest are loaded once git is at work on
+# the range (classify_range): a tenth of a second that git's pairing of renames and
+# its search of the pages for links (in a repository of 40,000, most of a push's
+# time) now overlap, on the other core (issue 12).
 if TYPE_CHECKING:
+    from gitreview.analyze import Analysis
+    from gitreview.analyze.base import HeadTree
     from gitreview.cache import Cache, Entry
+    from gitreview.classify import FileVerdict, Verdict
     from gitreview.git import Listing, Repository, TreeReader
     from gitreview.globs import AttrRule, Gitattributes
+    from gitreview.review.increments import Key, Reviewed
+    from gitreview.verdicts import Attributes, Terms
 
 Contents = Literal["none", "missing", "all"]
 # Wraps the changes to show progress: (changes, how many) -> the same changes.
@@ -76,6 +77,8 @@ def review_of(outcome: Outcome, *, budget: int | None = None) -> Assembled:
     overrides every role's. The outcome's files are let go as their entries are
     made (the list is left empty): a large range never holds every hunk's lines and
     every entry at once (issue 12)."""
+    from gitreview.manifest import assemble, file_report
+
     own: dict[str | None, list[Finding]] = {}
     for finding in outcome.findings:
         own.setdefault(finding.path, []).append(finding)
@@ -135,9 +138,12 @@ def classify_range(
     `jobs`: processes that prove files (verdicts.py; None: one per core for a large range).
     """
     if patch is not None:
+        from gitreview.analyze.trust import Origin
         from gitreview.patch import read_patch
+        from gitreview.verdicts import Terms
 
         settings = _config_from_path(config)
+        _check_rules(settings, str(config))
         origin = Origin("default" if config is None else "file", None, _name(config))
         rng = Range(spec=f"patch:{patch_name}", base=None, head=None, commits=())
         patched = read_patch(patch, patch_name)
@@ -168,15 +174,29 @@ def classify_range(
     tree: Literal["base", "head"] = "base" if rng.base else "head"
     trusted = TreeReader(repository, rng.base) if rng.base else head
     if config is not None:
-        settings = _config_from_path(config)
-        origin = Origin("file", tree, _name(config))
+        settings, source = _config_from_path(config), str(config)
     else:
         text = trusted.read(CONFIG_FILE)
         settings = Config() if text is None else parse_config(text, CONFIG_FILE)
-        check_rules(settings, CONFIG_FILE)
-        origin = Origin(tree, tree)
+        source = CONFIG_FILE
+    # git pairs the files, then searches the pages for links to those the range takes
+    # away, while the analyzers load (the imports above and in _classify).
+    sized = iter_changes(repository, rng, copies=settings.detect_copies)
+    listing = repository.listing(rng.base, rng.head)
+    try:
+        gone = sized.gone()
+    except UserError:
+        _check_rules(settings, source)  # a configuration's error is told first, as ever
+        raise
+    _check_rules(settings, source)
+    _search_links_ahead(head, gone)
     settings = _with_schema_texts(settings, trusted.read, tree)
     attributes_of = _TreeAttributes(trusted.read_many)
+    attributes_of.read_ahead(sized.paths())
+    from gitreview.analyze.trust import Origin
+    from gitreview.verdicts import Terms
+
+    origin = Origin("file", tree, _name(config)) if config is not None else Origin(tree, tree)
 
     def attributes(change: FileChange) -> tuple[Attributes, Attributes]:
         # Both ends from the trusted tree; with no base the old end has none, so an
@@ -188,10 +208,6 @@ def classify_range(
         # Most pairs keep their path: one reading serves both ends.
         return at_head, at_head if old_path == change.path else attributes_of.for_path(old_path)
 
-    sized = iter_changes(repository, rng, copies=settings.detect_copies)
-    listing = repository.listing(rng.base, rng.head)
-    _search_links_ahead(head, sized.gone())
-    attributes_of.read_ahead(sized.paths())
     changes: Iterable[FileChange] = sized
     if progress is not None:
         changes = progress(sized, len(sized))
@@ -255,6 +271,9 @@ def since_review(
             raise NotFetched(f"{since_manifest}: its head {head[:12]} is not in this repository")
         named = str(since_manifest)
     before = classify_range(repo, config=config, base_head=(base, head), cache=cache, jobs=jobs)
+    from gitreview.manifest import hunk_handle
+    from gitreview.review.increments import Reviewed, file_digest, hunk_digest
+
     hunks: dict[Key, str] = {}
     for item in before.files:
         change = item.change
@@ -327,7 +346,9 @@ def _classify(
     proved, a core is free. `order`: each change's place by its path, when `changes`
     may come out of it (changes.Changes: added files wait for git's copies)."""
     from gitreview.analyze import RANGE_ANALYZERS, trust
+    from gitreview.analyze import elsewhere as analyze_elsewhere
     from gitreview.classify.moves import find_moves
+    from gitreview.verdicts import apply_rule_settings, proved
 
     settings = terms.settings
 
@@ -389,7 +410,7 @@ def _search_links_ahead(head: TreeReader, gone: list[str]) -> None:
     """Links elsewhere to the Markdown files the range deletes or renames away are
     looked for by git while the range is analyzed (analyze/links.py): in a
     repository of 40,000 pages that search is most of an everyday push."""
-    from gitreview.analyze.links import MARKDOWN_SUFFIXES, is_markdown, name_forms
+    from gitreview.pages import MARKDOWN_SUFFIXES, is_markdown, name_forms
 
     names = sorted({form for path in gone if is_markdown(path) for form in name_forms(path)})
     if names:
@@ -458,6 +479,7 @@ def _never_trivial(verdict: FileVerdict) -> FileVerdict:
     """A change to what decides the review is for a person to judge (issue 11): no
     rule, configured glob or move makes it trivial."""
     from gitreview.analyze.trust import REASON, WHY
+    from gitreview.classify import FileVerdict, Verdict
 
     significant = Verdict("significant", (REASON,), WHY)
     hunks = tuple(
@@ -515,9 +537,16 @@ def _config_from_path(path: str | Path | None) -> Config:
         raise UserError(
             f"cannot read configuration {path}: {error.strerror}", status=Exit.CONFIG
         ) from None
-    settings = parse_config(text, str(path))
-    check_rules(settings, str(path))
-    return settings
+    return parse_config(text, str(path))
+
+
+def _check_rules(settings: Config, source: str) -> None:
+    """Every rule the configuration names exists: the analyzers, loaded for it only
+    when it names one, say which do."""
+    if settings.rules:
+        from gitreview.verdicts import check_rules
+
+        check_rules(settings, source)
 
 
 class _TreeAttributes:

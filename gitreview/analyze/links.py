@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import difflib
 import posixpath
-import re
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
@@ -22,17 +21,12 @@ from gitreview.analyze.base import HeadTree, Lost, Rule
 from gitreview.analyze.markdown import BROKEN_ANCHOR, BROKEN_ELSEWHERE, BROKEN_LINK
 from gitreview.analyze.markdown_doc import Document, Link
 from gitreview.model import Finding
-
-MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
+from gitreview.pages import MARKDOWN_SUFFIXES, is_markdown, name_forms
 
 # Fragments every page has: an empty one and "top" (HTML scrolls to the top).
 _ALWAYS_THERE = frozenset({"", "top"})
 # GitHub prefixes the ids it renders; a link may use the prefixed form.
 _ID_PREFIX = "user-content-"
-
-
-def is_markdown(path: str) -> bool:
-    return path.lower().endswith(MARKDOWN_SUFFIXES)
 
 
 class Target(NamedTuple):
@@ -296,18 +290,6 @@ def _broken_links(path: str, links: Sequence[Link], lost: Lost) -> Iterator[Find
 
 def _name_forms(lost: Lost) -> tuple[str, ...]:
     return name_forms(lost.path or lost.holder)
-
-
-def name_forms(path: str) -> tuple[str, ...]:
-    """The forms of the file name a link to `path` holds, as written, percent-escaped
-    (either case of hex digit) or with Markdown's backslash before `_` and `*`: what
-    links elsewhere are searched for. Rarer spellings (an escaped letter, an entity)
-    are not looked for."""
-    name = posixpath.basename(path)
-    escaped = quote(name)
-    lower_hex = re.sub(r"%[0-9A-F]{2}", lambda match: match.group().lower(), escaped)
-    backslashed = re.sub(r"([_*])", r"\\\1", name)
-    return tuple(dict.fromkeys((name, escaped, lower_hex, backslashed)))
 
 
 def _may_link(text: str, lost: Lost) -> bool:
