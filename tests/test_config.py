@@ -110,3 +110,30 @@ def test_empty_configuration_is_the_default(fixture_repo: RepoFactory, tmp_path:
     config = tmp_path / "empty.yml"
     config.write_text("# nothing yet\n")
     assert run("--repo", fixture_repo("branches"), "HEAD", "--config", config).status == 0
+
+
+@pytest.mark.parametrize("rules", ["{no-such-rule: error}", "{text/secret: error}"])
+def test_a_configuration_error_is_told_before_what_git_cannot_read(
+    writable_repo: RepoFactory, tmp_path: Path, rules: str
+) -> None:
+    """git starts on the range before the configuration's rule ids are checked (the
+    check loads the analyzers, which git's work overlaps): a bad rule is still the
+    error told, not the blob git then fails to read; with good rules, the blob is."""
+    repo = writable_repo("kinds")
+    blob = git(repo, "rev-parse", "v2:src/settings.py")  # git reads it to pair a rename
+    git(repo, "rm", "--quiet", "--cached", "src/settings.py")
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    config = tmp_path / "review.yml"
+    config.write_text(f"rules: {rules}\n")
+    result = run("--repo", repo, "--config", config, "v1..v2")
+    if "no-such-rule" in rules:
+        assert (result.status, result.stderr) == (
+            4,
+            f"git review-manifest: error: {config}: unknown rule 'rules.no-such-rule' "
+            "(hint: the README lists every rule)\n",
+        )
+    else:
+        assert result.status == 3
+        assert result.stderr.startswith(
+            f"git review-manifest: error: src/settings.py: blob {blob[:12]} is missing"
+        )
