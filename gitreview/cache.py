@@ -121,10 +121,21 @@ class Cache:
         return cache
 
     def get(self, key: str) -> Entry | None:
-        if self._open() is not None and self._none_kept:
-            return None  # a new database: no question asked of it (a cold run's thousands)
-        data = self._read("SELECT entry FROM entries WHERE key = ?", key)
-        return None if data is None else _load(data)
+        return self.get_many([key]).get(key)
+
+    def get_many(self, keys: list[str]) -> dict[str, Entry]:
+        """The entries kept under `keys`, asked in one query; a key whose entry is
+        missing or cannot be read is left out."""
+        db = self._open()
+        if db is None or self._none_kept or not keys:
+            return {}  # a new database: no question asked of it (a cold run's thousands)
+        marks = ", ".join("?" * len(keys))
+        try:
+            rows = db.execute(f"SELECT key, entry FROM entries WHERE key IN ({marks})", keys)
+            found = {key: _load(bytes(data)) for key, data in rows}
+        except sqlite3.Error:  # locked past the timeout, or not a database
+            return {}
+        return {key: entry for key, entry in found.items() if entry is not None}
 
     def put(self, key: str, entry: Entry, data: bytes | None = None) -> None:
         """`entry` kept under `key`; `data`: its `stored` form, when a worker made it."""

@@ -128,25 +128,29 @@ def test_a_new_database_is_asked_nothing_and_an_old_one_everything(
     writable_repo: RepoFactory, tmp_path: Path
 ) -> None:
     """A cold run's database held no entry: none of its thousands of files is looked
-    up. One that holds entries is asked about each file, whoever wrote them."""
+    up. One that holds entries is asked about each file, whoever wrote them, many
+    files in one query; an entry that cannot be read is left out, as a miss."""
     repo = writable_repo("cache")
     cold_store = Cache(tmp_path / "one")
     asked: list[str] = []
-    read = cold_store._read
-
-    def counted(query: str, key: str) -> bytes | None:
-        asked.append(key)
-        return read(query, key)
-
-    cold_store._read = counted  # type: ignore[method-assign]
-    assert cold_store.get("a" * 64) is None and asked == []
+    db = cold_store._open()
+    assert db is not None
+    db.set_trace_callback(asked.append)
+    assert cold_store.get("a" * 64) is None and cold_store.get_many(["b" * 64]) == {}
+    assert [query for query in asked if "FROM entries" in query] == []
     cold_store.close()
     cached(repo, "v0..v1")
     kept = entries(repo)
+    torn = next(iter(kept))
+    store(repo, {torn: kept[torn][:40]})
     warm = Cache(database(repo).parent)
-    assert all(
-        warm.get(key) == pickle.loads(data.partition(b"\n")[2]) for key, data in kept.items()
-    )
+    db = warm._open()
+    assert db is not None
+    db.set_trace_callback(asked.append)
+    assert warm.get_many([*kept, "c" * 64]) == {
+        key: pickle.loads(data.partition(b"\n")[2]) for key, data in kept.items() if key != torn
+    }
+    assert len([query for query in asked if "FROM entries" in query]) == 1
     warm.close()
 
 
