@@ -1,4 +1,4 @@
-from gitreview.cli import main
+from gitreview.cli import run
 
 if __name__ == "__main__":  # not in a worker process, which imports this module too
-    raise SystemExit(main())
+    run()

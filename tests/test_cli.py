@@ -1,5 +1,6 @@
 """The command as users run it: a git subcommand, its options, determinism, its errors."""
 
+import gc
 import os
 import subprocess
 import sys
@@ -118,6 +119,29 @@ def test_usage_errors(args: tuple[str, ...], message: str) -> None:
     result = run(*args)
     assert result.status == 2
     assert message in result.stderr
+
+
+def test_the_program_exits_with_main_s_status_its_objects_frozen(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The program is `main`, then out with its status; every object is frozen first,
+    so the interpreter's last collection does not look through them for cycles."""
+    from gitreview import cli
+
+    args = ["--repo", str(tmp_path), "HEAD"]  # not a repository: main returns its status
+    status = cli.main(args)
+    assert status != 0
+    monkeypatch.setattr(sys, "argv", ["git-review-manifest", *args])
+    try:
+        with pytest.raises(SystemExit) as stopped:
+            cli.run()
+        assert stopped.value.code == status
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+    module = subprocess.run([sys.executable, "-m", "gitreview", *args], capture_output=True)
+    assert module.returncode == status
+    assert module.stderr.startswith(b"git review-manifest: error: ")
 
 
 def test_a_bug_is_one_line_without_a_traceback(
