@@ -95,6 +95,7 @@ class Entry(NamedTuple):
     asked: tuple[Asked, ...]  # the head tree's answers it relied on
     # Its hunks that may go to review, as the brief shows them (None for the others).
     shown: tuple[Shown | None, ...] = ()
+    head_tokens: int = 0  # its head side in full, for the token figures
 
 
 class Cache:
@@ -122,6 +123,10 @@ class Cache:
 
     def get(self, key: str) -> Entry | None:
         return self.get_many([key]).get(key)
+
+    def holds_entries(self) -> bool:
+        """Whether the database held entries when opened (else none is looked up)."""
+        return self._open() is not None and not self._none_kept
 
     def get_many(self, keys: list[str]) -> dict[str, Entry]:
         """The entries kept under `keys`, asked in one query; a key whose entry is

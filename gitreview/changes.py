@@ -14,7 +14,7 @@ it. Only a file that `git diff -M` calls added may become a copy, when
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from gitreview.git import Copies, DiffStream, ObjectReader, Repository
 from gitreview.gitdiff import PatchBlock, RawChange, whole_file_hunks
@@ -45,6 +45,7 @@ class Changes:
         self._repo = repo
         self._diff = diff
         self._copies = copies
+        self.unread: Unread | None = None
 
     @property
     def _raw(self) -> list[RawChange]:
@@ -74,39 +75,64 @@ class Changes:
         """The changes in git's order, but for added files met before git has found
         the range's copies: those come once it has (the first of them would wait for
         git, about half a second on a large range, while the other files can be
-        analyzed), at most _DEFERRED of them and _DEFERRED_BYTES of their blobs held."""
+        analyzed), at most _DEFERRED of them and _DEFERRED_BYTES of their blobs held.
+        Pairs are read _WINDOW at a time; a pair `unread` says needs no content comes
+        without its blobs, which are not read at all (issue 12)."""
         if not self._raw:
             return
-        wanted = [side[0] for raw in self._raw for side in _sides(raw) if side is not None]
-        blobs = self._repo.blob_stream(wanted)
+        blobs = self._repo.blob_stream([])
         blocks = self._diff.blocks()
         sources = self._repo.objects()  # copies' sources, outside the stream's order
         copies: dict[str, RawChange] | None = None
         deferred: list[_Read] = []
         held = 0  # bytes of the deferred files' blobs
         try:
-            for streamed in self._raw:
-                old_data, new_data = (
-                    None if side is None else blobs.next(*side) for side in _sides(streamed)
+            for start in range(0, len(self._raw), _WINDOW):
+                window = []
+                for streamed in self._raw[start : start + _WINDOW]:
+                    # git prints a type change as two blocks: the old entry deleted,
+                    # the new one added (diff.c run_diff).
+                    patches = [next(blocks)] + ([next(blocks)] if streamed.status == "T" else [])
+                    _check_order(streamed, patches)
+                    window.append((streamed, patches))
+                if copies is None and self._copies is not None and self._copies.ready():
+                    copies = self._copies.by_path(self._diff.paths)
+                    for waited in deferred:
+                        yield _copied(self._repo, waited, copies, sources)
+                    deferred = []
+                # An added file is a plain one once git's copies are known, without it.
+                known = copies if self._copies is not None else {}
+                unread = self._unread(window, known)
+                blobs.want(
+                    [
+                        side[0]
+                        for (streamed, _), change in zip(window, unread, strict=True)
+                        if change is None
+                        for side in _sides(streamed)
+                        if side is not None
+                    ]
                 )
-                # git prints a type change as two blocks: the old entry deleted,
-                # the new one added (diff.c run_diff).
-                patches = [next(blocks)] + ([next(blocks)] if streamed.status == "T" else [])
-                _check_order(streamed, patches)
-                read = (streamed, old_data, new_data, patches)
-                added = streamed.status == "A"
-                if copies is None and self._copies is not None and (added or deferred):
-                    full = len(deferred) >= _DEFERRED or held >= _DEFERRED_BYTES
-                    if self._copies.ready() or full:
-                        copies = self._copies.by_path(self._diff.paths)
-                        for waited in deferred:
-                            yield _copied(self._repo, waited, copies, sources)
-                        deferred = []
-                    elif added:
-                        deferred.append(read)
-                        held += len(new_data or b"")
+                for (streamed, patches), change in zip(window, unread, strict=True):
+                    if change is not None:
+                        yield change
                         continue
-                yield _copied(self._repo, read, copies, sources)
+                    old_data, new_data = (
+                        None if side is None else blobs.next(*side) for side in _sides(streamed)
+                    )
+                    read = (streamed, old_data, new_data, patches)
+                    added = streamed.status == "A"
+                    if copies is None and self._copies is not None and (added or deferred):
+                        full = len(deferred) >= _DEFERRED or held >= _DEFERRED_BYTES
+                        if self._copies.ready() or full:
+                            copies = self._copies.by_path(self._diff.paths)
+                            for waited in deferred:
+                                yield _copied(self._repo, waited, copies, sources)
+                            deferred = []
+                        elif added:
+                            deferred.append(read)
+                            held += len(new_data or b"")
+                            continue
+                    yield _copied(self._repo, read, copies, sources)
             if deferred:
                 assert self._copies is not None
                 copies = self._copies.by_path(self._diff.paths)
@@ -117,6 +143,52 @@ class Changes:
             blobs.close()
             if self._copies is not None:
                 self._copies.close()
+
+    def _unread(
+        self,
+        window: list[tuple[RawChange, list[PatchBlock]]],
+        copies: dict[str, RawChange] | None,
+    ) -> list[FileChange | None]:
+        """Each pair's change made from its patch alone, where `unread` says its
+        content is not needed; None where its blobs are to be read. `copies`: the
+        copies git found, by path (None: not yet known)."""
+        if self.unread is None:
+            return [None] * len(window)
+        candidates = {
+            at: None
+            if raw.status == "A" and (copies is None or raw.new_path in copies)
+            else _unread_change(raw, patches)
+            for at, (raw, patches) in enumerate(window)
+        }
+        asked = {at: change for at, change in candidates.items() if change is not None}
+        wanted = self.unread(list(asked.values()))
+        skipped = {at for at, skip in zip(asked, wanted, strict=True) if skip}
+        return [candidates[at] if at in skipped else None for at in range(len(window))]
+
+
+# Decides, for changes made without their content (`_unread_change`), which need
+# none: each such change then comes as it is, and its blobs are never read.
+Unread = Callable[[list[FileChange]], list[bool]]
+# Pairs read from git's patch before their blobs are asked for: a window's blobs are
+# asked for together, once it is known which of them are needed.
+_WINDOW = 256
+
+
+def _unread_change(raw: RawChange, patches: list[PatchBlock]) -> FileChange | None:
+    """The change a pair makes as `_file_change` would make it from its blobs, made
+    from its patch alone, for a pair whose blobs decide nothing else when git's
+    patch is text: not a copy (the caller knows; an added file may become one), nor
+    a type change, nor a submodule. It assumes the blobs are not binary, which git's
+    patch says unless an attribute made git show a binary file as text: then the
+    change differs from the one the blobs make (no hunks), and so does its key in
+    the cache (verdicts.py keys every field of a change but its content), which
+    `unread` looks for."""
+    if raw.status not in ("A", "M", "R", "D") or MODE_GITLINK in (raw.old_mode, raw.new_mode):
+        return None
+    [patch] = patches
+    if patch.binary:
+        return None
+    return _change(raw, None, None, False, patch.hunks if raw.old_oid != raw.new_oid else ())
 
 
 # A git pair read from the stream: its blobs and its patch blocks.
@@ -181,9 +253,6 @@ def _file_change(
     new_data: bytes | None,
     patches: list[PatchBlock],
 ) -> FileChange:
-    status = _STATUS[raw.status]
-    old_exists = raw.status != "A"
-    new_exists = raw.status != "D"
     binary = is_binary(old_data) or is_binary(new_data)
     hunks: tuple[Hunk, ...] = ()
     if len(patches) == 2:
@@ -202,6 +271,19 @@ def _file_change(
             hunks = _side(patch, new_data or old_data or b"", "+" if new_data else "-")
         else:
             hunks = patch.hunks
+    return _change(raw, old_data, new_data, binary, hunks)
+
+
+def _change(
+    raw: RawChange,
+    old_data: bytes | None,
+    new_data: bytes | None,
+    binary: bool,
+    hunks: tuple[Hunk, ...],
+) -> FileChange:
+    status = _STATUS[raw.status]
+    old_exists = raw.status != "A"
+    new_exists = raw.status != "D"
     return FileChange(
         status=status,
         path=raw.new_path,

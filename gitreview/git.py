@@ -216,7 +216,8 @@ class Repository:
         return Copies(self, base, head)
 
     def blob_stream(self, wanted: list[str]) -> BlobStream:
-        """The contents of the blobs `wanted`, read in that order."""
+        """The contents of the blobs `wanted` (and of those `BlobStream.want` adds),
+        read in that order."""
         return BlobStream(self, wanted)
 
     def objects(self) -> ObjectReader:
@@ -552,8 +553,12 @@ class BlobStream:
     def __init__(self, repo: Repository, wanted: list[str]) -> None:
         self._git = _Process(repo, "cat-file", "--batch", stdin=True)
         _widen_pipe(self._git.stdout)
-        self._wanted = wanted
+        self._wanted = list(wanted)
         self._sent = self._read = 0
+
+    def want(self, names: list[str]) -> None:
+        """More blobs, read after those wanted so far."""
+        self._wanted += names
 
     def next(self, oid: str, path: str) -> bytes:
         """The next blob, which must be `oid`; missing, an error naming `path`."""

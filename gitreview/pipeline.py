@@ -13,7 +13,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from gitreview import tokens
 from gitreview.collector import paused
 from gitreview.config import CONFIG_FILE, Config, parse_config
 from gitreview.errors import Exit, NotFetched, UserError
@@ -33,7 +32,7 @@ if TYPE_CHECKING:
     from gitreview.git import Listing, Repository, TreeReader
     from gitreview.globs import AttrRule, Gitattributes
     from gitreview.review.increments import Key, Reviewed
-    from gitreview.verdicts import Attributes, Terms
+    from gitreview.verdicts import Attributes, Hits, Terms
 
 Contents = Literal["none", "missing", "all"]
 # Wraps the changes to show progress: (changes, how many) -> the same changes.
@@ -212,11 +211,21 @@ def classify_range(
     if progress is not None:
         changes = progress(sized, len(sized))
     store = _cache(repository) if cache else None
+    terms = Terms(settings, origin, repository.git_dir, rng.head)
+    hits = None
+    if store is not None and contents != "all" and store.holds_entries():
+        from gitreview.verdicts import Hits
+
+        def needs_contents(change: FileChange, entry: Entry) -> bool:
+            return _needs_contents(change, entry, contents)
+
+        # A file found in the cache from git's patch alone is not read (issue 12).
+        hits = sized.unread = Hits(store, terms, attributes, head, needs_contents)
     try:
         outcome = _classify(
             rng,
             changes,
-            Terms(settings, origin, repository.git_dir, rng.head),
+            terms,
             attributes,
             head=head,
             source="git",
@@ -226,6 +235,7 @@ def classify_range(
             size=len(sized),
             listing=listing,
             order=sized.order(),
+            hits=hits,
         )
     finally:
         listing.close()
@@ -339,6 +349,7 @@ def _classify(
     size: int = 0,
     listing: Listing | None = None,
     order: Mapping[str, int] | None = None,
+    hits: Hits | None = None,
 ) -> Outcome:
     """Every file proved (verdicts.py), then what only the whole range shows: moved
     blocks, links elsewhere, and the range analyzers. `listing`: the range's
@@ -354,8 +365,11 @@ def _classify(
 
     files: list[Classified] = []
     findings: list[Finding] = []
+    if hits is not None:
+        attributes = hits.attributes  # a hit's, worked out when it was found
     pending = ((change, *attributes(change)) for change in changes)
-    for change, entry in proved(pending, terms, head=head, cache=cache, jobs=jobs, size=size):
+    proving = proved(pending, terms, head=head, cache=cache, jobs=jobs, size=size, hits=hits)
+    for change, entry in proving:
         files.append(_restored(change, entry, contents))
         findings += entry.findings
     if order is not None:
@@ -379,18 +393,21 @@ def _classify(
 
 
 def _restored(change: FileChange, entry: Entry, contents: Contents) -> Classified:
-    """The file as it was classified when its entry was stored."""
-    from gitreview.classify import outlined
+    """The file as it was classified when its entry was stored: its blobs are read
+    again only for what `_needs_contents` says needs them."""
+    from gitreview.classify import outlined, outlines
 
-    old_text = new_text = None
-    if entry.texts:  # the analysis decoded both sides: the outline reads them again
-        old_text = None if change.old_data is None else change.old_data.decode("utf-8")
-        new_text = None if change.new_data is None else change.new_data.decode("utf-8")
-    verdict = outlined(entry.verdict, change, entry.kind, old_text, new_text)
-    head_text = new_text
-    if head_text is None and change.new_data is not None and not change.binary:
-        head_text = change.new_data.decode("utf-8", "replace")
-    full = contents == "all" or (contents == "missing" and not entry.analysis.t1)
+    verdict = entry.verdict
+    if outlines(verdict, change, entry.kind):
+        old_text = new_text = None
+        if entry.texts:  # the analysis decoded both sides: the outline reads them again
+            old_text = None if change.old_data is None else change.old_data.decode("utf-8")
+            new_text = None if change.new_data is None else change.new_data.decode("utf-8")
+        verdict = outlined(verdict, entry.kind, old_text, new_text)
+    full = _full(entry, contents)
+    content = None
+    if full and change.new_data is not None and not change.binary:
+        content = change.new_data.decode("utf-8", "replace")
     return Classified(
         # Keep hunks, drop the blobs: a range of thousands of files must not
         # hold every blob until the end.
@@ -398,12 +415,25 @@ def _restored(change: FileChange, entry: Entry, contents: Contents) -> Classifie
         entry.kind,
         entry.analysis,
         verdict,
-        tokens.estimate(head_text) if head_text else 0,
+        entry.head_tokens,
         full=full,
-        content=head_text if full else None,
+        content=content,
         keys=entry.keys,
         shown=entry.shown,
     )
+
+
+def _needs_contents(change: FileChange, entry: Entry, contents: Contents) -> bool:
+    """Whether `_restored` reads the file's blobs: for its outline, or to put its
+    content in the manifest."""
+    from gitreview.classify import outlines
+
+    return _full(entry, contents) or (entry.texts and outlines(entry.verdict, change, entry.kind))
+
+
+def _full(entry: Entry, contents: Contents) -> bool:
+    """Whether the file's whole content goes in the manifest."""
+    return contents == "all" or (contents == "missing" and not entry.analysis.t1)
 
 
 def _search_links_ahead(head: TreeReader, gone: list[str]) -> None:

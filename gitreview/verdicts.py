@@ -19,11 +19,12 @@ import contextlib
 import os
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal, cast
+from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
+from gitreview import tokens
 from gitreview.analyze import Analysis, analyze, settled
 from gitreview.analyze.trust import Origin
 from gitreview.cache import Cache, Entry, key, restored, stored
@@ -78,9 +79,11 @@ def proved(
     cache: Cache | None = None,
     jobs: int | None = None,
     size: int = 0,
+    hits: Hits | None = None,
 ) -> Iterator[tuple[FileChange, Entry]]:
     """Each change with its entry, in order. `jobs`: worker processes (None: one
-    per core when the range has `size` >= PARALLEL_FROM files and a head; 1: none)."""
+    per core when the range has `size` >= PARALLEL_FROM files and a head; 1: none).
+    `hits`: the entries of changes found in the cache before their blobs were read."""
     from gitreview.analyze import links
 
     index = None if head is None else links.head_index(head)
@@ -90,7 +93,7 @@ def proved(
     batch = _Batch()
     try:
         for change, at_head, at_base, kind, entry_key, entry in _looked_up(
-            pending, terms, cache if index is not None else None
+            pending, terms, cache if index is not None else None, hits
         ):
             if entry is not None and index is not None and index.answers(entry.asked):
                 queue.append((change, "", entry))
@@ -124,33 +127,123 @@ _LOOKED_UP = 64
 
 
 def _looked_up(
-    pending: Iterable[Pending], terms: Terms, cache: Cache | None
-) -> Iterator[tuple[FileChange, Attributes, Attributes | None, str, str, Entry | None]]:
+    pending: Iterable[Pending], terms: Terms, cache: Cache | None, hits: Hits | None
+) -> Iterator[_Looking]:
     """Each file with its kind, its entry's key ("" without a cache) and the entry the
     cache holds under it, looked up _LOOKED_UP files at a time (issue 12: a range of
-    11,000 files asked 11,000 questions)."""
-    chunk: list[tuple[FileChange, Attributes, Attributes | None, str, str]] = []
+    11,000 files asked 11,000 questions), or found before (`hits`)."""
+    chunk: list[_Looking] = []
+    entry: Entry | None
     for change, at_head, at_base in pending:
-        kind = kind_of(
-            change.path,
-            binary=change.binary,
-            symlink=change.is_symlink,
-            submodule=change.is_submodule,
-        )
-        entry_key = "" if cache is None else entry_key_of(change, kind, terms, at_head, at_base)
-        chunk.append((change, at_head, at_base, kind, entry_key))
+        found = None if hits is None else hits.take(change)
+        if found is not None:
+            kind, entry_key, entry = found
+        else:
+            kind = _kind(change)
+            entry_key = "" if cache is None else entry_key_of(change, kind, terms, at_head, at_base)
+            entry = None
+        chunk.append((change, at_head, at_base, kind, entry_key, entry))
         if len(chunk) == _LOOKED_UP:
             yield from _with_entries(chunk, cache)
             chunk = []
     yield from _with_entries(chunk, cache)
 
 
-def _with_entries(
-    chunk: list[tuple[FileChange, Attributes, Attributes | None, str, str]], cache: Cache | None
-) -> Iterator[tuple[FileChange, Attributes, Attributes | None, str, str, Entry | None]]:
-    found = {} if cache is None else cache.get_many([entry_key for *_, entry_key in chunk])
-    for change, at_head, at_base, kind, entry_key in chunk:
-        yield change, at_head, at_base, kind, entry_key, found.get(entry_key)
+# A file being looked up: the change, its attributes, kind, key and entry if known.
+_Looking = tuple[FileChange, Attributes, "Attributes | None", str, str, "Entry | None"]
+
+
+def _with_entries(chunk: list[_Looking], cache: Cache | None) -> Iterator[_Looking]:
+    asked = [key for *_, key, entry in chunk if key and entry is None]
+    found = {} if cache is None or not asked else cache.get_many(asked)
+    for change, at_head, at_base, kind, entry_key, entry in chunk:
+        yield change, at_head, at_base, kind, entry_key, entry or found.get(entry_key)
+
+
+class Hits:
+    """Files found in the cache before their blobs are read (changes.Changes.unread,
+    issue 12): a change made from git's patch alone whose entry the cache holds, whose
+    link checks the head still answers the same, and that needs no content to be
+    restored (`needs_contents`), comes without its blobs, which are never read. What
+    was worked out for each change asked about (its attributes, kind, key and entry)
+    waits here for `proved`, which does not work it out again."""
+
+    def __init__(
+        self,
+        cache: Cache,
+        terms: Terms,
+        attributes: Callable[[FileChange], tuple[Attributes, Attributes | None]],
+        head: HeadTree,
+        needs_contents: Callable[[FileChange, Entry], bool],
+    ) -> None:
+        self._cache = cache
+        self._terms = terms
+        self._attributes = attributes
+        self._head = head
+        self._needs_contents = needs_contents
+        self._looked: dict[str, _Looked] = {}  # by path
+
+    def __call__(self, changes: list[FileChange]) -> list[bool]:
+        """Which of `changes` (made without their content) are hits needing none."""
+        from gitreview.analyze import links
+
+        index = links.head_index(self._head)
+        looked = []
+        for change in changes:
+            at_head, at_base = self._attributes(change)
+            kind = _kind(change)
+            key = entry_key_of(change, kind, self._terms, at_head, at_base)
+            looked.append(_Looked(change, at_head, at_base, kind, key, None))
+        entries = self._cache.get_many([item.key for item in looked])
+        answers = []
+        for item in looked:
+            entry = entries.get(item.key)
+            if entry is not None and not index.answers(entry.asked):
+                entry = None  # the head answers one of its link checks otherwise
+            self._looked[item.change.path] = item._replace(entry=entry)
+            answers.append(entry is not None and not self._needs_contents(item.change, entry))
+        return answers
+
+    def attributes(self, change: FileChange) -> tuple[Attributes, Attributes | None]:
+        """The change's attributes, as they were worked out when it was asked about."""
+        item = self._looked.get(change.path)
+        if item is None or item.change.old_path != change.old_path:
+            return self._attributes(change)
+        return item.at_head, item.at_base
+
+    def take(self, change: FileChange) -> tuple[str, str, Entry] | None:
+        """The kind, key and entry of a change found in the cache: one that came
+        without its blobs, or one whose blobs were read all the same and make the
+        change its patch alone made (else its key is another: a binary file)."""
+        item = self._looked.pop(change.path, None)
+        if item is None or item.entry is None:
+            return None
+        if (
+            change is not item.change
+            and change._replace(old_data=None, new_data=None) != item.change
+        ):
+            return None
+        return item.kind, item.key, item.entry
+
+
+class _Looked(NamedTuple):
+    """A change made from its patch alone, as `Hits` looked it up."""
+
+    change: FileChange
+    at_head: Attributes
+    at_base: Attributes | None
+    kind: str
+    key: str
+    entry: Entry | None  # a hit whose link checks the head still answers the same
+
+
+def _kind(change: FileChange) -> str:
+    return kind_of(
+        change.path,
+        binary=change.binary,
+        symlink=change.is_symlink,
+        submodule=change.is_submodule,
+    )
 
 
 def prove(
@@ -201,6 +294,7 @@ def prove(
         keys,
         asked,
         shown_hunks(change.hunks, to_show, keys),
+        head_tokens(change, analysis.new_text),
     )
 
 
@@ -211,7 +305,17 @@ def unproved(change: FileChange, kind: str, seconds: float) -> Entry:
     hunks = tuple(Verdict("significant", ("no-analysis",), why) for _ in change.hunks)
     analysis = Analysis(kind, t1=False, cause=TIMED_OUT)
     verdict = aggregate(change, False, hunks)
-    return Entry(kind, analysis, verdict, False, (), key_blocks_of(change), ())
+    keys = key_blocks_of(change)
+    return Entry(kind, analysis, verdict, False, (), keys, (), (), head_tokens(change, None))
+
+
+def head_tokens(change: FileChange, decoded: str | None) -> int:
+    """The tokens of the file's head side in full (none for a binary file), for the
+    token figures; `decoded`: that side's text, when the analysis decoded it."""
+    if change.new_data is None or change.binary:
+        return 0
+    text = change.new_data.decode("utf-8", "replace") if decoded is None else decoded
+    return tokens.estimate(text)
 
 
 @contextlib.contextmanager

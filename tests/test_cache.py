@@ -3,6 +3,7 @@ cold one, reuses what it stored, asks the head again what a file's links relied
 on, and never lets the cache fail a run or touch the working tree or objects."""
 
 import io
+import itertools
 import os
 import pickle
 import sqlite3
@@ -13,12 +14,14 @@ import tracemalloc
 import zlib
 from pathlib import Path
 
+import pytest
 from manifests import run, validate_manifest
 from repos import RepoFactory, git, isolated_environment
 
 from gitreview.analyze import Analysis
 from gitreview.cache import FOLDER, RESULTS_KEPT, Cache, Entry, code_digest
 from gitreview.classify.base import FileVerdict
+from gitreview.git import BlobStream
 from gitreview.model import Finding
 from gitreview.render.json import serialize
 from gitreview.review.diffs import NO_KEYS
@@ -468,3 +471,47 @@ def test_a_batch_of_entries_is_written_whole_or_not_at_all(tmp_path: Path) -> No
     with sqlite3.connect(cache.path) as db:
         assert [key for (key,) in db.execute("SELECT key FROM entries")] == ["first"]
     assert Cache(tmp_path).get("k0") is None
+
+
+def test_a_hit_that_needs_no_content_is_not_read(
+    writable_repo: RepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file found in the cache from git's patch alone comes without its blobs,
+    which git is never asked for (issue 12). The deleted page is read: a moved block
+    could come from its sections, which its outline finds in its text. With every
+    file's content in the manifest (`--format full`), every blob is read."""
+    repo = writable_repo("cache")
+    expected = {form: cold(repo, "v0..v2", "--format", form) for form in ("json", "full")}
+    cached(repo, "v0..v2")
+    store(repo, {})  # the kept results dropped, every entry kept
+    wanted: list[str] = []
+    want = BlobStream.want
+
+    def recorded(stream: BlobStream, names: list[str]) -> None:
+        wanted.extend(names)
+        want(stream, names)
+
+    monkeypatch.setattr(BlobStream, "want", recorded)
+    assert cached(repo, "v0..v2") == expected["json"]
+    assert wanted == [git(repo, "rev-parse", "v0:docs/b.md")]
+    wanted.clear()
+    assert cached(repo, "v0..v2", "--format", "full") == expected["full"]
+    assert git(repo, "rev-parse", "v1:docs/a.md") in wanted
+
+
+@pytest.mark.parametrize("name", ["moves", "markdown_sections", "kinds", "symbols"])
+def test_a_range_whose_verdicts_are_cached_writes_the_bytes_of_a_cold_one(
+    writable_repo: RepoFactory, name: str
+) -> None:
+    """Moved blocks, outlines and every kind of file, as the cache restores them with
+    or without their blobs: each range of the fixture run cold, then again with its
+    verdicts cached and its result dropped."""
+    repo = writable_repo(name)
+    tags = git(repo, "tag", "--list").split()
+    ranges = [f"{one}..{two}" for one, two in itertools.pairwise(tags)]
+    assert ranges
+    for rng in ranges:
+        expected = cold(repo, rng, "--fallback")
+        cached(repo, rng, "--fallback")
+        store(repo, {})
+        assert cached(repo, rng, "--fallback") == expected, rng

@@ -20,11 +20,20 @@ from gitreview.classify.base import (
     Proof,
     Verdict,
 )
-from gitreview.classify.outline import outline_of
+from gitreview.classify.outline import Outline, can_start_unit
 from gitreview.classify.position import position_matters
 from gitreview.model import FileChange, Hunk
 
-__all__ = ["FileFacts", "FileVerdict", "Proof", "Verdict", "aggregate", "classify", "outlined"]
+__all__ = [
+    "FileFacts",
+    "FileVerdict",
+    "Proof",
+    "Verdict",
+    "aggregate",
+    "classify",
+    "outlined",
+    "outlines",
+]
 
 
 # Order matters only for which reasons are reported first.
@@ -71,15 +80,20 @@ def classify(facts: FileFacts) -> FileVerdict:
 
 
 def outlined(
-    verdict: FileVerdict, change: FileChange, kind: str, old_text: str | None, new_text: str | None
+    verdict: FileVerdict, kind: str, old_text: str | None, new_text: str | None
 ) -> FileVerdict:
-    """The verdict with what moves.py needs: a moved unit may make a hunk trivial
-    later, or be the source of one (a deleted file too), so the texts it would be
-    outlined from are kept where a changed line can start a unit; moves.py drops them."""
+    """The verdict with the outline moves.py reads where `outlines` says it may,
+    made from the two sides' texts when a moved block first asks; moves.py drops it."""
+    return replace(verdict, outline=Outline(kind, old_text, new_text))
+
+
+def outlines(verdict: FileVerdict, change: FileChange, kind: str) -> bool:
+    """Whether a moved block may read the file's outline: a moved unit may make a
+    hunk trivial later, or be the source of one (a deleted file too), where a
+    changed line can start a unit."""
     if verdict.classification == "trivial" and change.status != "deleted":
-        return verdict
-    found = outline_of(change, kind, old_text, new_text)
-    return verdict if found is None else replace(verdict, outline=found)
+        return False
+    return can_start_unit(change, kind)
 
 
 def _classify(facts: FileFacts) -> FileVerdict:

@@ -87,14 +87,11 @@ class Outline:
         return None if text is None else self._read(text)
 
 
-def outline_of(
-    change: FileChange, kind: str, old_text: str | None, new_text: str | None
-) -> Outline | None:
-    """What to outline the two sides from, or None when no changed line can start a unit."""
+def can_start_unit(change: FileChange, kind: str) -> bool:
+    """Whether a changed line of the file can start a unit: else none of its hunks
+    moved one, and it needs no outline."""
     starts = _STARTS.get(kind)
-    if starts is None or not any(_starts_unit(starts, hunk) for hunk in change.hunks):
-        return None
-    return Outline(kind, old_text, new_text)
+    return starts is not None and any(_starts_unit(starts, hunk) for hunk in change.hunks)
 
 
 def _starts_unit(starts: re.Pattern[str], hunk: Hunk) -> bool:
