@@ -473,6 +473,19 @@ def test_a_batch_of_entries_is_written_whole_or_not_at_all(tmp_path: Path) -> No
     assert Cache(tmp_path).get("k0") is None
 
 
+def asked_blobs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The blobs git is asked for from now on, in order."""
+    wanted: list[str] = []
+    want = BlobStream.want
+
+    def recorded(stream: BlobStream, names: list[str]) -> None:
+        wanted.extend(names)
+        want(stream, names)
+
+    monkeypatch.setattr(BlobStream, "want", recorded)
+    return wanted
+
+
 def test_a_hit_that_needs_no_content_is_not_read(
     writable_repo: RepoFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -484,19 +497,31 @@ def test_a_hit_that_needs_no_content_is_not_read(
     expected = {form: cold(repo, "v0..v2", "--format", form) for form in ("json", "full")}
     cached(repo, "v0..v2")
     store(repo, {})  # the kept results dropped, every entry kept
-    wanted: list[str] = []
-    want = BlobStream.want
-
-    def recorded(stream: BlobStream, names: list[str]) -> None:
-        wanted.extend(names)
-        want(stream, names)
-
-    monkeypatch.setattr(BlobStream, "want", recorded)
+    wanted = asked_blobs(monkeypatch)
     assert cached(repo, "v0..v2") == expected["json"]
     assert wanted == [git(repo, "rev-parse", "v0:docs/b.md")]
     wanted.clear()
     assert cached(repo, "v0..v2", "--format", "full") == expected["full"]
     assert git(repo, "rev-parse", "v1:docs/a.md") in wanted
+
+
+def test_a_binary_file_git_shows_as_text_is_read(
+    writable_repo: RepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An attribute in $GIT_DIR/info/attributes can make git show a binary file's
+    change as text. Made from git's patch alone, its change (not binary, with hunks)
+    is not the one its blobs make (binary, no hunks): its key is another, so it is
+    not a hit, and its blobs are read."""
+    repo = writable_repo("kinds")
+    (repo / ".git" / "info").mkdir(exist_ok=True)
+    (repo / ".git" / "info" / "attributes").write_text("*.png diff\n")
+    assert "Binary files" not in git(repo, "diff", "v1", "v2", "--", "assets/logo.png")
+    expected = cold(repo, "v1..v2")
+    cached(repo, "v1..v2")
+    store(repo, {})
+    wanted = asked_blobs(monkeypatch)
+    assert cached(repo, "v1..v2") == expected
+    assert git(repo, "rev-parse", "v2:assets/logo.png") in wanted
 
 
 @pytest.mark.parametrize("name", ["moves", "markdown_sections", "kinds", "symbols"])
