@@ -93,9 +93,9 @@ def proved(
     batch = _Batch()
     try:
         for change, at_head, at_base, kind, entry_key, entry in _looked_up(
-            pending, terms, cache if index is not None else None, hits
+            pending, terms, cache, index, hits
         ):
-            if entry is not None and index is not None and index.answers(entry.asked):
+            if entry is not None:
                 queue.append((change, "", entry))
                 if pool is not None and batch.tasks and len(queue) >= _BATCH * _AHEAD:
                     # Hits wait, blobs and all, behind the batch being filled: send it.
@@ -127,11 +127,18 @@ _LOOKED_UP = 64
 
 
 def _looked_up(
-    pending: Iterable[Pending], terms: Terms, cache: Cache | None, hits: Hits | None
+    pending: Iterable[Pending],
+    terms: Terms,
+    cache: Cache | None,
+    index: HeadIndex | None,
+    hits: Hits | None,
 ) -> Iterator[_Looking]:
-    """Each file with its kind, its entry's key ("" without a cache) and the entry the
-    cache holds under it, looked up _LOOKED_UP files at a time (issue 12: a range of
-    11,000 files asked 11,000 questions), or found before (`hits`)."""
+    """Each file with its kind, its entry's key ("" without a cache or a head) and
+    the entry the cache holds under it where the head still answers its link checks
+    the same, looked up _LOOKED_UP files at a time (issue 12: a range of 11,000 files
+    asked 11,000 questions), or found before (`hits`, which asked the head)."""
+    if index is None:
+        cache = None  # without a head, an entry's link checks cannot be answered
     chunk: list[_Looking] = []
     entry: Entry | None
     for change, at_head, at_base in pending:
@@ -144,20 +151,26 @@ def _looked_up(
             entry = None
         chunk.append((change, at_head, at_base, kind, entry_key, entry))
         if len(chunk) == _LOOKED_UP:
-            yield from _with_entries(chunk, cache)
+            yield from _with_entries(chunk, cache, index)
             chunk = []
-    yield from _with_entries(chunk, cache)
+    yield from _with_entries(chunk, cache, index)
 
 
 # A file being looked up: the change, its attributes, kind, key and entry if known.
 _Looking = tuple[FileChange, Attributes, "Attributes | None", str, str, "Entry | None"]
 
 
-def _with_entries(chunk: list[_Looking], cache: Cache | None) -> Iterator[_Looking]:
+def _with_entries(
+    chunk: list[_Looking], cache: Cache | None, index: HeadIndex | None
+) -> Iterator[_Looking]:
     asked = [key for *_, key, entry in chunk if key and entry is None]
-    found = {} if cache is None or not asked else cache.get_many(asked)
+    found = {} if cache is None or index is None or not asked else cache.get_many(asked)
     for change, at_head, at_base, kind, entry_key, entry in chunk:
-        yield change, at_head, at_base, kind, entry_key, entry or found.get(entry_key)
+        if entry is None and entry_key in found:
+            assert index is not None  # nothing is looked up without a head
+            if index.answers(found[entry_key].asked):
+                entry = found[entry_key]
+        yield change, at_head, at_base, kind, entry_key, entry
 
 
 class Hits:
