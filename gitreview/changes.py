@@ -78,7 +78,8 @@ class Changes:
         analyzed), at most _DEFERRED of them and _DEFERRED_BYTES of their blobs held.
         Pairs are read _WINDOW at a time; a pair `unread` says needs no content comes
         without its blobs, which are not read at all (issue 12)."""
-        if not self._raw:
+        raw = self._raw  # asked once: each asking looks for an added file
+        if not raw:
             return
         blobs = self._repo.blob_stream([])
         blocks = self._diff.blocks()
@@ -87,9 +88,9 @@ class Changes:
         deferred: list[_Read] = []
         held = 0  # bytes of the deferred files' blobs
         try:
-            for start in range(0, len(self._raw), _WINDOW):
+            for start in range(0, len(raw), _WINDOW):
                 window = []
-                for streamed in self._raw[start : start + _WINDOW]:
+                for streamed in raw[start : start + _WINDOW]:
                     # git prints a type change as two blocks: the old entry deleted,
                     # the new one added (diff.c run_diff).
                     patches = [next(blocks)] + ([next(blocks)] if streamed.status == "T" else [])
