@@ -187,8 +187,12 @@ def classify_range(
     except UserError:
         _check_rules(settings, source)  # a configuration's error is told first, as ever
         raise
-    _check_rules(settings, source)
     _search_links_ahead(head, gone)
+    try:
+        _check_rules(settings, source)  # git searches while it loads the analyzers
+    except UserError:
+        head.close()  # the search too
+        raise
     settings = _with_schema_texts(settings, trusted.read, tree)
     attributes_of = _TreeAttributes(trusted.read_many)
     attributes_of.read_ahead(sized.paths())
