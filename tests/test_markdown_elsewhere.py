@@ -355,10 +355,16 @@ def commit_then_delete(work: Path, *pages: str) -> None:
     git(work, "commit", "--quiet", "--message", "Delete pages")
 
 
-def test_the_search_starts_before_the_analyzers_load(fixture_repo: RepoFactory) -> None:
+@pytest.mark.parametrize("rules", ["", "rules: {markdown/broken-link: warning}\n"])
+def test_the_search_starts_before_the_analyzers_load(
+    fixture_repo: RepoFactory, tmp_path: Path, rules: str
+) -> None:
     """git searches the pages while the analyzers, classifiers and manifest load (a
     tenth of a second): in a repository of 40,000 pages the search is most of a push.
-    Seen from a fresh process, where nothing is loaded yet."""
+    Seen from a fresh process, where nothing is loaded yet; with a configuration that
+    names a rule too, whose check loads the analyzers."""
+    config = tmp_path / "review.yml"
+    config.write_text(rules or "fail_on: never\n")
     program = (
         "import subprocess, sys\n"
         "seen = []\n"
@@ -370,7 +376,8 @@ def test_the_search_starts_before_the_analyzers_load(fixture_repo: RepoFactory) 
         "    start(self, args, *rest, **named)\n"
         "subprocess.Popen.__init__ = started\n"
         "from gitreview.cli import main\n"
-        "sys.argv = ['git-review-manifest', '--repo', sys.argv[1], '--no-cache', 'v1..v2']\n"
+        "sys.argv = ['git-review-manifest', '--repo', sys.argv[1], '--config', sys.argv[2],\n"
+        "            '--no-cache', 'v1..v2']\n"
         "try:\n"
         "    main()\n"
         "except SystemExit:\n"
@@ -379,7 +386,10 @@ def test_the_search_starts_before_the_analyzers_load(fixture_repo: RepoFactory) 
     )
     repo = fixture_repo("markdown_elsewhere")
     result = subprocess.run(
-        [sys.executable, "-c", program, str(repo)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", program, str(repo), str(config)],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     # The first search, for the pages the range takes away (later ones look for what
     # only the analysis finds: anchors of headings it removed).
