@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any, NamedTuple
 
 from gitreview.errors import Exit, UserError
@@ -62,6 +61,8 @@ class Config:
 
 
 def load_schema(name: str) -> dict[str, Any]:
+    from importlib import resources  # 5 ms of start-up (tempfile, random): only when needed
+
     text = resources.files("gitreview").joinpath("schemas").joinpath(name).read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema

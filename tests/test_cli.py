@@ -1,5 +1,6 @@
 """The command as users run it: a git subcommand, its options, determinism, its errors."""
 
+import argparse
 import gc
 import os
 import subprocess
@@ -8,10 +9,10 @@ from pathlib import Path
 
 import pytest
 from manifests import run, validate_manifest
-from repos import RepoFactory, build_repo
+from repos import RepoFactory, build_repo, isolated_environment
 
 import gitreview
-from gitreview import build_manifest
+from gitreview import build_manifest, cli
 
 
 def git_subcommand(
@@ -185,3 +186,39 @@ def test_progress_bar_only_on_a_terminal(fixture_repo: RepoFactory) -> None:
     assert outcome.files == []  # let go as their entries were made (issue 12)
     assert "files" in shown.getvalue()
     assert manifest == run("--repo", fixture_repo("kinds"), "v1..v2").manifest
+
+
+# Modules an everyday run has no use for, each a few ms of start-up (issue 12):
+# argparse imports shutil to size its help, importlib.resources brings tempfile and
+# random, html.parser serves only pages with raw HTML, difflib only broken anchors.
+STARTUP_UNNEEDED = ("shutil", "importlib.resources", "tempfile", "html.parser", "difflib")
+
+
+def test_an_everyday_run_imports_nothing_it_does_not_use(fixture_repo: RepoFactory) -> None:
+    repo = fixture_repo("kinds")  # Python, Markdown, YAML, a rename, a copy
+    code = (
+        "import sys\n"
+        "from gitreview.cli import main\n"
+        f"status = main(['--repo', {str(repo)!r}, 'v1..v2', '-o', {os.devnull!r}])\n"
+        f"print(status, sorted(set({STARTUP_UNNEEDED!r}) & set(sys.modules)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, check=True, env=isolated_environment()
+    ).stdout
+    assert out.decode().splitlines()[-1] == "0 []"
+
+
+@pytest.mark.parametrize("columns", [None, "", "abc", "0", "-3", "37", "200"])
+def test_help_is_as_wide_as_argparse_makes_it(
+    columns: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sized without shutil, the help has the width shutil gives argparse."""
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    ours = cli._parser(prog="p", description="word " * 60)
+    ours.add_argument("--option", help="help " * 40)
+    theirs = argparse.ArgumentParser(prog="p", description="word " * 60)
+    theirs.add_argument("--option", help="help " * 40)
+    assert ours.format_help() == theirs.format_help()

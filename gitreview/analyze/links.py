@@ -9,7 +9,6 @@ explicit anchor there. The tree is the only truth: the file system is never read
 
 from __future__ import annotations
 
-import difflib
 import posixpath
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
@@ -77,6 +76,8 @@ def missing_anchor(fragment: str, document: Document) -> bool:
 
 
 def closest_anchor(fragment: str, document: Document) -> str | None:
+    import difflib  # only a broken anchor needs it
+
     names = sorted(heading.slug for heading in document.headings)
     close = difflib.get_close_matches(fragment.lower(), names, n=1, cutoff=0.6)
     return close[0] if close else None

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Collection, Iterator, Sequence
-from html.parser import HTMLParser
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from gitreview.analyze.slugs import Slugger
@@ -595,7 +594,9 @@ class _Reader:
             self.links.append(Link(target, line, image=token.type == "image"))
 
     def _html(self, html: str, line: int) -> None:
-        scanner = _HtmlScanner()
+        from gitreview.analyze.html_scan import HtmlScanner  # only raw HTML needs it
+
+        scanner = HtmlScanner()
         scanner.feed(html)
         scanner.close()
         self.anchors.update(scanner.anchors)
@@ -616,31 +617,3 @@ def _rendered_text(children: Sequence[Token]) -> str:
         elif child.type in ("softbreak", "hardbreak"):
             parts.append("\n")
     return "".join(parts)
-
-
-class _HtmlScanner(HTMLParser):
-    """Anchors and links in a piece of raw HTML; comments hold neither."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.anchors: list[str] = []
-        self.links: list[tuple[str, int, bool]] = []  # target, line offset, image
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = {name: value for name, value in attrs if value is not None}
-        self.anchors += _names(tag, values)
-        offset = self.getpos()[0] - 1
-        if tag == "a" and "href" in values:
-            self.links.append((values["href"].strip(), offset, False))
-        elif tag == "img" and "src" in values:
-            self.links.append((values["src"].strip(), offset, True))
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.handle_starttag(tag, attrs)
-
-
-def _names(tag: str, values: dict[str, str]) -> Iterator[str]:
-    if "id" in values:
-        yield values["id"]
-    if tag == "a" and "name" in values:
-        yield values["name"]
