@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from gitreview.errors import Exit, UserError
@@ -45,15 +44,14 @@ class Role(NamedTuple):
     instructions: str | None = None  # a path in the repository
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     generated: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     fail_on: str = "error"
     max_file_bytes: int = 1_000_000
     proof_seconds: float = 60.0
     detect_copies: bool = True
-    rules: Mapping[str, str] = field(default_factory=dict)  # rule id -> severity or "off"
+    rules: Mapping[str, str] = {}  # rule id -> severity or "off" (never changed in place)
     large_file_bytes: int = 1_000_000
     metadata_keys: tuple[str, ...] = DEFAULT_METADATA_KEYS
     frontmatter_schemas: tuple[FrontmatterSchema, ...] = ()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple, TypeAlias
 
@@ -123,15 +122,14 @@ def _translate(pat: bytes, start: int) -> bytes:
     return b"".join(out)
 
 
-@dataclass(frozen=True)
-class Glob:
+class Glob(NamedTuple):
     """One gitignore-style pattern, compiled. Build it with :func:`compile_glob`."""
 
     pattern: str
     negated: bool  # leading "!"; match() ignores it, match_any() honours it
     dir_only: bool  # trailing "/"
     basename: bool  # no other "/": matches the last component at any depth
-    regex: re.Pattern[bytes] = field(repr=False, compare=False)
+    regex: re.Pattern[bytes]  # made from the rest: adds nothing to an equality
 
     def _hit(self, path: bytes, is_dir: bool) -> bool:
         if self.dir_only and not is_dir:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -54,14 +53,13 @@ class Classified(NamedTuple):
     shown: tuple[Shown | None, ...] = ()
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     rng: Range
     files: list[Classified]
     findings: list[Finding]
     settings: Config
     source: str
-    instructions: Mapping[str, str] = field(default_factory=dict)  # role -> its brief's text
+    instructions: Mapping[str, str] = {}  # role -> its brief's text (never changed in place)
     reviewed: Reviewed | None = None  # what an earlier review covered (--since)
 
 
@@ -246,7 +244,7 @@ def classify_range(
         head.close()
         if store is not None:
             store.close()
-    return replace(outcome, instructions=_instructions(settings, trusted.read))
+    return outcome._replace(instructions=_instructions(settings, trusted.read))
 
 
 @paused()
@@ -303,7 +301,7 @@ def since_review(
         whole = str(Handle(change.path, change.new_oid or change.old_oid))
         if not significant and (wanted is None or whole in wanted):
             hunks[(change.path, file_digest(change))] = whole  # routed whole
-    return replace(outcome, reviewed=Reviewed(named, hunks))
+    return outcome._replace(reviewed=Reviewed(named, hunks))
 
 
 def _manifest_review(path: str | Path) -> tuple[str | None, str, set[str]]:
@@ -481,7 +479,7 @@ def _redacted(outcome: Outcome) -> Outcome:
         f._replace(path=f.path and name(f.path), message=name(f.message)) for f in outcome.findings
     ]
     files = [_redacted_file(item, name) for item in outcome.files]
-    return replace(outcome, rng=rng, files=files, findings=findings)
+    return outcome._replace(rng=rng, files=files, findings=findings)
 
 
 def _redacted_file(item: Classified, name: Callable[[str], str]) -> Classified:
@@ -495,7 +493,7 @@ def _redacted_file(item: Classified, name: Callable[[str], str]) -> Classified:
     hunks = tuple(_redacted_verdict(hunk, name) for hunk in verdict.hunks)
     evidence = name(verdict.evidence)
     if evidence != verdict.evidence or hunks != verdict.hunks:
-        verdict = replace(verdict, evidence=evidence, hunks=hunks)
+        verdict = verdict._replace(evidence=evidence, hunks=hunks)
     if change is item.change and verdict is item.verdict:
         return item
     return item._replace(change=change, verdict=verdict)
@@ -521,7 +519,7 @@ def _never_trivial(verdict: FileVerdict) -> FileVerdict:
     )
     if verdict.classification == "trivial":
         return FileVerdict("significant", (REASON,), hunks, WHY)
-    return replace(verdict, hunks=hunks)
+    return verdict._replace(hunks=hunks)
 
 
 def _with_schema_texts(settings: Config, read: Callable[[str], bytes | None], side: str) -> Config:
@@ -535,7 +533,7 @@ def _with_schema_texts(settings: Config, read: Callable[[str], bytes | None], si
             text = None if data is None else data.decode("utf-8", "replace")
             entry = entry._replace(text=text, read_from=side)
         schemas.append(entry)
-    return replace(settings, frontmatter_schemas=tuple(schemas))
+    return settings._replace(frontmatter_schemas=tuple(schemas))
 
 
 def _name(config: str | Path | None) -> str | None:

@@ -20,8 +20,6 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from functools import cached_property
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 from gitreview import tokens
@@ -55,20 +53,31 @@ _AHEAD = 4  # batches in flight per worker: blobs held are bounded by this
 TIMED_OUT = "timed-out"  # the t1_cause of a file whose proof took too long
 
 
-@dataclass(frozen=True)
 class Terms:
     """What every file of the range is proved under."""
 
-    settings: Config
-    origin: Origin
-    git_dir: str | None = None  # the repository and head commit workers read links from
-    head: str | None = None
+    __slots__ = ("_digest", "git_dir", "head", "origin", "settings")
 
-    @cached_property
+    def __init__(
+        self,
+        settings: Config,
+        origin: Origin,
+        git_dir: str | None = None,  # the repository and head commit workers read links from
+        head: str | None = None,
+    ) -> None:
+        self.settings = settings
+        self.origin = origin
+        self.git_dir = git_dir
+        self.head = head
+        self._digest: str | None = None
+
+    @property
     def digest(self) -> str:
         """The part of every entry's key the terms make: worked out once a run, not
         once a file (the configuration's repr holds whole schemas)."""
-        return key(self.settings, self.origin)
+        if self._digest is None:
+            self._digest = key(self.settings, self.origin)
+        return self._digest
 
 
 def proved(

@@ -328,8 +328,6 @@ def test_the_brief_shows_the_rows_the_proof_made(fixture_repo: RepoFactory) -> N
     """Each hunk that may go to review is shown by its proof, kept with the file's
     verdict (a verdict from the cache brings them along), and the brief holds that
     text, not rows made again: every significant hunk has them, made from its lines."""
-    from dataclasses import replace
-
     from gitreview.pipeline import classify_range, review_of
     from gitreview.review.diffs import Shown, shown_hunk
 
@@ -348,5 +346,5 @@ def test_the_brief_shows_the_rows_the_proof_made(fixture_repo: RepoFactory) -> N
     index = next(i for i, c in enumerate(outcome.files) if any(c.shown))
     planted = tuple(s and Shown("+planted row\n", "planted") for s in outcome.files[index].shown)
     outcome.files[index] = outcome.files[index]._replace(shown=planted)
-    brief = "".join(review_of(replace(outcome, files=list(outcome.files))).briefs["default"])
+    brief = "".join(review_of(outcome._replace(files=list(outcome.files))).briefs["default"])
     assert "\n+planted row\n" in brief

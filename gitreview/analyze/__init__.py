@@ -10,7 +10,6 @@ gets `t1: missing` (analyzer-failed), and the rest of the run goes on.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from itertools import chain
 from typing import Any, Literal
 
@@ -61,18 +60,54 @@ _CONTEXT_FREE_KINDS = frozenset({"json"})
 Side = Literal["old", "new"]
 
 
-@dataclass(frozen=True)
+_ANALYSIS_FIELDS = ("kind", "t1", "cause", "old_text", "new_text", "context_free", "report")
+
+
 class Analysis:
-    kind: str
-    t1: bool
-    cause: str | None = None  # why T1 data is missing
-    old_text: str | None = None
-    new_text: str | None = None
-    context_free: bool = False  # no line of this kind can sit inside a multi-line literal
-    report: Report = field(default_factory=Report)
-    _literal: dict[str, frozenset[int] | None] = field(
-        default_factory=dict, compare=False, repr=False
+    """What T1 analysis learned of one file. (Not a dataclass: making one costs a
+    millisecond of every run's start-up, issue 12.)"""
+
+    __slots__ = (
+        "_literal",
+        "cause",
+        "context_free",
+        "kind",
+        "new_text",
+        "old_text",
+        "report",
+        "t1",
     )
+
+    def __init__(
+        self,
+        kind: str,
+        t1: bool,
+        cause: str | None = None,  # why T1 data is missing
+        old_text: str | None = None,
+        new_text: str | None = None,
+        context_free: bool = False,  # no line of this kind can sit inside a multi-line literal
+        report: Report | None = None,
+    ) -> None:
+        self.kind = kind
+        self.t1 = t1
+        self.cause = cause
+        self.old_text = old_text
+        self.new_text = new_text
+        self.context_free = context_free
+        self.report = Report() if report is None else report
+        self._literal: dict[str, frozenset[int] | None] = {}
+
+    # Compared and shown by what it is, the literal lines worked out aside.
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Analysis) and all(
+            getattr(self, name) == getattr(other, name) for name in _ANALYSIS_FIELDS
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: its literal lines are worked out late
+
+    def __repr__(self) -> str:
+        values = ", ".join(f"{name}={getattr(self, name)!r}" for name in _ANALYSIS_FIELDS)
+        return f"Analysis({values})"
 
     def literal_lines(self, side: Side) -> frozenset[int] | None:
         """Lines of one side where whitespace is content; None when every line
@@ -143,7 +178,11 @@ def settled(analysis: Analysis, *, significant: bool) -> Analysis:
     report = analysis.report
     scopes = tuple(report.scopes) if significant else ()
     report = _names_redacted(report._replace(scopes=scopes))
-    return replace(analysis, old_text=None, new_text=None, report=report)
+    # Without its texts, and without what was worked out from them: only the
+    # classification that just ended asks for literal lines.
+    return Analysis(
+        analysis.kind, analysis.t1, analysis.cause, None, None, analysis.context_free, report
+    )
 
 
 def _names_redacted(report: Report) -> Report:

@@ -12,8 +12,7 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from gitreview.analyze.links import HeadIndex
 from gitreview.analyze.markdown import FRONTMATTER_SCHEMA, INVALID_FRONTMATTER
@@ -31,12 +30,11 @@ _TYPE_NAMES = {
 }
 
 
-@dataclass(frozen=True)
-class Metadata:
+class Metadata(NamedTuple):
     """A frontmatter block read as YAML."""
 
     data: Mapping[str, Any] | None  # None when the block is not a valid mapping
-    key_lines: Mapping[str, int] = field(default_factory=dict)
+    key_lines: Mapping[str, int] = {}  # never changed in place
     problem: Finding | None = None
 
 

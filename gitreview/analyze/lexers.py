@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 C_FAMILY = frozenset({"c", "cpp", "java", "javascript", "typescript", "go", "rust", "csharp"})
@@ -140,30 +139,35 @@ def _after_word(text: str, index: int) -> bool:
     return index > 0 and (text[index - 1].isalnum() or text[index - 1] == "_")
 
 
-@dataclass
 class Scan:
-    """What one pass of the lexer found; offsets into the scanned text."""
+    """What one pass of the lexer found; offsets into the scanned text. (Not a
+    dataclass: making one costs a millisecond of every run's start-up, issue 12.)"""
 
-    strings: list[tuple[int, int]] = field(default_factory=list)  # outermost literals
-    comments: list[tuple[int, int]] = field(default_factory=list)
-    confused: list[tuple[int, int]] = field(default_factory=list)  # unterminated strings
-    slashes: list[int] = field(default_factory=list)  # JS/TS `/`: regex or division?
-    splices: list[int] = field(default_factory=list)  # C/C++ `\` before a newline
-    rest_from: int | None = None  # unterminated multi-line literal: unsure from here on
-    give_up: bool = False  # unsure of the whole text
+    __slots__ = ("comments", "confused", "give_up", "rest_from", "slashes", "splices", "strings")
+
+    def __init__(self) -> None:
+        self.strings: list[tuple[int, int]] = []  # outermost literals
+        self.comments: list[tuple[int, int]] = []
+        self.confused: list[tuple[int, int]] = []  # unterminated strings
+        self.slashes: list[int] = []  # JS/TS `/`: regex or division?
+        self.splices: list[int] = []  # C/C++ `\` before a newline
+        self.rest_from: int | None = None  # unterminated multi-line literal: unsure from here on
+        self.give_up = False  # unsure of the whole text
 
 
 def scan(kind: str, text: str) -> Scan:
     return _Scanner(kind, text).run()
 
 
-@dataclass
 class _Hole:
     """An interpolation hole (`${...}`, `{...}`): code inside a string."""
 
-    kind: _Str  # the string it belongs to
-    outer: int  # where the outermost enclosing string starts
-    depth: int = 0  # braces opened inside the hole and not yet closed
+    __slots__ = ("depth", "kind", "outer")
+
+    def __init__(self, kind: _Str, outer: int) -> None:
+        self.kind = kind  # the string it belongs to
+        self.outer = outer  # where the outermost enclosing string starts
+        self.depth = 0  # braces opened inside the hole and not yet closed
 
 
 class _Scanner:

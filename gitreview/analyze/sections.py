@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import NamedTuple
 
@@ -75,11 +74,10 @@ class Change(NamedTuple):
     words: int = 0  # words added, removed or replaced
 
 
-@dataclass(frozen=True)
-class Comparison:
+class Comparison(NamedTuple):
     changes: tuple[Change, ...]  # one per head section, in order
     removed: tuple[Section, ...]  # base sections with no counterpart at head
-    successors: dict[str, Heading] = field(default_factory=dict)  # base slug -> head heading
+    successors: dict[str, Heading]  # base slug -> head heading
 
 
 def compare(base: Sequence[Section], head: Sequence[Section]) -> Comparison:

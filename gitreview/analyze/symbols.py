@@ -17,7 +17,6 @@ import functools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
 from itertools import accumulate
 
 from gitreview.analyze import lexers
@@ -62,17 +61,21 @@ _JS_ARROW = re.compile(
 _ANNOTATION = re.compile(r"@[\w.]+(?: ?\([^()]*\))?|\[\[?[^\[\]]*\]?\]")
 
 
-@dataclass
 class _Brace:
     """A `{` as the pass over braces found it, before any name is read."""
 
-    head_start: int  # where its head starts; -1: it is not named (it takes its outer's)
-    position: int
-    outer: int  # the enclosing brace's index, -1 at the top
-    close: int = -1  # where its `}` is; -1: it never closes
-    # A block opened inside parentheses (`App({ items })`, `f(opts: { a: string })`):
-    # where the head around it started, so the head goes on after it closes.
-    inline_head: int | None = None
+    __slots__ = ("close", "head_start", "inline_head", "outer", "position")
+
+    def __init__(
+        self, head_start: int, position: int, outer: int, inline_head: int | None = None
+    ) -> None:
+        self.head_start = head_start  # where its head starts; -1: not named (takes its outer's)
+        self.position = position
+        self.outer = outer  # the enclosing brace's index, -1 at the top
+        self.close = -1  # where its `}` is; -1: it never closes
+        # A block opened inside parentheses (`App({ items })`, `f(opts: { a: string })`):
+        # where the head around it started, so the head goes on after it closes.
+        self.inline_head = inline_head
 
 
 def scopes(kind: str, text: str, *, lines: Collection[int] | None = None) -> list[Scope]:

@@ -9,7 +9,6 @@ proves it, the change is significant, and that is the default.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from gitreview.classify import formatting, generated, imports, prose, renames, whitespace
 from gitreview.classify.base import (
@@ -84,7 +83,7 @@ def outlined(
 ) -> FileVerdict:
     """The verdict with the outline moves.py reads where `outlines` says it may,
     made from the two sides' texts when a moved block first asks; moves.py drops it."""
-    return replace(verdict, outline=Outline(kind, old_text, new_text))
+    return verdict._replace(outline=Outline(kind, old_text, new_text))
 
 
 def outlines(verdict: FileVerdict, change: FileChange, kind: str) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from gitreview.analyze import Analysis
@@ -12,21 +11,42 @@ from gitreview.config import Config
 from gitreview.model import Classification, FileChange, Finding, Hunk
 
 
-@dataclass(frozen=True)
 class FileFacts:
-    """Everything a rule may look at: pure data, no repository."""
+    """Everything a rule may look at: pure data, no repository. (Not a dataclass:
+    making one costs a millisecond of every run's start-up, issue 12.)"""
 
-    change: FileChange
-    kind: str
-    analysis: Analysis
-    config: Config
-    # gitattributes of the path and of its old path, both from the trusted (base) tree's
-    # .gitattributes (issue 11); base_attributes None: no base.
-    attributes: Mapping[str, bool | str | None]
-    base_attributes: Mapping[str, bool | str | None] | None = None
-    findings: tuple[Finding, ...] = ()  # with the configured severities
-    # Work a rule does once per file (a parse of the old side), shared by its hunks.
-    memo: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+    __slots__ = (
+        "analysis",
+        "attributes",
+        "base_attributes",
+        "change",
+        "config",
+        "findings",
+        "kind",
+        "memo",
+    )
+
+    def __init__(
+        self,
+        change: FileChange,
+        kind: str,
+        analysis: Analysis,
+        config: Config,
+        attributes: Mapping[str, bool | str | None],
+        base_attributes: Mapping[str, bool | str | None] | None = None,
+        findings: tuple[Finding, ...] = (),
+    ) -> None:
+        self.change = change
+        self.kind = kind
+        self.analysis = analysis
+        self.config = config
+        # gitattributes of the path and of its old path, both from the trusted (base)
+        # tree's .gitattributes (issue 11); base_attributes None: no base.
+        self.attributes = attributes
+        self.base_attributes = base_attributes
+        self.findings = findings  # with the configured severities
+        # Work a rule does once per file (a parse of the old side), shared by its hunks.
+        self.memo: dict[str, object] = {}
 
 
 class Proof(NamedTuple):
@@ -48,14 +68,13 @@ class Verdict(NamedTuple):
     pointers: Pointers = ()
 
 
-@dataclass(frozen=True)
-class FileVerdict:
+class FileVerdict(NamedTuple):
     classification: Classification
     reasons: tuple[str, ...]
     hunks: tuple[Verdict, ...]  # one per hunk of the change, in order
     evidence: str = ""
     # What moved blocks are checked against (moves.py); only where a unit may have moved.
-    outline: Outline | None = field(default=None, compare=False, repr=False)
+    outline: Outline | None = None
 
 
 FileRule = Callable[[FileFacts], Proof | None]

@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import NamedTuple
 
 from gitreview.analyze import lexical
@@ -203,7 +202,7 @@ def find_moves(files: Sequence[FileInput]) -> list[FileVerdict]:
             )
         hunks = list(verdicts[f].hunks)
         hunks[h] = verdict
-        verdicts[f] = replace(verdicts[f], hunks=tuple(hunks))
+        verdicts[f] = verdicts[f]._replace(hunks=tuple(hunks))
     return [
         _without_outline(verdict) if verdict is original else aggregate(change, t1, verdict.hunks)
         for verdict, (change, _, t1, original) in zip(verdicts, files, strict=True)
@@ -212,7 +211,7 @@ def find_moves(files: Sequence[FileInput]) -> list[FileVerdict]:
 
 def _without_outline(verdict: FileVerdict) -> FileVerdict:
     """The outline served its purpose: not kept to the end of a large range."""
-    return verdict if verdict.outline is None else replace(verdict, outline=None)
+    return verdict if verdict.outline is None else verdict._replace(outline=None)
 
 
 def _free_indent(kind: str) -> bool:

@@ -19,7 +19,6 @@ import builtins
 import functools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from gitreview.model import FileChange, Hunk, origins_of, texts_of
@@ -48,12 +47,11 @@ class Unit(NamedTuple):
     parents: tuple[tuple[int, str], ...] = ()
 
 
-@dataclass(frozen=True)
-class Module:
+class Module(NamedTuple):
     """What a Python module binds and reads at its top level."""
 
-    bound: dict[str, list[int]] = field(default_factory=dict)  # name -> lines bound
-    read_early: dict[str, list[int]] = field(default_factory=dict)  # read at import time
+    bound: dict[str, list[int]]  # name -> lines bound
+    read_early: dict[str, list[int]]  # read at import time
     read: frozenset[str] = frozenset()  # read anywhere
     star: bool = False  # a star import: any name may be bound
     # What runs code of the module's own at import time: calls, decorators and bases

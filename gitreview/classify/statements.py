@@ -21,7 +21,6 @@ equal; a region whose meaning changed makes every changed line in it meaningful.
 from __future__ import annotations
 
 import bisect
-import inspect
 import itertools
 import re
 from collections.abc import Sequence
@@ -103,6 +102,8 @@ def clean_docstring(text: str) -> str:
     """What formatters change in a docstring: its indentation, the whitespace at
     the ends of lines and of the whole. The words and line breaks stay; so do
     trailing spaces in a docstring with doctests, whose expected output they are."""
+    import inspect  # 5 ms of start-up: only once a docstring is compared
+
     cleaned = inspect.cleandoc(text)
     if ">>>" in cleaned:
         return cleaned

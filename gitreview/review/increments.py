@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from gitreview.model import FileChange, Hunk
 
@@ -36,12 +36,11 @@ def file_digest(change: FileChange) -> str:
     return hashlib.sha1(sides.encode(), usedforsecurity=False).hexdigest()
 
 
-@dataclass(frozen=True)
-class Reviewed:
+class Reviewed(NamedTuple):
     """The significant hunks of an earlier review, by path and content."""
 
     since: str  # what the user named: a revision, or a manifest file
-    hunks: Mapping[Key, str] = field(default_factory=dict)  # -> the handle it had then
+    hunks: Mapping[Key, str]  # -> the handle it had then
 
     def handle_for(self, paths: Iterable[str | None], digest: str) -> str | None:
         for path in paths:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from gitreview import globs
@@ -59,13 +58,12 @@ class ReviewItem(NamedTuple):
         return 0
 
 
-@dataclass
-class Share:
-    """What one role reviews."""
+class Share(NamedTuple):
+    """What one role reviews: its lists are filled in place."""
 
     role: Role
-    items: list[ReviewItem] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
+    items: list[ReviewItem]
+    findings: list[Finding]
 
 
 def route(
@@ -75,8 +73,8 @@ def route(
     with nothing to review are left out."""
     configured = {role.name: role for role in roles}
     default = configured.pop(DEFAULT_ROLE, Role(DEFAULT_ROLE))
-    shares = {name: Share(role) for name, role in configured.items()}
-    shares[DEFAULT_ROLE] = Share(default)
+    shares = {name: Share(role, [], []) for name, role in configured.items()}
+    shares[DEFAULT_ROLE] = Share(default, [], [])
     configured_shares = [share for name, share in shares.items() if name != DEFAULT_ROLE]
     for item in items:
         matched = [s for s in configured_shares if _takes_item(s.role, item)]
