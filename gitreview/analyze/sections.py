@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from difflib import SequenceMatcher
 from typing import NamedTuple
 
 from gitreview.analyze.markdown_doc import Document, Heading
@@ -108,6 +107,8 @@ def _key(section: Section) -> tuple[int, str]:
 
 
 def _pair(base: Sequence[Section], head: Sequence[Section]) -> dict[int, int]:
+    from difflib import SequenceMatcher  # only once sections are compared
+
     matcher = SequenceMatcher(None, [_key(s) for s in base], [_key(s) for s in head], False)
     pairs: dict[int, int] = {}
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -143,6 +144,8 @@ def _renamed(
 
 
 def _similar(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
+    from difflib import SequenceMatcher  # only once sections are compared
+
     matcher = SequenceMatcher(None, old, new, False)
     return matcher.quick_ratio() >= _RENAMED_SIMILARITY and matcher.ratio() >= _RENAMED_SIMILARITY
 
@@ -152,6 +155,8 @@ def words_changed(old: tuple[str, ...], new: tuple[str, ...]) -> int:
     the lines that differ (fast on long sections, and re-wrapping costs nothing)."""
     if old == new:
         return 0
+    from difflib import SequenceMatcher  # only once sections are compared
+
     total = 0
     lines = SequenceMatcher(None, old, new, False)
     for tag, i1, i2, j1, j2 in lines.get_opcodes():
