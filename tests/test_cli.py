@@ -125,21 +125,29 @@ def test_usage_errors(args: tuple[str, ...], message: str) -> None:
 def test_the_program_exits_with_main_s_status_its_objects_frozen(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """The program is `main`, then out with its status; every object is frozen first,
-    so the interpreter's last collection does not look through them for cycles."""
-    from gitreview import cli
-
+    """The program is `main` without the cyclic collector, then out with its status;
+    every object is frozen first, so the interpreter's last collection does not look
+    through them for cycles."""
     args = ["--repo", str(tmp_path), "HEAD"]  # not a repository: main returns its status
     status = cli.main(args)
     assert status != 0
     monkeypatch.setattr(sys, "argv", ["git-review-manifest", *args])
+    collecting: list[bool] = []
+
+    def main() -> int:
+        collecting.append(gc.isenabled())
+        return status
+
+    monkeypatch.setattr(cli, "main", main)
     try:
         with pytest.raises(SystemExit) as stopped:
             cli.run()
         assert stopped.value.code == status
+        assert collecting == [False]
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+        gc.enable()
     module = subprocess.run([sys.executable, "-m", "gitreview", *args], capture_output=True)
     assert module.returncode == status
     assert module.stderr.startswith(b"git review-manifest: error: ")

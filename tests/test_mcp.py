@@ -239,3 +239,31 @@ def test_the_everyday_command_does_not_import_the_sdk(fixture_repo: RepoFactory)
         text=True,
     ).stdout
     assert out.splitlines()[-1] == "[]"
+
+
+def test_the_server_collects_cycles_though_the_command_line_does_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The program turns the cyclic collector off (a run lives for one command); the
+    server lives on, and collects between requests."""
+    import gc
+
+    from gitreview import cli
+    from gitreview.commands import mcp as command
+
+    collecting: list[bool] = []
+
+    class Served:
+        def run(self, transport: str) -> None:
+            collecting.append(gc.isenabled())
+
+    monkeypatch.setattr(command, "server", lambda default_repo: Served())
+    monkeypatch.setattr(sys, "argv", ["git-review-manifest", "mcp"])
+    try:
+        with pytest.raises(SystemExit) as stopped:
+            cli.run()
+    finally:
+        gc.unfreeze()
+        gc.enable()
+    assert stopped.value.code == 0
+    assert collecting == [True]

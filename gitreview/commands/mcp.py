@@ -11,6 +11,7 @@ imports this module only for the `mcp` subcommand, so everyday runs stay fast.
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -71,7 +72,9 @@ Budget = Annotated[
 
 
 def run_mcp(*, repo: str | None) -> int:
-    """Serve until the client closes stdin."""
+    """Serve until the client closes stdin; a server lives on, so it collects
+    cycles between requests (the command line turns the collector off, cli.run)."""
+    gc.enable()
     default = None
     if repo is not None:
         from gitreview.git import open_repository
