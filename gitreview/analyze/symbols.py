@@ -265,6 +265,8 @@ def _stop(chunk: str, found: lexers.Scan) -> int:
 
 
 def _blank(piece: str) -> str:
+    if "\n" not in piece:  # most strings and comments: one line
+        return " " * len(piece)
     return "\n".join(" " * len(part) for part in piece.split("\n"))
 
 
