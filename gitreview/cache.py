@@ -34,6 +34,7 @@ import contextlib
 import functools
 import hashlib
 import io
+import os
 import pickle
 import sqlite3
 import sys
@@ -299,19 +300,29 @@ def code_digest() -> str:
     from importlib.util import find_spec
 
     digest = hashlib.sha256(sys.version.encode())
-    package = Path(__file__).parent
+    package = os.path.dirname(__file__)
     # The schemas a configuration is checked against too (a link in a checkout).
-    schemas = sorted((package / "schemas").glob("*.json"))
-    for path in [*sorted(package.rglob("*.py")), *schemas]:
-        digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
+    for path in [*_files(package, ".py"), *_files(os.path.join(package, "schemas"), ".json")]:
+        with open(path, "rb") as file:
+            digest.update(os.path.relpath(path, package).encode() + b"\0" + file.read())
     for name in _LIBRARIES:
         spec = find_spec(name)
         folders = [] if spec is None else list(spec.submodule_search_locations or ())
-        for path in sorted(file for folder in folders for file in Path(folder).rglob("*.py")):
-            status = path.stat()
+        for path in sorted(file for folder in folders for file in _files(folder, ".py")):
+            status = os.stat(path)
             digest.update(f"{path}\0{status.st_size}\0{status.st_mtime_ns}\0".encode())
         digest.update(f"{name}:{len(folders)}\0".encode())
     return digest.hexdigest()[:16]
+
+
+def _files(folder: str, suffix: str) -> list[str]:
+    """The files under `folder` whose names end in `suffix`, sorted: os.walk, which
+    took a third of the time pathlib's rglob did (issue 12). Links to folders are
+    followed, as rglob did."""
+    found = []
+    for root, _, names in os.walk(folder, followlinks=True):
+        found += [os.path.join(root, name) for name in names if name.endswith(suffix)]
+    return sorted(found)
 
 
 @contextlib.contextmanager

@@ -540,3 +540,22 @@ def test_a_range_whose_verdicts_are_cached_writes_the_bytes_of_a_cold_one(
         cached(repo, rng, "--fallback")
         store(repo, {})
         assert cached(repo, rng, "--fallback") == expected, rng
+
+
+def test_the_cache_is_new_when_a_library_file_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A library gitreview reads files with is known by its files' names, sizes and
+    times, in every folder under it: one of them edited, the code digest differs."""
+    from gitreview import cache
+
+    library = tmp_path / "library"
+    (library / "inner").mkdir(parents=True)
+    (library / "__init__.py").write_text("")
+    (library / "inner" / "reader.py").write_text("LIMIT = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(cache, "_LIBRARIES", ("library",))
+    before = cache.code_digest.__wrapped__()
+    assert cache.code_digest.__wrapped__() == before
+    (library / "inner" / "reader.py").write_text("LIMIT = 10\n")
+    assert cache.code_digest.__wrapped__() != before
