@@ -122,24 +122,38 @@ def batches(items: Sequence[ReviewItem], budget: int | None) -> list[Batch]:
     batch; an item larger than the budget gets a batch of its own, flagged."""
     out: list[Batch] = []
     current: list[ReviewItem] = []
+    files: set[str] = set()  # the paths in `current`, and their tokens: kept, not counted again
+    tokens = 0
+
+    def fits(adding: Sequence[ReviewItem], more: int) -> bool:  # one file's items
+        return (
+            len(current) + len(adding) <= BATCH_HANDLES
+            and len(files) + (adding[0].path not in files) <= BATCH_FILES
+            and (budget is None or tokens + more <= budget)
+        )
 
     def close() -> None:
+        nonlocal tokens
         if current:
             out.append(Batch(tuple(current)))
             current.clear()
+            files.clear()
+            tokens = 0
 
     for path_items in _by_file(items):
         together = sum(item.tokens for item in path_items)
-        if current and not _fits(current, path_items, together, budget):
+        if current and not fits(path_items, together):
             close()
         for item in path_items:
             if budget is not None and item.tokens > budget:
                 close()
                 out.append(Batch((item,), oversized=True))
                 continue
-            if current and not _fits(current, [item], item.tokens, budget):
+            if current and not fits([item], item.tokens):
                 close()
             current.append(item)
+            files.add(item.path)
+            tokens += item.tokens
     close()
     return out
 
@@ -152,14 +166,3 @@ def _by_file(items: Sequence[ReviewItem]) -> list[list[ReviewItem]]:
         else:
             runs.append([item])
     return runs
-
-
-def _fits(
-    current: Sequence[ReviewItem], adding: Sequence[ReviewItem], tokens: int, budget: int | None
-) -> bool:
-    files = {item.path for item in current} | {item.path for item in adding}
-    return (
-        len(current) + len(adding) <= BATCH_HANDLES
-        and len(files) <= BATCH_FILES
-        and (budget is None or sum(item.tokens for item in current) + tokens <= budget)
-    )
