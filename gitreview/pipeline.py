@@ -410,10 +410,12 @@ def _restored(change: FileChange, entry: Entry, contents: Contents) -> Classifie
     content = None
     if full and change.new_data is not None and not change.binary:
         content = change.new_data.decode("utf-8", "replace")
-    return Classified(
+    if change.old_data is not None or change.new_data is not None:
         # Keep hunks, drop the blobs: a range of thousands of files must not
-        # hold every blob until the end.
-        change._replace(old_data=None, new_data=None),
+        # hold every blob until the end. (A hit made from the patch has none.)
+        change = change._replace(old_data=None, new_data=None)
+    return Classified(
+        change,
         entry.kind,
         entry.analysis,
         verdict,
