@@ -210,20 +210,20 @@ class Hits:
         from gitreview.analyze import links
 
         index = links.head_index(self._head)
-        looked = []
+        asking = []
         for change in changes:
             at_head, at_base = self._attributes(change)
             kind = _kind(change)
             key = entry_key_of(change, kind, self._terms, at_head, at_base)
-            looked.append(_Looked(change, at_head, at_base, kind, key, None))
-        entries = self._cache.get_many([item.key for item in looked])
+            asking.append((change, at_head, at_base, kind, key))
+        entries = self._cache.get_many([key for *_, key in asking])
         answers = []
-        for item in looked:
-            entry = entries.get(item.key)
+        for change, at_head, at_base, kind, key in asking:
+            entry = entries.get(key)
             if entry is not None and not index.answers(entry.asked):
                 entry = None  # the head answers one of its link checks otherwise
-            self._looked[item.change.path] = item._replace(entry=entry)
-            answers.append(entry is not None and not self._needs_contents(item.change, entry))
+            self._looked[change.path] = _Looked(change, at_head, at_base, kind, key, entry)
+            answers.append(entry is not None and not self._needs_contents(change, entry))
         return answers
 
     def attributes(self, change: FileChange) -> tuple[Attributes, Attributes | None]:
