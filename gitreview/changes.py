@@ -87,6 +87,16 @@ class Changes:
         copies: dict[str, RawChange] | None = None
         deferred: list[_Read] = []
         held = 0  # bytes of the deferred files' blobs
+
+        def settled() -> Iterator[FileChange]:
+            """git's copies, known now; the added files deferred until then."""
+            nonlocal copies, deferred
+            assert self._copies is not None
+            copies = self._copies.by_path(self._diff.paths)
+            waiting, deferred = deferred, []
+            for waited in waiting:
+                yield _copied(self._repo, waited, copies, sources)
+
         try:
             for start in range(0, len(raw), _WINDOW):
                 window = []
@@ -97,10 +107,7 @@ class Changes:
                     _check_order(streamed, patches)
                     window.append((streamed, patches))
                 if copies is None and self._copies is not None and self._copies.ready():
-                    copies = self._copies.by_path(self._diff.paths)
-                    for waited in deferred:
-                        yield _copied(self._repo, waited, copies, sources)
-                    deferred = []
+                    yield from settled()
                 # An added file is a plain one once git's copies are known, without it.
                 known = copies if self._copies is not None else {}
                 unread = self._unread(window, known)
@@ -125,20 +132,14 @@ class Changes:
                     if copies is None and self._copies is not None and (added or deferred):
                         full = len(deferred) >= _DEFERRED or held >= _DEFERRED_BYTES
                         if self._copies.ready() or full:
-                            copies = self._copies.by_path(self._diff.paths)
-                            for waited in deferred:
-                                yield _copied(self._repo, waited, copies, sources)
-                            deferred = []
+                            yield from settled()
                         elif added:
                             deferred.append(read)
                             held += len(new_data or b"")
                             continue
                     yield _copied(self._repo, read, copies, sources)
             if deferred:
-                assert self._copies is not None
-                copies = self._copies.by_path(self._diff.paths)
-                for waited in deferred:
-                    yield _copied(self._repo, waited, copies, sources)
+                yield from settled()
         finally:
             blocks.close()
             blobs.close()
