@@ -141,45 +141,53 @@ def _looked_up(
     cache: Cache | None,
     index: HeadIndex | None,
     hits: Hits | None,
-) -> Iterator[_Looking]:
+) -> Iterator[_Looked]:
     """Each file with its kind, its entry's key ("" without a cache or a head) and
     the entry the cache holds under it where the head still answers its link checks
     the same, looked up _LOOKED_UP files at a time (issue 12: a range of 11,000 files
     asked 11,000 questions), or found before (`hits`, which asked the head)."""
     if index is None:
         cache = None  # without a head, an entry's link checks cannot be answered
-    chunk: list[_Looking] = []
-    entry: Entry | None
+    chunk: list[_Looked] = []
     for change, at_head, at_base in pending:
         found = None if hits is None else hits.take(change)
         if found is not None:
-            kind, entry_key, entry = found
+            chunk.append(found)
         else:
             kind = _kind(change)
             entry_key = "" if cache is None else entry_key_of(change, kind, terms, at_head, at_base)
-            entry = None
-        chunk.append((change, at_head, at_base, kind, entry_key, entry))
+            chunk.append(_Looked(change, at_head, at_base, kind, entry_key, None))
         if len(chunk) == _LOOKED_UP:
             yield from _with_entries(chunk, cache, index)
             chunk = []
     yield from _with_entries(chunk, cache, index)
 
 
-# A file being looked up: the change, its attributes, kind, key and entry if known.
-_Looking = tuple[FileChange, Attributes, "Attributes | None", str, str, "Entry | None"]
+class _Looked(NamedTuple):
+    """A file being looked up in the cache."""
+
+    change: FileChange
+    at_head: Attributes
+    at_base: Attributes | None
+    kind: str
+    key: str  # "" when nothing is looked up (no cache, no head)
+    entry: Entry | None  # a hit whose link checks the head still answers the same
 
 
 def _with_entries(
-    chunk: list[_Looking], cache: Cache | None, index: HeadIndex | None
-) -> Iterator[_Looking]:
-    asked = [key for *_, key, entry in chunk if key and entry is None]
+    chunk: list[_Looked], cache: Cache | None, index: HeadIndex | None
+) -> Iterator[_Looked]:
+    """The files with the entries the cache holds for those not yet known, where
+    the head still answers their link checks the same: the one place that asks."""
+    asked = [item.key for item in chunk if item.key and item.entry is None]
     found = {} if cache is None or index is None or not asked else cache.get_many(asked)
-    for change, at_head, at_base, kind, entry_key, entry in chunk:
-        if entry is None and entry_key in found:
+    for item in chunk:
+        entry = None if item.entry is not None else found.get(item.key)
+        if entry is not None:
             assert index is not None  # nothing is looked up without a head
-            if index.answers(found[entry_key].asked):
-                entry = found[entry_key]
-        yield change, at_head, at_base, kind, entry_key, entry
+            if index.answers(entry.asked):
+                item = item._replace(entry=entry)
+        yield item
 
 
 class Hits:
@@ -215,15 +223,12 @@ class Hits:
             at_head, at_base = self._attributes(change)
             kind = _kind(change)
             key = entry_key_of(change, kind, self._terms, at_head, at_base)
-            asking.append((change, at_head, at_base, kind, key))
-        entries = self._cache.get_many([key for *_, key in asking])
+            asking.append(_Looked(change, at_head, at_base, kind, key, None))
         answers = []
-        for change, at_head, at_base, kind, key in asking:
-            entry = entries.get(key)
-            if entry is not None and not index.answers(entry.asked):
-                entry = None  # the head answers one of its link checks otherwise
-            self._looked[change.path] = _Looked(change, at_head, at_base, kind, key, entry)
-            answers.append(entry is not None and not self._needs_contents(change, entry))
+        for item in _with_entries(asking, self._cache, index):
+            self._looked[item.change.path] = item
+            entry = item.entry
+            answers.append(entry is not None and not self._needs_contents(item.change, entry))
         return answers
 
     def attributes(self, change: FileChange) -> tuple[Attributes, Attributes | None]:
@@ -233,10 +238,10 @@ class Hits:
             return self._attributes(change)
         return item.at_head, item.at_base
 
-    def take(self, change: FileChange) -> tuple[str, str, Entry] | None:
-        """The kind, key and entry of a change found in the cache: one that came
-        without its blobs, or one whose blobs were read all the same and make the
-        change its patch alone made (else its key is another: a binary file)."""
+    def take(self, change: FileChange) -> _Looked | None:
+        """How a change found in the cache was looked up: one that came without its
+        blobs, or one whose blobs were read all the same and make the change its
+        patch alone made (else its key is another: a binary file)."""
         item = self._looked.pop(change.path, None)
         if item is None or item.entry is None:
             return None
@@ -245,18 +250,7 @@ class Hits:
             and change._replace(old_data=None, new_data=None) != item.change
         ):
             return None
-        return item.kind, item.key, item.entry
-
-
-class _Looked(NamedTuple):
-    """A change made from its patch alone, as `Hits` looked it up."""
-
-    change: FileChange
-    at_head: Attributes
-    at_base: Attributes | None
-    kind: str
-    key: str
-    entry: Entry | None  # a hit whose link checks the head still answers the same
+        return item._replace(change=change)
 
 
 def _kind(change: FileChange) -> str:
