@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from gitreview.analyze.base import HeadTree
     from gitreview.cache import Cache, Entry
     from gitreview.classify import FileVerdict, Verdict
-    from gitreview.git import Listing, Repository, TreeReader
+    from gitreview.git import Listing, ObjectReader, Repository, TreeReader
     from gitreview.globs import AttrRule, Gitattributes
     from gitreview.review.increments import Key, Reviewed
     from gitreview.verdicts import Attributes, Hits, Terms
@@ -218,8 +218,8 @@ def classify_range(
     if store is not None and contents != "all" and store.holds_entries():
         from gitreview.verdicts import Hits
 
-        def needs_contents(change: FileChange, entry: Entry) -> bool:
-            return _needs_contents(change, entry, contents)
+        def needs_contents(entry: Entry) -> bool:
+            return _full(entry, contents)  # an outline reads its sides from git
 
         # A file found in the cache from git's patch alone is not read (issue 12).
         hits = sized.unread = Hits(store, terms, attributes, head, needs_contents)
@@ -238,6 +238,7 @@ def classify_range(
             listing=listing,
             order=sized.order(),
             hits=hits,
+            blobs=repository.objects(),
         )
     finally:
         listing.close()
@@ -352,12 +353,15 @@ def _classify(
     listing: Listing | None = None,
     order: Mapping[str, int] | None = None,
     hits: Hits | None = None,
+    blobs: ObjectReader | None = None,
 ) -> Outcome:
     """Every file proved (verdicts.py), then what only the whole range shows: moved
     blocks, links elsewhere, and the range analyzers. `listing`: the range's
     commits, which git lists while moved blocks are looked for: once the files are
     proved, a core is free. `order`: each change's place by its path, when `changes`
-    may come out of it (changes.Changes: added files wait for git's copies)."""
+    may come out of it (changes.Changes: added files wait for git's copies).
+    `blobs`: where a file's sides are read again if a moved block needs its outline
+    (a patch has none: its sides are kept)."""
     from gitreview.analyze import RANGE_ANALYZERS, trust
     from gitreview.analyze import elsewhere as analyze_elsewhere
     from gitreview.classify.moves import find_moves
@@ -372,7 +376,7 @@ def _classify(
     pending = ((change, *attributes(change)) for change in changes)
     proving = proved(pending, terms, head=head, cache=cache, jobs=jobs, size=size, hits=hits)
     for change, entry in proving:
-        files.append(_restored(change, entry, contents))
+        files.append(_restored(change, entry, contents, blobs))
         findings += entry.findings
     if order is not None:
         files.sort(key=lambda c: order[c.change.path])  # moves go in the range's order
@@ -394,18 +398,20 @@ def _classify(
     return _redacted(Outcome(rng, files, findings, settings, source))
 
 
-def _restored(change: FileChange, entry: Entry, contents: Contents) -> Classified:
+def _restored(
+    change: FileChange, entry: Entry, contents: Contents, blobs: ObjectReader | None
+) -> Classified:
     """The file as it was classified when its entry was stored: its blobs are read
-    again only for what `_needs_contents` says needs them."""
+    again only to put its content in the manifest (`_full`), and for its outline
+    when a moved block asks."""
     from gitreview.classify import outlined, outlines
 
     verdict = entry.verdict
     if outlines(verdict, change, entry.kind):
-        old_text = new_text = None
-        if entry.texts:  # the analysis decoded both sides: the outline reads them again
-            old_text = None if change.old_data is None else change.old_data.decode("utf-8")
-            new_text = None if change.new_data is None else change.new_data.decode("utf-8")
-        verdict = outlined(verdict, entry.kind, old_text, new_text)
+        # The analysis decoded both sides (entry.texts): the outline reads them again.
+        old = _side(change.old_oid, change.old_data, change.old_path or change.path, blobs)
+        new = _side(change.new_oid, change.new_data, change.path, blobs)
+        verdict = outlined(verdict, entry.kind, *((old, new) if entry.texts else (_no_side,) * 2))
     full = _full(entry, contents)
     content = None
     if full and change.new_data is not None and not change.binary:
@@ -427,12 +433,22 @@ def _restored(change: FileChange, entry: Entry, contents: Contents) -> Classifie
     )
 
 
-def _needs_contents(change: FileChange, entry: Entry, contents: Contents) -> bool:
-    """Whether `_restored` reads the file's blobs: for its outline, or to put its
-    content in the manifest."""
-    from gitreview.classify import outlines
+def _side(
+    oid: str | None, data: bytes | None, path: str, blobs: ObjectReader | None
+) -> Callable[[], str | None]:
+    """A side's text, as an outline reads it: from git when asked (a file found in
+    the cache was never read), if there is a git to ask; else from the blob in hand
+    (none from a patch). No id: the file has no such side."""
+    if blobs is not None and oid is not None:
+        return lambda: blobs.read(oid, "blob", path).decode("utf-8")
+    if data is None:
+        return _no_side
+    text = data.decode("utf-8")
+    return lambda: text
 
-    return _full(entry, contents) or (entry.texts and outlines(entry.verdict, change, entry.kind))
+
+def _no_side() -> None:
+    return None
 
 
 def _full(entry: Entry, contents: Contents) -> bool:

@@ -204,7 +204,7 @@ class Hits:
         terms: Terms,
         attributes: Callable[[FileChange], tuple[Attributes, Attributes | None]],
         head: HeadTree,
-        needs_contents: Callable[[FileChange, Entry], bool],
+        needs_contents: Callable[[Entry], bool],
     ) -> None:
         self._cache = cache
         self._terms = terms
@@ -228,7 +228,7 @@ class Hits:
         for item in _with_entries(asking, self._cache, index):
             self._looked[item.change.path] = item
             entry = item.entry
-            answers.append(entry is not None and not self._needs_contents(item.change, entry))
+            answers.append(entry is not None and not self._needs_contents(entry))
         return answers
 
     def attributes(self, change: FileChange) -> tuple[Attributes, Attributes | None]:

@@ -504,3 +504,40 @@ def test_explain_says_why_a_reordering_is_no_move(tmp_path: Path) -> None:
         "but a move is trivial only for whole top-level definitions or sections: "
         "the order of statements, keys and rules is meaning\n"
     )
+
+
+def outline_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths whose blobs are read one by one from now on (`ObjectReader.read`:
+    a moved block's outline, a copy's source)."""
+    from gitreview.git import ObjectReader
+
+    paths: list[str] = []
+    read = ObjectReader.read
+
+    def recorded(reader: ObjectReader, oid: str, kind: str, path: str = "") -> bytes:
+        paths.append(path)
+        return read(reader, oid, kind, path)
+
+    monkeypatch.setattr(ObjectReader, "read", recorded)
+    return paths
+
+
+def test_an_outline_reads_its_sides_only_when_a_moved_block_asks(
+    fixture_repo: RepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file whose changed lines could start a unit is outlined only if a moved
+    block needs it, and its texts are not held meanwhile: they are read from git
+    then (issue 12: a release range held 13 MB of them, and no block asked)."""
+    from gitreview.pipeline import classify_range
+
+    read = outline_reads(monkeypatch)
+    moved = classify_range(fixture_repo("moves"), "v1..v2", cache=False)
+    assert {c.verdict.outline for c in moved.files} == {None}  # dropped once moves are known
+    assert sorted(set(read)) == ["src/audit.py", "src/ledger.py", "src/report.py"]
+    read.clear()
+    # A Python file changed where a definition starts (it is outlined), and no block moved.
+    unmoved = classify_range(fixture_repo("meaning"), "v1..v2", cache=False)
+    assert any(
+        c.kind == "python" and c.verdict.classification == "significant" for c in unmoved.files
+    )
+    assert read == []

@@ -8,7 +8,7 @@ proves it, the change is significant, and that is the default.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from gitreview.classify import formatting, generated, imports, prose, renames, whitespace
 from gitreview.classify.base import (
@@ -79,11 +79,12 @@ def classify(facts: FileFacts) -> FileVerdict:
 
 
 def outlined(
-    verdict: FileVerdict, kind: str, old_text: str | None, new_text: str | None
+    verdict: FileVerdict, kind: str, old: Callable[[], str | None], new: Callable[[], str | None]
 ) -> FileVerdict:
     """The verdict with the outline moves.py reads where `outlines` says it may,
-    made from the two sides' texts when a moved block first asks; moves.py drops it."""
-    return verdict._replace(outline=Outline(kind, old_text, new_text))
+    made from the two sides' texts (`old`, `new` give them) when a moved block
+    first asks; moves.py drops it."""
+    return verdict._replace(outline=Outline(kind, old, new))
 
 
 def outlines(verdict: FileVerdict, change: FileChange, kind: str) -> bool:

@@ -9,8 +9,8 @@ For Python the outline also says what each definition needs from its module
 (the names it reads at import time, from decorators, defaults, bases and class
 bodies, and the names its functions read when called), and what the module binds
 and reads, so that a move is trivial only where every name still resolves.
-The texts are kept at classification time only for files whose changed lines
-could start such a unit, and outlined only when a moved block needs them.
+Only files whose changed lines could start such a unit get an outline, and their
+texts are read and outlined only when a moved block needs them.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import builtins
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from gitreview.model import FileChange, Hunk, origins_of, texts_of
@@ -65,12 +65,16 @@ class Side(NamedTuple):
 
 
 class Outline:
-    """The two sides of a file, outlined when a moved block first needs them: most
-    files whose changed lines could start a unit have no moved block at all."""
+    """The two sides of a file, read and outlined when a moved block first needs
+    them: most files whose changed lines could start a unit have no moved block at
+    all, and a range of thousands must not hold their texts meanwhile (issue 12).
+    `old` and `new` give a side's text (None: the file has no such side)."""
 
-    def __init__(self, kind: str, old_text: str | None, new_text: str | None) -> None:
+    def __init__(
+        self, kind: str, old: Callable[[], str | None], new: Callable[[], str | None]
+    ) -> None:
         self._read = _python if kind == "python" else _markdown
-        self._texts = {"old": old_text, "new": new_text}
+        self._texts = {"old": old, "new": new}
 
     @functools.cached_property
     def old(self) -> Side | None:
@@ -81,7 +85,7 @@ class Outline:
         return self._side("new")
 
     def _side(self, name: str) -> Side | None:
-        text = self._texts.pop(name)
+        text = self._texts.pop(name)()
         return None if text is None else self._read(text)
 
 
