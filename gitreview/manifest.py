@@ -20,7 +20,7 @@ from gitreview.handles import OID_LENGTH, Handle, Side, change_handle
 from gitreview.model import Assembled, FileChange, Finding, Hunk, Range
 from gitreview.render.json import framed, value_pieces
 from gitreview.review.brief import render_brief
-from gitreview.review.diffs import NO_KEYS, KeyBlocks, Shown, hunk_header, shown_hunk
+from gitreview.review.diffs import NO_KEYS, KeyBlocks, Shown, hunk_header, rows_of, shown_hunk
 from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
 from gitreview.review.roles import ReviewItem, Share, batches, route
 from gitreview.secrets import redact
@@ -165,10 +165,11 @@ def file_report(
         if list(hunk_verdict.reasons) != ["content"]:
             item["reasons"] = list(hunk_verdict.reasons)
         item.update(pointers)
-        # The rows are the proof's own text, not a copy (a large range's are megabytes).
+        # The rows are the proof's own text where it kept one, not a copy (a large
+        # range's are megabytes); else written from the hunk's lines, once.
         diff: tuple[str, ...] = (
             f"{hunk_header(handle, scope.name if scope else None)}\n",
-            seen.rows,
+            rows_of(hunk, seen),
         )
         span = hunk.new_span
         rules = tuple(sorted({f.rule for f in own if span and span[0] <= (f.line or 0) <= span[1]}))

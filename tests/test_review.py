@@ -329,7 +329,7 @@ def test_the_brief_shows_the_rows_the_proof_made(fixture_repo: RepoFactory) -> N
     verdict (a verdict from the cache brings them along), and the brief holds that
     text, not rows made again: every significant hunk has them, made from its lines."""
     from gitreview.pipeline import classify_range, review_of
-    from gitreview.review.diffs import Shown, shown_hunk
+    from gitreview.review.diffs import Shown, changed_rows, rows_of, shown_hunk
 
     repo = fixture_repo("kinds")
     for cache in (False, True, True):  # worked out, kept, read back
@@ -341,6 +341,8 @@ def test_the_brief_shows_the_rows_the_proof_made(fixture_repo: RepoFactory) -> N
             ):
                 if verdict.classification == "significant":
                     assert seen == shown_hunk(hunk, item.keys)
+                    rows = changed_rows(hunk, item.keys)
+                    assert rows_of(hunk, seen) == "".join(f"{r.origin}{r.text}\n" for r in rows)
                     significant += 1
         assert significant > 10
     index = next(i for i, c in enumerate(outcome.files) if any(c.shown))
@@ -348,3 +350,27 @@ def test_the_brief_shows_the_rows_the_proof_made(fixture_repo: RepoFactory) -> N
     outcome.files[index] = outcome.files[index]._replace(shown=planted)
     brief = "".join(review_of(outcome._replace(files=list(outcome.files))).briefs["default"])
     assert "\n+planted row\n" in brief
+
+
+def test_a_hunks_rows_are_kept_only_where_something_in_them_is_redacted() -> None:
+    """A proof keeps a hunk's written rows only when they differ from its lines (a
+    token, a key block): else the brief writes them from the hunk when it is made,
+    the same text, and a large range does not hold each changed line twice."""
+    from gitreview.model import Hunk, Line
+    from gitreview.review.diffs import rows_of, shown_hunk
+
+    token = "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8"
+    lines = (
+        Line("-", 3, None, "limit = 10\r"),
+        Line(" ", 4, 3, "def f():"),
+        Line("+", None, 4, f"token = '{token}'"),
+    )
+    plain = Hunk(3, 2, 3, 2, (*lines[:2], Line("+", None, 4, "limit = 12")))
+    shown = shown_hunk(plain)
+    assert shown.rows is None
+    assert rows_of(plain, shown) == "-limit = 10\n ⋯\n+limit = 12\n"
+    secret = Hunk(3, 2, 3, 2, lines)
+    shown = shown_hunk(secret)
+    assert shown.rows is not None and token not in shown.rows
+    assert rows_of(secret, shown) == shown.rows
+    assert rows_of(secret, shown).startswith("-limit = 10\n ⋯\n+token = '")

@@ -41,16 +41,43 @@ class Shown(NamedTuple):
     """A significant hunk as the brief shows it under its header (which names its
     handle): its changed rows as a unified diff writes them (`-text`, `+text`, ` ⋯`
     for unchanged lines left out), and its excerpt. Made where the file is proved
-    and kept with its verdict (issue 12): the rows are most of a file's entry."""
+    and kept with its verdict (issue 12). The rows are None where nothing in them
+    is redacted, the common case: `rows_of` writes them from the hunk's own lines
+    when the brief is made, and a large range does not hold each line twice."""
 
-    rows: str
+    rows: str | None
     excerpt: str
 
 
 def shown_hunk(hunk: Hunk, keys: KeyBlocks = NO_KEYS) -> Shown:
-    rows = changed_rows(hunk, keys)
-    text = "".join(f"{row.origin}{row.text}\n" for row in rows)
+    rows, redacted = _changed_rows(hunk, keys)
+    text = "".join(f"{row.origin}{row.text}\n" for row in rows) if redacted else None
     return Shown(text, excerpt(row.text for row in rows if row.origin != " "))
+
+
+def rows_of(hunk: Hunk, shown: Shown) -> str:
+    """The shown hunk's rows, as a unified diff writes them. Where the proof kept
+    none, the rows `changed_rows` makes without redaction, written from the lines'
+    origins and texts (no Row made: a large range has 100,000s)."""
+    if shown.rows is not None:
+        return shown.rows
+    origins = origins_of(hunk.lines)
+    first, stop = _changed_span(origins)
+    parts: list[str] = []
+    for origin, text in zip(origins[first:stop], texts_of(hunk.lines, first, stop), strict=True):
+        if origin != " ":
+            parts.append(origin + text.rstrip("\r") + "\n")
+        elif parts[-1] is not _GAP_ROW:  # one GAP row for a run of unchanged lines
+            parts.append(_GAP_ROW)
+    return "".join(parts)
+
+
+_GAP_ROW = f" {GAP}\n"
+
+
+def _changed_span(origins: str) -> tuple[int, int]:
+    """Where a hunk's first change is, and where its last one ends."""
+    return len(origins) - len(origins.lstrip(" ")), len(origins.rstrip(" "))
 
 
 def shown_hunks(
@@ -68,18 +95,24 @@ def changed_rows(hunk: Hunk, keys: KeyBlocks = NO_KEYS, *, interior: bool = Fals
     """The hunk's removed and added lines, redacted. With `interior`, also the
     unchanged lines between its first and last change; without, one GAP row
     where they were (git's context lines before and after are never included)."""
-    origins = origins_of(hunk.lines)
-    first, stop = len(origins) - len(origins.lstrip(" ")), len(origins.rstrip(" "))
+    return _changed_rows(hunk, keys, interior=interior)[0]
+
+
+def _changed_rows(hunk: Hunk, keys: KeyBlocks, *, interior: bool = False) -> tuple[list[Row], bool]:
+    """`changed_rows`, and whether a row's text was redacted."""
+    first, stop = _changed_span(origins_of(hunk.lines))
     if first >= stop:
-        return []
+        return [], False
     span = hunk.lines[first:stop]
     # Lines are redacted one by one only where the hunk may hold a token or a key block
     # is known: one prefilter over its whole text leaves most hunks as they are.
-    redacted = bool(keys.old or keys.new) or may_hold_token("\n".join(texts_of(span)))
+    by_line = bool(keys.old or keys.new) or may_hold_token("\n".join(texts_of(span)))
     rows: list[Row] = []
+    redacted = False
     for line in span:
         if line.origin != " " or interior:
-            rows.append(_row(line, keys, redacted))
+            rows.append(_row(line, keys, by_line))
+            redacted = redacted or (by_line and rows[-1].text != line.text.rstrip("\r"))
         elif rows[-1].origin != " ":
             rows.append(Row(" ", 0, GAP))
     # Without the whole file in view (a patch), key-shaped base64 is hidden as in
@@ -87,11 +120,12 @@ def changed_rows(hunk: Hunk, keys: KeyBlocks = NO_KEYS, *, interior: bool = Fals
     plain = [row.text for row in rows]
     texts = redact_fragment(plain)
     if texts == plain:  # nothing key-shaped: the common case
-        return rows
-    return [
+        return rows, redacted
+    rows = [
         row if row.text == text else row._replace(text=text)
         for row, text in zip(rows, texts, strict=True)
     ]
+    return rows, True
 
 
 def _row(line: Line, keys: KeyBlocks, redacted: bool) -> Row:
