@@ -394,3 +394,38 @@ def test_the_search_starts_before_the_analyzers_load(
     # The first search, for the pages the range takes away (later ones look for what
     # only the analysis finds: anchors of headings it removed).
     assert result.stderr.splitlines()[-1] == "[]"
+
+
+def test_the_files_naming_a_lost_page_are_read_a_batch_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files that name a lost page are read a few at a time and let go once looked
+    at (a range losing pages that thousands of files name held all their texts):
+    the findings do not depend on how many are read at once."""
+    from gitreview.analyze.links import HeadIndex
+
+    repo = tmp_path / "repo"
+    pages = {
+        f"p{number}.md": f"# P{number}\n\nSee [gone](gone.md) and [old](old.md#a).\n"
+        for number in range(5)
+    }
+    pages |= {"gone.md": "# Gone\n", "old.md": "# A\n", "other.md": "[p1](p1.md)\n"}
+    build(repo, pages, {"gone.md": None, "old.md": None})
+    expected = run("--repo", repo, "--no-cache", "--fail-on", "never", "HEAD").manifest["findings"]
+    assert [f["path"] for f in expected] == [f"p{number}.md" for number in range(5) for _ in "ab"]
+    batches: list[list[str]] = []
+    read_many = TreeReader.read_many
+
+    def recorded(tree: TreeReader, paths: Sequence[str]) -> list[bytes | None]:
+        batches.append([path for path in paths if path.startswith("p")])
+        return read_many(tree, paths)
+
+    monkeypatch.setattr(TreeReader, "read_many", recorded)
+    monkeypatch.setattr(HeadIndex, "TEXTS_AT_ONCE", 2)
+    result = run("--repo", repo, "--no-cache", "--fail-on", "never", "HEAD")
+    assert result.manifest["findings"] == expected
+    assert [batch for batch in batches if batch] == [
+        ["p0.md", "p1.md"],
+        ["p2.md", "p3.md"],
+        ["p4.md"],
+    ]

@@ -131,20 +131,34 @@ class HeadIndex:
             self._folders = frozenset(_folders(self._paths))
         return path in self._folders or (not folder and path in self._paths)
 
-    def read_ahead(self, paths: Sequence[str]) -> None:
-        """The texts of these files, asked of the head together rather than one
-        round trip each (links elsewhere read every file naming a lost page)."""
-        wanted = [path for path in dict.fromkeys(paths) if path not in self._texts]
-        for path, data in zip(wanted, self.head.read_many(wanted), strict=True):
-            self._texts[path] = None if data is None else data.decode("utf-8", "replace")
+    # Files links elsewhere read at once: each is let go once looked at, and a range
+    # that loses pages thousands of files name must not hold all their texts.
+    TEXTS_AT_ONCE = 256
+
+    def texts(self, paths: Sequence[str]) -> Iterator[tuple[str, str | None]]:
+        """Each file's text (`text`), in order, asked of the head a batch at a time
+        rather than one round trip each, and not kept (links elsewhere read every
+        file naming a lost page)."""
+        for start in range(0, len(paths), self.TEXTS_AT_ONCE):
+            batch = paths[start : start + self.TEXTS_AT_ONCE]
+            wanted = [path for path in batch if path not in self._texts]
+            read = dict(zip(wanted, self.head.read_many(wanted), strict=True))
+            for path in batch:
+                self._ask(path)
+                if path in self._texts:
+                    yield path, self._texts[path]
+                else:
+                    yield path, _decoded(read[path])
 
     def text(self, path: str) -> str | None:
+        self._ask(path)
+        if path not in self._texts:
+            self._texts[path] = _decoded(self.head.read(path))
+        return self._texts[path]
+
+    def _ask(self, path: str) -> None:
         if self.asked is not None:
             self.asked.append(("blob", path, False, self.head.oid(path)))
-        if path not in self._texts:
-            data = self.head.read(path)
-            self._texts[path] = None if data is None else data.decode("utf-8", "replace")
-        return self._texts[path]
 
     def document(self, path: str, text: str | None = None) -> Document | None:
         """The Markdown file at `path` in the head, parsed once (`text` when the
@@ -251,34 +265,27 @@ def check_elsewhere(lost: Sequence[Lost], index: HeadIndex) -> Iterator[Finding]
     # loaded while git searches, if it still does (an everyday push deleting a page).
     found = index.head.files_holding(names, MARKDOWN_SUFFIXES, markdown_doc.load_parser)
     holding = sorted(found)
-    # Each file read once, and the names it mentions found in one pass over it: a
-    # range may lose hundreds of pages that thousands of files name (issue 12).
-    mentions: dict[str, tuple[str, set[str]]] = {}
-    index.read_ahead([path for path in holding if is_markdown(path)])
-    mentioned = Mentions(names)
-    for path in holding:
-        text = index.text(path) if is_markdown(path) else None
-        if text is not None:
-            mentions[path] = (text, mentioned.of(text))
-    # Which files name each lost target, from the names each file holds: not every
-    # file tried against every target (hundreds of lost pages, thousands of files).
+    # The lost targets each name may stand for: a file is tried against the targets
+    # it names, not every target (hundreds of lost pages, thousands of files).
     losing: dict[str, list[int]] = {}
     for number, pair in enumerate(forms):
         for form in pair:
             losing.setdefault(form, []).append(number)
-    naming: list[set[int]] = [set() for _ in lost]  # lost target -> files, by place
-    for place, (_, named) in enumerate(mentions.values()):
-        for form in named:
-            for number in losing[form]:
-                naming[number].add(place)
-    files = list(mentions.items())
-    links_of: dict[str, tuple[Link, ...]] = {}  # each file's links that name a lost target
-    for one, places in zip(lost, naming, strict=True):
-        for path, (text, named) in (files[place] for place in sorted(places)):
+    # Each file read once, the names it mentions found in one pass over it, its links
+    # parsed at most once, and its text let go (issue 12). The manifest orders the
+    # findings.
+    mentioned = Mentions(names)
+    for path, text in index.texts([path for path in holding if is_markdown(path)]):
+        if text is None:
+            continue
+        named = mentioned.of(text)
+        links: tuple[Link, ...] | None = None  # its links that name a lost target
+        for number in sorted({number for form in named for number in losing[form]}):
+            one = lost[number]
             if path != one.holder and _may_link(text, one):
-                if path not in links_of:
-                    links_of[path] = markdown_doc.links_naming(text, named)
-                yield from _broken_links(path, links_of[path], one)
+                if links is None:
+                    links = markdown_doc.links_naming(text, named)
+                yield from _broken_links(path, links, one)
 
 
 def _broken_links(path: str, links: Sequence[Link], lost: Lost) -> Iterator[Finding]:
@@ -287,6 +294,10 @@ def _broken_links(path: str, links: Sequence[Link], lost: Lost) -> Iterator[Find
         if why is not None:
             message = f"link '{shown(link)}' broken by this range: {why}"
             yield _finding(BROKEN_ELSEWHERE, path, link.line, message)
+
+
+def _decoded(data: bytes | None) -> str | None:
+    return None if data is None else data.decode("utf-8", "replace")
 
 
 def _name_forms(lost: Lost) -> tuple[str, ...]:
