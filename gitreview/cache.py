@@ -40,7 +40,7 @@ import sqlite3
 import sys
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -189,6 +189,71 @@ class Cache:
         except sqlite3.Error:
             self._usable = False
 
+    def pages_naming(self, leads: Iterable[str]) -> tuple[str, set[str]] | None:
+        """The commit the pages' index describes (page_index.py), and its pages
+        holding a run one of `leads` begins; None when there is no index."""
+        db = self._open()
+        if db is None:
+            return None
+        try:
+            with _reading(db):  # the commit and the pages of one index
+                row = db.execute("SELECT commit_id FROM pages_commit").fetchone()
+                if row is None:
+                    return None
+                found: set[str] = set()
+                for lead in leads:
+                    # Runs are made of name characters, all before "~": those `lead`
+                    # begins sort from it to it followed by "~".
+                    query = "SELECT path FROM pages WHERE run >= ? AND run < ?"
+                    found.update(path for (path,) in db.execute(query, (lead, lead + "~")))
+        except sqlite3.Error:
+            return None
+        return row[0], found
+
+    def pages_commit(self) -> str | None:
+        """The commit the pages' index describes, if there is one."""
+        db = self._open()
+        if db is None:
+            return None
+        try:
+            row = db.execute("SELECT commit_id FROM pages_commit").fetchone()
+        except sqlite3.Error:
+            return None
+        return None if row is None else str(row[0])
+
+    def keep_pages(
+        self,
+        commit: str,
+        runs: Iterable[tuple[str, str]],
+        *,
+        since: str | None = None,
+        changed: Sequence[str] = (),
+    ) -> None:
+        """The pages' index of `commit`: the (path, run) pairs of every page. With
+        `since`, the index of that commit is brought up to `commit`: `runs` holds
+        those of the pages `changed` (a deleted one holds none), and nothing is
+        written if another run moved the index meanwhile."""
+        db = self._open()
+        if db is None:
+            return
+        try:
+            with _transaction(db):
+                if since is None:
+                    db.execute("DELETE FROM pages")
+                else:
+                    row = db.execute("SELECT commit_id FROM pages_commit").fetchone()
+                    if row is None or row[0] != since:
+                        return
+                    for start in range(0, len(changed), _PATHS_AT_ONCE):  # one pass each
+                        paths = changed[start : start + _PATHS_AT_ONCE]
+                        marks = ", ".join("?" * len(paths))
+                        db.execute(f"DELETE FROM pages WHERE path IN ({marks})", paths)
+                db.executemany("INSERT OR IGNORE INTO pages VALUES (?, ?)", _by_run(runs))
+                db.execute("DELETE FROM pages_commit")
+                db.execute("INSERT INTO pages_commit VALUES (?)", (commit,))
+        except sqlite3.Error:
+            self._usable = False
+
     def close(self) -> None:
         """Write what is still held, drop the entries written first beyond
         ENTRIES_KEPT, and let the database go."""
@@ -262,6 +327,15 @@ class Cache:
                     "CREATE TABLE IF NOT EXISTS results "
                     "(rowid INTEGER PRIMARY KEY, key TEXT UNIQUE, result BLOB)"
                 )
+                # The pages' index: each page's runs of name characters (pages.py),
+                # and the one commit they are of.
+                # One tree, ordered by run: the pages holding runs a lead begins are
+                # next to each other, and making the index writes no second one.
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS pages "
+                    "(run TEXT, path TEXT, PRIMARY KEY (run, path)) WITHOUT ROWID"
+                )
+                db.execute("CREATE TABLE IF NOT EXISTS pages_commit (commit_id TEXT)")
                 (kept,) = db.execute("SELECT EXISTS (SELECT 1 FROM entries)").fetchone()
                 self._none_kept = not kept
                 self._db = db
@@ -342,6 +416,25 @@ def _transaction(db: sqlite3.Connection) -> Iterator[None]:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
         raise
+
+
+def _by_run(runs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(run, path) rows in the table's order: each written at the end of its tree."""
+    return sorted((run, path) for path, run in runs)
+
+
+_PATHS_AT_ONCE = 500  # pages whose rows one statement deletes (SQLite's limit: 999)
+
+
+@contextlib.contextmanager
+def _reading(db: sqlite3.Connection) -> Iterator[None]:
+    """One read transaction: its queries see one state of the database."""
+    db.execute("BEGIN")
+    try:
+        yield
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("COMMIT")
 
 
 class _Unpickler(pickle.Unpickler):

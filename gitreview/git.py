@@ -32,6 +32,8 @@ from gitreview.model import EMPTY_TREE, Commit, Hunk
 if TYPE_CHECKING:
     import threading
 
+    from gitreview.page_index import PageIndex
+
 # Variables git itself needs to run; every other GIT_* variable is dropped.
 _KEPT_GIT_VARIABLES = frozenset(
     {
@@ -255,6 +257,17 @@ class Repository:
             if oid in paths:
                 return missing_object(oid, paths[oid])
         return UserError(f"git failed: {last}", status=Exit.RANGE)
+
+    def changed_paths(self, old: str, new: str, suffixes: tuple[str, ...]) -> list[str] | None:
+        """The paths whose name ends with one of `suffixes` (in any case) that differ
+        between commits `old` and `new`, or None when git cannot tell (`old` is gone)."""
+        done = self._isolated(
+            "diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new, "--",
+            *_pathspecs(suffixes),
+        )  # fmt: skip
+        if done.returncode != 0:
+            return None
+        return [path_text(name) for name in done.stdout.split(b"\0") if name]
 
     def blob_by_prefix(self, prefix: str) -> tuple[str, bytes] | None:
         """The full id and the content of the blob a (possibly abbreviated) id
@@ -732,6 +745,7 @@ class TreeReader:
         self._oids: dict[str, str | None] = {}
         self._submodules: dict[str, set[bytes]] = {}  # folder -> its submodules' names
         self._ahead: Search | None = None
+        self.pages: PageIndex | None = None  # the pages' index, where the cache keeps one
         # Files the search by reading found, kept for the read that follows it.
         self._found: dict[str, bytes] = {}
 
@@ -837,6 +851,10 @@ class TreeReader:
         suffixes: tuple[str, ...],
         meanwhile: Callable[[], object] | None = None,
     ) -> tuple[str, ...]:
+        if self.pages is not None:
+            indexed = self.pages.holding(literals, suffixes, meanwhile)
+            if indexed is not None:
+                return indexed
         found: tuple[str, ...] = ()
         wanted = literals
         ahead = self._ahead
@@ -917,6 +935,31 @@ def files_holding(
     return Search(repo, treeish, literals, suffixes).result()
 
 
+def _pathspecs(suffixes: tuple[str, ...]) -> list[str]:
+    return [f":(icase)*{suffix}" for suffix in suffixes]
+
+
+def _grep(
+    repo: Repository, treeish: str, options: list[str], suffixes: tuple[str, ...]
+) -> subprocess.Popen[bytes]:
+    """`git grep OPTIONS TREEISH` over the files whose name ends with one of
+    `suffixes` (in any case), started. Colour, submodules and the pattern syntax are
+    set here, not by the user's config, and patterns match bytes, whatever the
+    locale (a Perl pattern in a UTF-8 locale would fold case past ASCII and stop at
+    a page that is not UTF-8). One thread: searching objects, git's threads wait on
+    one lock and cost twice the time (40,000 pages: 0.09 s against 0.2 s), on a
+    core the analysis needs."""
+    options = ["--no-color", "--no-recurse-submodules", "--threads=1", *options]
+    return subprocess.Popen(
+        isolated_command(repo.git_dir, "grep", *options, treeish, "--", *_pathspecs(suffixes)),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**isolated_env(repo.git_dir), "LC_ALL": "C"},
+        cwd=repo.git_dir,  # paths from the top, whatever core.worktree says
+    )
+
+
 class Search:
     """`files_holding`, started at once and read when asked: git searches on another
     core while the range is analyzed."""
@@ -933,20 +976,7 @@ class Search:
         if not patterns:
             self._found = ()
             return
-        pathspecs = [f":(icase)*{suffix}" for suffix in suffixes]
-        # Colour, submodules and the pattern syntax are set here, not by the user's config.
-        # One thread: searching objects, git's threads wait on one lock and cost twice
-        # the time (40,000 pages: 0.09 s against 0.2 s), on a core the analysis needs.
-        options = ["--no-color", "--no-recurse-submodules", "--threads=1"]
-        options += ["-l", "-z", "-F", "-f", "-"]
-        self._process = subprocess.Popen(
-            isolated_command(repo.git_dir, "grep", *options, treeish, "--", *pathspecs),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=isolated_env(repo.git_dir),
-            cwd=repo.git_dir,  # paths from the top, whatever core.worktree says
-        )
+        self._process = _grep(repo, treeish, ["-l", "-z", "-F", "-f", "-"], suffixes)
         assert self._process.stdin is not None
         # git reads every pattern before it searches: this never waits on its output.
         self._process.stdin.write(patterns.encode("utf-8", "surrogateescape"))
@@ -974,6 +1004,54 @@ class Search:
         if self._process is not None and self._found is None:
             self._process.kill()
             self._process.communicate()
+
+
+class NameRuns:
+    """The runs of name characters each file of `treeish` whose name ends with one of
+    `suffixes` holds where `pattern` (pages.NAME_RUN) finds them (`git grep -o -P`),
+    as (path, run) pairs; started at once and read when asked, as Search is: what
+    the pages' index is made of (page_index.py), at about a search's cost."""
+
+    def __init__(
+        self, repo: Repository, treeish: str, pattern: str, suffixes: tuple[str, ...]
+    ) -> None:
+        self._treeish = treeish
+        # -a: a page git takes for binary is read as text all the same.
+        options = ["-z", "-o", "-a", "-P", "-e", pattern]
+        self._process: subprocess.Popen[bytes] | None = _grep(repo, treeish, options, suffixes)
+        assert self._process.stdin is not None
+        self._process.stdin.close()
+        self._process.stdin = None
+        self._found: list[tuple[str, str]] | None = None
+
+    def result(self, meanwhile: Callable[[], object] | None = None) -> list[tuple[str, str]] | None:
+        """The (path, run) pairs; None when git could not find them (a git built
+        without Perl-compatible regular expressions). `meanwhile` as in Search.result."""
+        if self._process is not None:
+            if meanwhile is not None and self._process.poll() is None:
+                meanwhile()
+            stdout, _ = self._process.communicate()
+            status, self._process = self._process.returncode, None
+            if status in (0, 1):  # 1: no file holds a run
+                self._found = _runs_found(stdout, f"{self._treeish}:".encode())
+        return self._found
+
+    def close(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+            self._process.communicate()
+            self._process = None
+
+
+def _runs_found(output: bytes, prefix: bytes) -> list[tuple[str, str]]:
+    """`git grep -z -o`'s records, `TREEISH:PATH NUL RUN LF`, as (path, run) pairs.
+    A run holds no line break and no NUL; a path may hold a line break."""
+    records = _GREP_RECORD.findall(output)
+    paths = {raw: path_text(raw.removeprefix(prefix)) for raw in {raw for raw, _ in records}}
+    return [(paths[raw], run.decode("ascii", "replace")) for raw, run in records]
+
+
+_GREP_RECORD = re.compile(rb"([^\0]*)\0([^\n]*)\n")
 
 
 _WHERE_AND_WHAT = (

@@ -26,3 +26,33 @@ def name_forms(path: str) -> tuple[str, ...]:
     lower_hex = re.sub(r"%[0-9A-F]{2}", lambda match: match.group().lower(), escaped)
     backslashed = re.sub(r"([_*])", r"\\\1", name)
     return tuple(dict.fromkeys((name, escaped, lower_hex, backslashed)))
+
+
+# The pages' index (page_index.py) keeps, for each page, the runs of name characters
+# that end with a Markdown suffix (in any case): `git grep -o -P` finds them with
+# this pattern, and Python with the same. A name a link holds is found in a page
+# only where the character before it is no name character, so its lead (what
+# follows its last character outside the runs) begins a run of that page, which
+# holds it up to a suffix: a page naming a lost file has a run its lead begins.
+# Only ASCII characters make runs: no case-folding engine may stretch one.
+_NAME_CHARACTERS = "[A-Za-z0-9_.-]"
+NAME_RUN = _NAME_CHARACTERS + "*\\.(?:{})".format(
+    "|".join(
+        "".join(f"[{c.upper()}{c}]" for c in suffix[1:])
+        for suffix in sorted(MARKDOWN_SUFFIXES, key=len, reverse=True)  # .mdx before .md
+    )
+)
+_NAME_RUNS = re.compile(NAME_RUN.encode("ascii"))
+_OUTSIDE_RUNS = re.compile(f"(?s).*[^{_NAME_CHARACTERS[1:-1]}]")
+
+
+def name_runs(data: bytes) -> set[str]:
+    """The runs of name characters in a page that end with a Markdown suffix, each
+    up to its last suffix (as `git grep -o -P NAME_RUN` prints them)."""
+    return {run.decode("ascii") for run in _NAME_RUNS.findall(data)}
+
+
+def lead(name: str) -> str:
+    """What of `name` a run holds: all of it after its last character that is not a
+    name character (`lead("my page.md") == "page.md"`)."""
+    return _OUTSIDE_RUNS.sub("", name, count=1)

@@ -185,11 +185,14 @@ def classify_range(
     except UserError:
         _check_rules(settings, source)  # a configuration's error is told first, as ever
         raise
-    _search_links_ahead(head, gone)
+    store = _cache(repository) if cache else None
+    _search_links_ahead(repository, head, rng.head, gone, store)
     try:
         _check_rules(settings, source)  # git searches while it loads the analyzers
     except UserError:
         head.close()  # the search too
+        if head.pages is not None:
+            head.pages.close()
         raise
     settings = _with_schema_texts(settings, trusted.read, tree)
     attributes_of = _TreeAttributes(trusted.read_many)
@@ -212,7 +215,6 @@ def classify_range(
     changes: Iterable[FileChange] = sized
     if progress is not None:
         changes = progress(sized, len(sized))
-    store = _cache(repository) if cache else None
     terms = Terms(settings, origin, repository.git_dir, rng.head)
     hits = None
     if store is not None and contents != "all" and store.holds_entries():
@@ -243,6 +245,8 @@ def classify_range(
     finally:
         listing.close()
         head.close()
+        if head.pages is not None:
+            head.pages.close()
         if store is not None:
             store.close()
     return outcome._replace(instructions=_instructions(settings, trusted.read))
@@ -456,14 +460,24 @@ def _full(entry: Entry, contents: Contents) -> bool:
     return contents == "all" or (contents == "missing" and not entry.analysis.t1)
 
 
-def _search_links_ahead(head: TreeReader, gone: list[str]) -> None:
+def _search_links_ahead(
+    repository: Repository, head: TreeReader, commit: str, gone: list[str], store: Cache | None
+) -> None:
     """Links elsewhere to the Markdown files the range deletes or renames away are
     looked for by git while the range is analyzed (analyze/links.py): in a
-    repository of 40,000 pages that search is most of an everyday push."""
+    repository of 40,000 pages that search is most of an everyday push. Where a
+    cache is kept from run to run, the pages' index answers instead, brought up to
+    the head by reading the pages that differ (page_index.py)."""
     from gitreview.pages import MARKDOWN_SUFFIXES, is_markdown, name_forms
 
+    if store is not None and store.holds_entries():  # none in a fresh clone's first run
+        from gitreview.page_index import PageIndex
+
+        head.pages = PageIndex(repository, head, commit, store)
     names = sorted({form for path in gone if is_markdown(path) for form in name_forms(path)})
-    if names:
+    if names and head.pages is not None:
+        head.pages.start()
+    elif names:
         head.search_ahead(tuple(names), MARKDOWN_SUFFIXES)
 
 
