@@ -53,8 +53,8 @@ class PageIndex:
         from gitreview.git import NameRuns
 
         since = self._cache.pages_commit()
-        changed = None
-        if since is not None:
+        changed: list[str] | None = [] if since == self._commit else None
+        if since is not None and since != self._commit:
             changed = self._repo.changed_paths(since, self._commit, MARKDOWN_SUFFIXES)
         if changed is None or len(changed) > CHANGED_PAGES:
             self._made = NameRuns(self._repo, self._commit, NAME_RUN, MARKDOWN_SUFFIXES)
