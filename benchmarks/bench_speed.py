@@ -11,7 +11,10 @@ the range and `git review-manifest` of it, each as a fresh process (start-up
 included): cold (gitreview's cache emptied first), re-run (the same command
 again at once: its result is kept) and verdicts cached (again, with the kept
 results dropped: a range never seen whose blob pairs all were, what a pull
-request that gains a commit pays besides its new files). It prints the medians
+request that gains a commit pays besides its new files). Verdicts cached is
+taken from the second such run: the first of a range that deletes a page makes
+the pages' index (page_index.py), which every later run of a clone finds made;
+a note says what that first run took when it differs. It prints the medians
 of wall and CPU time, their ratios, each one's peak RSS
 (GNU time's, for the process and the children it waited for) and the
 manifest's token figures. `--compare DIR` also runs the gitreview package found
@@ -473,6 +476,7 @@ class Row:
     warm: list[Sample]  # run again at once: its result kept
     verdicts: list[Sample]  # run again without its result: every verdict in the cache
     other: list[Sample]
+    first_verdicts: list[Sample]  # the first such run: it may make the pages' index
     tokens: dict[str, float]
 
 
@@ -549,6 +553,7 @@ def run_range(
         "warm": [],
         "verdicts": [],
         "other": [],
+        "first": [],
     }
     for turn in range(repeat):
         samples["git"].append(measure(git_diff, env))
@@ -563,6 +568,8 @@ def run_range(
         if compare and not turn % 2:
             samples["other"].append(measure(ours, other_env))
         samples["warm"].append(measure(ours, env))
+        forget_results(repo)
+        samples["first"].append(measure(ours, env))
         forget_results(repo)
         samples["verdicts"].append(measure(ours, env))
     clear_cache(repo)
@@ -582,6 +589,7 @@ def run_range(
         samples["warm"],
         samples["verdicts"],
         samples["other"],
+        samples["first"],
         manifest["tokens"],
     )
 
@@ -639,6 +647,14 @@ def print_row(row: Row, compare: bool) -> None:
         + f" | {tokens['full']:,} / {tokens['manifest']:,} / {tokens['significant']:,} |"
     )
     print(line, flush=True)
+    first, then = median(row.first_verdicts, "seconds"), median(row.verdicts, "seconds")
+    if abs(first - then) > 0.2 * then:
+        print(
+            f"note: {row.label}: the first run with its verdicts cached took"
+            f" {timing(row.first_verdicts)} (the pages' index is made in it)",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def main() -> int:
