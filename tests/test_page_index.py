@@ -56,6 +56,7 @@ def test_git_finds_the_runs_python_finds(tmp_path: Path) -> None:
         "bin.mdx": "\0binary a2.md\n",
         "none.md": "no names here\n",
         "notes.txt": "a3.md\n",
+        "line\nbreak/é.md": "in a path with a line break: a4.md\n",
     }
     build(repo, pages)
     found = NameRuns(open_repository(str(repo)), "HEAD", NAME_RUN, MARKDOWN_SUFFIXES).result()
@@ -68,6 +69,7 @@ def test_git_finds_the_runs_python_finds(tmp_path: Path) -> None:
     }
     assert set(found) == expected
     assert ("a.md", "e.md.md") in expected and ("B.MARKDOWN", "k.mdx") in expected
+    assert ("line\nbreak/é.md", "a4.md") in expected
 
 
 def test_the_index_is_made_then_brought_up_to_each_head(
