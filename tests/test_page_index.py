@@ -5,6 +5,7 @@ by git or brought up to a new head from the pages that differ (issue 12)."""
 import random
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from manifests import run
@@ -12,7 +13,7 @@ from repos import git
 
 from gitreview.analyze.links import Mentions
 from gitreview.cache import FOLDER, code_digest
-from gitreview.git import NameRuns, Search, open_repository
+from gitreview.git import NameRuns, Repository, Search, open_repository
 from gitreview.pages import MARKDOWN_SUFFIXES, NAME_RUN, lead, name_forms, name_runs
 
 # Characters of names and of the text around them: name characters, those that end
@@ -198,3 +199,40 @@ def forget_results(repo: Path) -> None:
     """The whole ranges' results dropped: the next run works its range out."""
     with sqlite3.connect(database(repo)) as db:
         db.execute("DELETE FROM results")
+
+
+def test_past_so_many_pages_that_differ_the_index_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More pages differ from the indexed commit than CHANGED_PAGES: the index is
+    made again from the head by git, not brought up to it page by page."""
+    from gitreview import page_index
+
+    repo = tmp_path / "repo"
+    build(repo, {"a.md": "[g](gone.md)\n", "b.md": "# B\n", "gone.md": "# Gone\n"})
+    git(repo, "rm", "-q", "gone.md")
+    commit(repo)
+    run("--repo", repo, "HEAD~1..HEAD")
+    forget_results(repo)
+    run("--repo", repo, "HEAD~1..HEAD")  # the index made
+    (repo / "b.md").write_text("[g](gone2.md)\n")
+    (repo / "gone2.md").write_text("# Gone too\n")
+    git(repo, "add", ".")
+    commit(repo)
+    git(repo, "rm", "-q", "gone2.md")
+    commit(repo)
+    made: list[str] = []
+    original = NameRuns.__init__
+
+    def recorded(self: NameRuns, repo: Repository, treeish: str, *args: Any) -> None:
+        made.append(treeish)
+        original(self, repo, treeish, *args)
+
+    monkeypatch.setattr(NameRuns, "__init__", recorded)
+    monkeypatch.setattr(page_index, "CHANGED_PAGES", 0)  # b.md differs
+    result = run("--repo", repo, "--fail-on", "never", "HEAD~1..HEAD")
+    assert [(f["path"], f["rule"]) for f in result.manifest["findings"]] == [
+        ("b.md", "markdown/broken-elsewhere")
+    ]
+    assert made == [git(repo, "rev-parse", "HEAD").strip()]
+    assert indexed(repo) == made[0]
