@@ -746,6 +746,7 @@ class TreeReader:
         self._submodules: dict[str, set[bytes]] = {}  # folder -> its submodules' names
         self._ahead: Search | None = None
         self.pages: PageIndex | None = None  # the pages' index, where the cache keeps one
+        self._read_by_path = 0  # files asked for by their paths: past a few, the tree is listed
         # Files the search by reading found, kept for the read that follows it.
         self._found: dict[str, bytes] = {}
 
@@ -790,17 +791,26 @@ class TreeReader:
             path: self._found.pop(path) for path in paths if path in self._found
         }
         asked = [path for path in paths if path not in read]
-        for path, found in zip(asked, self._objects.lookup_many(self._names(asked)), strict=True):
-            read[path] = found.data if found is not None and found.kind == "blob" else None
+        self._read_by_path += len(asked)
+        if self._read_by_path >= PATHS_BEFORE_LISTING:
+            self._listing()
+        names = self._names(asked)
+        wanted = [(path, name) for path, name in zip(asked, names, strict=True) if name]
+        found = self._objects.lookup_many([name for _, name in wanted])
+        read.update(dict.fromkeys(asked))  # none: not a file of the tree
+        for (path, _), one in zip(wanted, found, strict=True):
+            read[path] = one.data if one is not None and one.kind == "blob" else None
         return [read[path] for path in paths]
 
-    def _names(self, paths: Sequence[str]) -> list[str]:
+    def _names(self, paths: Sequence[str]) -> list[str | None]:
         """What git is asked for each file: its blob's id once the tree was listed (git
-        finds an id six times faster than a path, folder by folder), else the path."""
-        if self._entries is not None and self._blobs is None:
+        finds an id six times faster than a path, folder by folder), None for a path
+        the listing holds no file at; else the path."""
+        if self._entries is None:
+            return [f"{self._commit}:{path.strip('/')}" for path in paths]
+        if self._blobs is None:
             self._blobs = {path: oid for kind, oid, path in self._entries if kind == b"blob"}
-        blobs = self._blobs or {}
-        return [blobs.get(path) or f"{self._commit}:{path.strip('/')}" for path in paths]
+        return [self._blobs.get(path.strip("/")) for path in paths]
 
     def oid(self, path: str) -> str | None:
         path = path.strip("/")
@@ -897,6 +907,10 @@ class TreeReader:
 # 700 names 2.8 s.
 GREP_LITERALS = 64
 _FILES_AT_ONCE = 1000  # files read together when the search reads them
+# Files read by path before the tree is listed and the rest asked by blob id: git
+# finds a path folder by folder (0.5 ms each in a tree of 4,000 files; listing it
+# took 10 ms), and a range that loses pages may read thousands that name them.
+PATHS_BEFORE_LISTING = 128
 
 
 def literal_finder(literals: Sequence[str]) -> Callable[[bytes], bool]:

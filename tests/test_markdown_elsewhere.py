@@ -2,6 +2,7 @@
 to a heading it renamed or removed, an anchor it removed, or a Markdown file it deleted or
 renamed. A touched file's links are its own analysis's business."""
 
+import os
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -236,6 +237,46 @@ def test_the_tree_is_listed_once_for_its_files_and_the_search(tmp_path: Path) ->
     assert sorted(tree.files((".md",))) == ["a.md", "d.md"]
     names = tuple(f"p{number:03}.md" for number in range(GREP_LITERALS + 1))
     assert tree.files_holding(names, (".md",)) == ("a.md",)  # by reading: not c.txt
+
+
+def test_past_so_many_files_read_by_path_the_tree_is_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git finds a file by its path folder by folder: once PATHS_BEFORE_LISTING have
+    been read that way (links elsewhere may read thousands of pages), the tree is
+    listed and the rest are asked for by blob id; a path the listing holds no file
+    at is not asked for at all. What is read is the same."""
+    from gitreview import git as git_module
+
+    repo = tmp_path / "repo"
+    pages = {f"docs/{number}/p.md": f"page {number}\n" for number in range(6)}
+    build(repo, pages | {"sub/link.md": "x\n"}, {})
+    git(repo, "rm", "-q", "sub/link.md")
+    (repo / "sub").mkdir()
+    os.symlink("../docs/0/p.md", repo / "sub" / "link.md")
+    git(repo, "add", "sub")
+    git(repo, "commit", "-q", "-m", "a link")
+    repository = open_repository(str(repo))
+    head = repository.resolve_commit("HEAD")
+    assert head is not None
+    paths = [*pages, "docs/none.md", "docs/0", "sub/link.md", "docs/1/p.md"]
+    expected = [TreeReader(repository, head).read(path) for path in paths]
+    assert expected[:6] == [f"page {number}\n".encode() for number in range(6)]
+    assert expected[6:] == [None, None, b"../docs/0/p.md", b"page 1\n"]
+    monkeypatch.setattr(git_module, "PATHS_BEFORE_LISTING", 3)
+    tree = TreeReader(repository, head)
+    asked: list[str] = []
+    lookup_many = tree._objects.lookup_many
+
+    def recorded(names: Sequence[str]) -> list[GitObject | None]:
+        asked.extend(names)
+        return lookup_many(names)
+
+    monkeypatch.setattr(tree._objects, "lookup_many", recorded)
+    assert tree.read_many(paths[:2]) + tree.read_many(paths[2:]) == expected
+    assert [name.partition(":")[2] for name in asked[:2]] == paths[:2]  # by path
+    assert not any(":" in name for name in asked[2:])  # then by id, and only files
+    assert len(asked) == len(paths) - 2
 
 
 def test_a_literal_is_found_wherever_it_ends() -> None:
