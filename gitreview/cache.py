@@ -191,7 +191,8 @@ class Cache:
 
     def pages_naming(self, leads: Iterable[str]) -> tuple[str, set[str]] | None:
         """The commit the pages' index describes (page_index.py), and its pages
-        holding a run one of `leads` begins; None when there is no index."""
+        holding a run one of `leads` begins; None when there is no index (nor its
+        tables)."""
         db = self._open()
         if db is None:
             return None
@@ -238,6 +239,15 @@ class Cache:
             return
         try:
             with _transaction(db):
+                # Made by the first index kept (a run without one never asks for it):
+                # each page's runs of name characters (pages.py), in one tree ordered
+                # by run (the pages holding runs a lead begins are next to each other,
+                # and no second tree is written), and the one commit they are of.
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS pages "
+                    "(run TEXT, path TEXT, PRIMARY KEY (run, path)) WITHOUT ROWID"
+                )
+                db.execute("CREATE TABLE IF NOT EXISTS pages_commit (commit_id TEXT)")
                 if since is None:
                     db.execute("DELETE FROM pages")
                 else:
@@ -327,15 +337,6 @@ class Cache:
                     "CREATE TABLE IF NOT EXISTS results "
                     "(rowid INTEGER PRIMARY KEY, key TEXT UNIQUE, result BLOB)"
                 )
-                # The pages' index: each page's runs of name characters (pages.py),
-                # and the one commit they are of.
-                # One tree, ordered by run: the pages holding runs a lead begins are
-                # next to each other, and making the index writes no second one.
-                db.execute(
-                    "CREATE TABLE IF NOT EXISTS pages "
-                    "(run TEXT, path TEXT, PRIMARY KEY (run, path)) WITHOUT ROWID"
-                )
-                db.execute("CREATE TABLE IF NOT EXISTS pages_commit (commit_id TEXT)")
                 (kept,) = db.execute("SELECT EXISTS (SELECT 1 FROM entries)").fetchone()
                 self._none_kept = not kept
                 self._db = db

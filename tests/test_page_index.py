@@ -189,9 +189,12 @@ def database(repo: Path) -> Path:
 
 
 def indexed(repo: Path) -> str | None:
-    """The commit the pages' index describes."""
+    """The commit the pages' index describes (its tables are made with it)."""
     with sqlite3.connect(database(repo)) as db:
-        row = db.execute("SELECT commit_id FROM pages_commit").fetchone()
+        try:
+            row = db.execute("SELECT commit_id FROM pages_commit").fetchone()
+        except sqlite3.OperationalError:
+            return None
     return None if row is None else str(row[0])
 
 
