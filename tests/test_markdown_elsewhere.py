@@ -208,14 +208,7 @@ def test_many_literals_are_looked_for_by_reading_the_files(
     assert by_reading == by_grep == ["a.md", "b.MD", "c.md", "f.md"]
     # The files found were read: the read that follows (links elsewhere parse them)
     # takes them as found, without asking git again, and then lets them go.
-    asked: list[str] = []
-    lookup_many = tree._objects.lookup_many
-
-    def counted(names: Sequence[str]) -> list[GitObject | None]:
-        asked.extend(names)
-        return lookup_many(names)
-
-    monkeypatch.setattr(tree._objects, "lookup_many", counted)
+    asked = asked_names(tree, monkeypatch)
     texts = [pages[path].encode() for path in by_reading]
     assert tree.read_many([*by_reading, "d.txt"]) == [*texts, pages["d.txt"].encode()]
     # by its blob's id: the tree was listed for the search
@@ -223,6 +216,19 @@ def test_many_literals_are_looked_for_by_reading_the_files(
     assert tree.read_many(by_reading) == texts  # asked of git this time
     assert len(asked) == 1 + len(by_reading)
     tree.close()
+
+
+def asked_names(tree: TreeReader, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What the tree asks git's batch process for from now on, in order."""
+    asked: list[str] = []
+    lookup_many = tree._objects.lookup_many
+
+    def recorded(names: Sequence[str]) -> list[GitObject | None]:
+        asked.extend(names)
+        return lookup_many(names)
+
+    monkeypatch.setattr(tree._objects, "lookup_many", recorded)
+    return asked
 
 
 def test_the_tree_is_listed_once_for_its_files_and_the_search(tmp_path: Path) -> None:
@@ -265,14 +271,7 @@ def test_past_so_many_files_read_by_path_the_tree_is_listed(
     assert expected[6:] == [None, None, b"../docs/0/p.md", b"page 1\n"]
     monkeypatch.setattr(git_module, "PATHS_BEFORE_LISTING", 3)
     tree = TreeReader(repository, head)
-    asked: list[str] = []
-    lookup_many = tree._objects.lookup_many
-
-    def recorded(names: Sequence[str]) -> list[GitObject | None]:
-        asked.extend(names)
-        return lookup_many(names)
-
-    monkeypatch.setattr(tree._objects, "lookup_many", recorded)
+    asked = asked_names(tree, monkeypatch)
     assert tree.read_many(paths[:2]) + tree.read_many(paths[2:]) == expected
     assert [name.partition(":")[2] for name in asked[:2]] == paths[:2]  # by path
     assert not any(":" in name for name in asked[2:])  # then by id, and only files
