@@ -249,9 +249,11 @@ def test_past_so_many_files_read_by_path_the_tree_is_listed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """git finds a file by its path folder by folder: once PATHS_BEFORE_LISTING have
-    been read that way (links elsewhere may read thousands of pages), the tree is
+    been found that way (links elsewhere may read thousands of pages), the tree is
     listed and the rest are asked for by blob id; a path the listing holds no file
-    at is not asked for at all. What is read is the same."""
+    at is not asked for at all. Paths found missing do not count (git finds them
+    missing fast: a range asks for each folder's .gitattributes). What is read is
+    the same."""
     from gitreview import git as git_module
 
     repo = tmp_path / "repo"
@@ -272,10 +274,12 @@ def test_past_so_many_files_read_by_path_the_tree_is_listed(
     monkeypatch.setattr(git_module, "PATHS_BEFORE_LISTING", 3)
     tree = TreeReader(repository, head)
     asked = asked_names(tree, monkeypatch)
-    assert tree.read_many(paths[:2]) + tree.read_many(paths[2:]) == expected
-    assert [name.partition(":")[2] for name in asked[:2]] == paths[:2]  # by path
-    assert not any(":" in name for name in asked[2:])  # then by id, and only files
-    assert len(asked) == len(paths) - 2
+    missing = [f"docs/{number}/.gitattributes" for number in range(6)]
+    assert tree.read_many(missing) == [None] * 6
+    assert tree.read_many(paths[:3]) + tree.read_many(paths[3:]) == expected
+    assert [name.partition(":")[2] for name in asked[:9]] == missing + paths[:3]  # by path
+    assert not any(":" in name for name in asked[9:])  # then by id, and only files
+    assert len(asked) == 9 + len(paths) - 3 - 2
 
 
 def test_a_literal_is_found_wherever_it_ends() -> None:
