@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from findings import (
     analysis_of,
+    change_of,
     findings_of,
     git_diff,
     hunk_at,
@@ -129,3 +130,61 @@ def test_symbols_name_the_nesting_from_the_ast() -> None:
 
 def test_no_symbols_when_the_head_does_not_parse() -> None:
     assert analysis_of("a.py", None, "def f(:\n    pass\n").report.scopes == ()
+
+
+def test_each_side_is_parsed_once_and_symbols_named_only_for_significant_files(
+    fixture_repo: RepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The analysis leaves the head's tree to the classifiers (issue 12): no text is
+    parsed twice, and a trivial file's classes and functions are never named."""
+    import ast
+
+    from gitreview.analyze import python
+    from gitreview.pipeline import classify_range
+
+    parsed: list[str] = []
+    named: list[ast.AST] = []
+    parse, scopes = ast.parse, python._scopes
+
+    def parse_once(source: str, *args: Any, **kwargs: Any) -> ast.AST:
+        parsed.append(source)
+        return parse(source, *args, **kwargs)
+
+    def naming(tree: ast.AST, outer: str = "") -> Any:
+        if isinstance(tree, ast.Module):
+            named.append(tree)
+        return scopes(tree, outer)
+
+    monkeypatch.setattr(ast, "parse", parse_once)
+    monkeypatch.setattr(python, "_scopes", naming)
+    outcome = classify_range(fixture_repo("meaning"), "v1..v2", cache=False, jobs=1)
+    verdicts = {c.change.path: c.verdict.classification for c in outcome.files}
+    python_files = [path for path in verdicts if path.endswith(".py")]
+    assert {verdicts[path] for path in python_files} == {"trivial", "significant"}
+    # Both sides of every Python file were compared (each has a base and a head).
+    assert len(parsed) == 2 * len(python_files)
+    assert len(set(parsed)) == len(parsed)
+    assert len(named) == sum(verdicts[path] == "significant" for path in python_files)
+
+
+def test_a_head_that_does_not_parse_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The classifiers learn it from the analysis, and never parse the base for it."""
+    import ast
+
+    from gitreview.classify import FileFacts, classify
+    from gitreview.config import Config
+
+    parsed: list[str] = []
+    parse = ast.parse
+
+    def parse_once(source: str, *args: Any, **kwargs: Any) -> ast.AST:
+        parsed.append(source)
+        return parse(source, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", parse_once)
+    old, new = "def f(x):\n    return x\n", "def f(x:\n    return  x\n"
+    analysis = analysis_of("a.py", old, new)
+    assert [row[0] for row in rows(analysis)] == ["python/syntax"]
+    change = change_of("a.py", old, new)
+    verdict = classify(FileFacts(change, "python", analysis, Config(), {}, {}, ()))
+    assert (verdict.classification, parsed) == ("significant", [new])

@@ -74,6 +74,7 @@ class Analysis:
         "kind",
         "new_text",
         "old_text",
+        "parsed",
         "report",
         "t1",
     )
@@ -87,6 +88,7 @@ class Analysis:
         new_text: str | None = None,
         context_free: bool = False,  # no line of this kind can sit inside a multi-line literal
         report: Report | None = None,
+        parsed: dict[str, object] | None = None,  # sides its analyzers parsed (Subject)
     ) -> None:
         self.kind = kind
         self.t1 = t1
@@ -95,6 +97,7 @@ class Analysis:
         self.new_text = new_text
         self.context_free = context_free
         self.report = Report() if report is None else report
+        self.parsed = parsed
         self._literal: dict[str, frozenset[int] | None] = {}
 
     # Compared and shown by what it is, the literal lines worked out aside.
@@ -156,7 +159,8 @@ def analyze(change: FileChange, kind: str, *, config: Config, head: HeadTree | N
         subject = Subject(change, kind, old_lossy, new_lossy, config, head)
         report, _ = _run(TEXT_ANALYZERS, subject)
         return Analysis(kind, t1=False, cause="undecodable", report=report)
-    subject = Subject(change, kind, old_text, new_text, config, head)
+    parsed: dict[str, object] = {}
+    subject = Subject(change, kind, old_text, new_text, config, head, parsed)
     kind_analyzers = ANALYZERS.get(kind, ())
     report, failed = _run((*kind_analyzers, *TEXT_ANALYZERS), subject)
     if failed:
@@ -165,7 +169,9 @@ def analyze(change: FileChange, kind: str, *, config: Config, head: HeadTree | N
         return Analysis(
             kind, t1=False, cause="no-analyzer", old_text=old_text, new_text=new_text, report=report
         )
-    return Analysis(kind, t1=True, old_text=old_text, new_text=new_text, report=report)
+    return Analysis(
+        kind, t1=True, old_text=old_text, new_text=new_text, report=report, parsed=parsed
+    )
 
 
 def settled(analysis: Analysis, *, significant: bool) -> Analysis:

@@ -121,6 +121,9 @@ class Subject(NamedTuple):
     new_text: str | None
     config: Config
     head: HeadTree | None  # None when the changes came from a patch
+    # Where an analyzer leaves a side it parsed, for the classifiers: each side of a
+    # file is parsed once (issue 12). Keys name the language and the side.
+    parsed: dict[str, object] | None = None
 
 
 Analyzer = Callable[[Subject], Report]

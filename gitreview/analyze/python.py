@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from gitreview.analyze.base import Report, Rule, Scope, Subject
+from gitreview.analyze.base import LazyScopes, Report, Rule, Scope, Subject
 from gitreview.model import Finding
 
 if TYPE_CHECKING:
@@ -26,6 +26,9 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
+# Where the head's tree is left for the classifiers (Subject.parsed): the tree
+# `ast.parse` makes of the head's text, or False when that text does not parse.
+HEAD_TREE = "python:new"
 # Debugger modules whose `set_trace()` or import is a leftover.
 _DEBUGGERS = frozenset({"pdb", "ipdb", "pudb"})
 # Words an added line must contain before anything is parsed or tokenized.
@@ -41,15 +44,23 @@ def analyze(subject: Subject) -> Report:
         return Report(tuple(_line_debuggers(change.path, lines)))
     import ast
 
+    # The head as the classifiers parse it (classify/statements.py) is not parsed
+    # again: its tree is left for them, or False when it does not parse.
+    left = subject.parsed if not text.startswith("\ufeff") else None
     try:
         tree = ast.parse(text.removeprefix("\ufeff"), filename=change.path)
     except (SyntaxError, ValueError) as error:
+        if left is not None:
+            left[HEAD_TREE] = False
         return Report((_syntax_finding(change.path, error),))
+    if left is not None:
+        left[HEAD_TREE] = tree
     findings = []
     if any(_has_clue(line.text) for line in added_lines):
         added = {line.new_no for line in added_lines if line.new_no}
         findings = _tree_debuggers(change.path, tree, added)
-    return Report(tuple(findings), tuple(_scopes(tree)))
+    # Named only for a significant file, whose hunks the manifest names (issue 12).
+    return Report(tuple(findings), LazyScopes(lambda: _scopes(tree)))
 
 
 def _syntax_finding(path: str, error: SyntaxError | ValueError) -> Finding:

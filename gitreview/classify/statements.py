@@ -24,8 +24,9 @@ import bisect
 import itertools
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
+from gitreview.analyze.python import HEAD_TREE
 from gitreview.classify.base import FileFacts
 from gitreview.model import Hunk
 
@@ -67,26 +68,34 @@ def parsed_sides(facts: FileFacts) -> tuple[Parsed, Parsed] | None:
     """Both sides of a Python file, parsed once for every rule and hunk of the file."""
     if "python:parsed" not in facts.memo:
         old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
-        old = None if old_text is None else parse(old_text)
-        new = None if new_text is None else parse(new_text)
+        # The head's tree as the analysis left it, where it parsed the same text.
+        head_tree = cast(
+            "ast.Module | Literal[False] | None", (facts.analysis.parsed or {}).get(HEAD_TREE)
+        )
+        new = None if new_text is None else parse(new_text, head_tree)
+        # A side that does not parse leaves nothing to compare: the other is not parsed.
+        old = None if old_text is None or new is None else parse(old_text)
         facts.memo["python:parsed"] = None if old is None or new is None else (old, new)
     found = facts.memo["python:parsed"]
     return found if isinstance(found, tuple) else None
 
 
-def parse(text: str) -> Parsed | None:
+def parse(text: str, tree: ast.Module | Literal[False] | None = None) -> Parsed | None:
     """The tree, normalized for comparison, and the comments; None when the text
-    does not parse (or nests too deep to parse)."""
+    does not parse (or nests too deep to parse). `tree`: what `ast.parse(text)`
+    gave where the analysis asked already (False: the text does not parse)."""
     import ast
 
     from gitreview.analyze import lexers
 
-    if _LONE_CR.search(text):
-        return None  # Python ends a line there, git does not: the lines would not align
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    if _LONE_CR.search(text) or tree is False:
+        # A lone CR: Python ends a line there, git does not, the lines would not align.
         return None
+    if tree is None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
     _clean_docstring_of(tree)
     # Normalized where compared (_same): most statements of a large file never are.
     starts = [0, *itertools.accumulate(len(line) + 1 for line in text.split("\n"))]
