@@ -384,9 +384,9 @@ def _role_entry(share: Share, budget: int | None, brief_tokens: int) -> dict[str
     if budget is not None:
         entry["budget"] = budget
     cut = batches(items, budget)
+    # Each item's own entry, not a copy: a large range has tens of thousands (issue 12).
     entry["batches"] = [
-        {"tokens": batch.tokens, "handles": [dict(item.entry) for item in batch.items]}
-        for batch in cut
+        {"tokens": batch.tokens, "handles": [item.entry for item in batch.items]} for batch in cut
     ]
     oversized = [batch.items[0].handle for batch in cut if batch.oversized]
     if oversized:

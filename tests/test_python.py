@@ -146,7 +146,7 @@ def test_each_side_is_parsed_once_and_symbols_named_only_for_significant_files(
     named: list[ast.AST] = []
     parse, scopes = ast.parse, python._scopes
 
-    def parse_once(source: str, *args: Any, **kwargs: Any) -> ast.AST:
+    def parse_once(source: str, *args: Any, **kwargs: Any) -> Any:
         parsed.append(source)
         return parse(source, *args, **kwargs)
 
@@ -177,7 +177,7 @@ def test_a_head_that_does_not_parse_is_parsed_once(monkeypatch: pytest.MonkeyPat
     parsed: list[str] = []
     parse = ast.parse
 
-    def parse_once(source: str, *args: Any, **kwargs: Any) -> ast.AST:
+    def parse_once(source: str, *args: Any, **kwargs: Any) -> Any:
         parsed.append(source)
         return parse(source, *args, **kwargs)
 
