@@ -13,12 +13,12 @@ from typing import Any
 
 from gitreview import tokens
 from gitreview.analyze import Analysis
-from gitreview.analyze.base import Scope
+from gitreview.analyze.base import innermost_scope
 from gitreview.classify import FileVerdict
 from gitreview.config import Role
 from gitreview.handles import OID_LENGTH, Handle, Side, change_handle
 from gitreview.model import Assembled, FileChange, Finding, Hunk, Range
-from gitreview.render.json import framed, value_pieces
+from gitreview.render.json import compact, framed, list_pieces, value_pieces
 from gitreview.review.brief import render_brief
 from gitreview.review.diffs import NO_KEYS, KeyBlocks, Shown, hunk_header, rows_of, shown_hunk
 from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
@@ -29,29 +29,38 @@ SCHEMA_VERSION = "2.0"
 
 
 class FileReport:
-    """A file's manifest entry and the figures the totals are made of, added up
-    as its hunks are reported. (Not a dataclass: making one costs a millisecond
-    of every run's start-up, issue 12.)"""
+    """A file's manifest entry, serialized once it is complete (`text`: a large
+    range's entries are never all held as objects, issue 12), and the figures the
+    totals are made of, added up as its hunks are reported. (Not a dataclass:
+    making one costs a millisecond of every run's start-up, issue 12.)"""
 
     __slots__ = (
+        "cause",
         "diff_tokens",
-        "entry",
         "fallback_tokens",
+        "full",
         "full_tokens",
         "hunks_significant",
         "hunks_trivial",
+        "path",
         "present",
         "review",
         "reviewed_hunks",
         "reviewed_lines",
         "significant_lines",
         "significant_tokens",
+        "text",
+        "trivial",
         "trivial_lines",
         "unreviewable",
     )
 
-    def __init__(self, entry: dict[str, Any]) -> None:
-        self.entry = entry
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.text = ""  # the entry's JSON text (render/json.py), once it is complete
+        self.trivial = False  # the file is trivial
+        self.full = False  # its entry holds its whole content and diff (the fallback)
+        self.cause: str | None = None  # why it has no T1 analysis
         self.review: list[ReviewItem] = []
         self.hunks_trivial = 0
         self.hunks_significant = 0
@@ -82,13 +91,52 @@ def file_report(
     reviewed: Reviewed | None = None,
     shown: Sequence[Shown | None] = (),
 ) -> FileReport:
-    """A file's entry. `keys`: the private key blocks of both sides, to redact
-    its changes; `findings`: the file's own. With `full`, its whole text at head
-    (`content`, None for a deleted, binary or patch-only file) and its whole diff
-    go in it too: the fallback, and the full-content bundle. `reviewed`: what an
-    earlier review covered; those significant hunks go to no role again. `shown`:
-    its hunks as the brief shows them, where the proof made them (`shown_hunks`)."""
-    entry: dict[str, Any] = {"path": change.path}
+    """A file's report, its entry serialized (see `_report` for the arguments)."""
+    entry: dict[str, Any] = {}
+    report = _report(
+        entry,
+        change,
+        kind,
+        analysis,
+        verdict,
+        head_tokens,
+        keys=keys,
+        findings=findings,
+        full=full,
+        content=content,
+        reviewed=reviewed,
+        shown=shown,
+    )
+    report.text = compact(entry)
+    report.trivial = entry["classification"] == "trivial"
+    report.full = "full" in entry
+    report.cause = entry.get("t1_cause")
+    return report
+
+
+def _report(
+    entry: dict[str, Any],
+    change: FileChange,
+    kind: str,
+    analysis: Analysis,
+    verdict: FileVerdict,
+    head_tokens: int,
+    *,
+    keys: KeyBlocks = NO_KEYS,
+    findings: Sequence[Finding] = (),
+    full: bool = False,
+    content: str | None = None,
+    reviewed: Reviewed | None = None,
+    shown: Sequence[Shown | None] = (),
+) -> FileReport:
+    """A file's report, its entry made in `entry`. `keys`: the private key blocks
+    of both sides, to redact its changes; `findings`: the file's own. With `full`,
+    its whole text at head (`content`, None for a deleted, binary or patch-only
+    file) and its whole diff go in it too: the fallback, and the full-content
+    bundle. `reviewed`: what an earlier review covered; those significant hunks go
+    to no role again. `shown`: its hunks as the brief shows them, where the proof
+    made them (`shown_hunks`)."""
+    entry["path"] = change.path
     if change.old_path is not None and change.old_path != change.path:
         entry["old_path"] = change.old_path
     entry["status"] = change.status
@@ -105,7 +153,7 @@ def file_report(
         entry["similarity"] = change.similarity
     if analysis.report.structure:
         entry["structure"] = dict(analysis.report.structure)
-    report = FileReport(entry)
+    report = FileReport(change.path)
     hunks_chars = sum(tokens.hunk_chars(hunk) for hunk in change.hunks)
     report.full_tokens = tokens.estimate_chars(hunks_chars) + head_tokens
     report.diff_tokens = tokens.estimate_chars(tokens.diff_chars(change, hunks_chars))
@@ -221,15 +269,6 @@ def hunk_handle(change: FileChange, hunk: Hunk) -> str:
     return str(change_handle(change.path, old_oid, new_oid, side, first, last))
 
 
-def innermost_scope(scopes: Sequence[Scope], hunk: Hunk) -> Scope | None:
-    """The narrowest head-side scope holding the hunk's scope line."""
-    line = hunk.scope_line
-    holding = [scope for scope in scopes if scope.first <= line <= scope.last]
-    if not holding:
-        return None
-    return min(holding, key=lambda scope: (scope.last - scope.first, -scope.first))
-
-
 def assemble(
     rng: Range,
     reports: Sequence[FileReport],
@@ -243,8 +282,7 @@ def assemble(
 ) -> Assembled:
     """The manifest of a classified range. `budget` overrides every role's;
     `reviewed`: what an earlier review covered (its hunks are in the reports)."""
-    files = [report.entry for report in reports]
-    trivial_files = sum(entry["classification"] == "trivial" for entry in files)
+    trivial_files = sum(report.trivial for report in reports)
     ordered_findings = sorted(
         findings, key=lambda f: (f.path or "", f.line or 0, f.rule, f.message)
     )
@@ -266,9 +304,9 @@ def assemble(
         "range": range_entry,
         "summary": {
             "files": {
-                "total": len(files),
+                "total": len(reports),
                 "trivial": trivial_files,
-                "significant": len(files) - trivial_files,
+                "significant": len(reports) - trivial_files,
             },
             "hunks": {
                 "total": sum(r.hunks_trivial + r.hunks_significant for r in reports),
@@ -286,7 +324,7 @@ def assemble(
         },
         "ledger": _ledger(reports, shares),
         "findings": [_finding_entry(finding) for finding in ordered_findings],
-        "files": files,
+        "files": [],  # the reports' texts (_settled_text)
         "review": {},
     }
     if reviewed is not None:
@@ -298,7 +336,7 @@ def assemble(
         gone = reviewed.gone(key for report in reports for key in report.present)
         if gone:
             manifest["since"]["gone"] = gone
-    fallback = [report for report in reports if "full" in report.entry]
+    fallback = [report for report in reports if report.full]
     if fallback:
         manifest["fallback"] = {
             "files": len(fallback),
@@ -325,7 +363,9 @@ def assemble(
         "diff": _reduction(figures["brief"], figures["diff"]),
         "full": _reduction(figures["brief"], figures["full"]),
     }
-    return Assembled(manifest, briefs, _settled_text(manifest))
+    files = list_pieces([report.text for report in reports])
+    causes = frozenset(report.cause for report in reports if report.cause is not None)
+    return Assembled(_settled_text(manifest, files), briefs, manifest["summary"], causes)
 
 
 def _reduction(read: int, baseline: int) -> float:
@@ -354,7 +394,7 @@ def _ledger(reports: Sequence[FileReport], shares: Mapping[str, Share]) -> dict[
     unreviewable: dict[str, list[str]] = {}
     for report in reports:
         if report.unreviewable:
-            unreviewable.setdefault(report.unreviewable, []).append(report.entry["path"])
+            unreviewable.setdefault(report.unreviewable, []).append(report.path)
     if unreviewable:
         ledger["unreviewable"] = dict(sorted(unreviewable.items()))
     return ledger
@@ -394,15 +434,18 @@ def _role_entry(share: Share, budget: int | None, brief_tokens: int) -> dict[str
     return entry
 
 
-def _settled_text(manifest: dict[str, Any]) -> list[str]:
+def _settled_text(manifest: dict[str, Any], files: list[str]) -> list[str]:
     """The manifest serialized, once (issue 12), in pieces to join with "" (a
-    large range's is megabytes: never copied whole). `tokens.manifest` counts the
-    manifest itself, which holds that number: the text is serialized in pieces with
-    the figure at 0, the figure's own digits are settled by arithmetic, and only the
-    figures' pieces are made again."""
+    large range's is megabytes: never copied whole), its files' entries from their
+    own pieces (`files`). `tokens.manifest` counts the manifest itself, which holds
+    that number: the text is serialized in pieces with the figure at 0, the figure's
+    own digits are settled by arithmetic, and only the figures' pieces are made
+    again."""
     figures = manifest["tokens"]
     figures["manifest"] = 0
-    values = {key: value_pieces(value) for key, value in manifest.items()}
+    values = {
+        key: files if key == "files" else value_pieces(value) for key, value in manifest.items()
+    }
     chars = sum(map(len, framed(values))) - 1  # the "0"
     cost = tokens.estimate_chars(chars + 1)
     while tokens.estimate_chars(chars + len(str(cost))) != cost:

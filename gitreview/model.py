@@ -326,11 +326,34 @@ class Finding(NamedTuple):
     message: str
 
 
-class Assembled(NamedTuple):
-    """The manifest, and each role's brief (what `--format brief` prints), in pieces."""
+class Assembled:
+    """The manifest, and each role's brief (what `--format brief` prints), in pieces.
 
-    manifest: dict[str, Any]
-    briefs: dict[str, list[str]]  # each joined with "" (review/brief.py)
-    # The manifest serialized once (render/json.py), what the json format prints: in
-    # pieces joined with "", as the briefs are.
-    text: list[str]
+    The manifest is made as its JSON text (render/json.py), each file's entry
+    serialized once its report is made: a large range's entries are never all held
+    as objects (issue 12). Its objects are read back from the text, once, by what
+    asks for them (the text formats, the hook, the Actions step, the MCP server)."""
+
+    __slots__ = ("_manifest", "briefs", "causes", "summary", "text")
+
+    def __init__(
+        self,
+        text: list[str],  # what the json format prints, in pieces joined with ""
+        briefs: dict[str, list[str]],  # each joined with "" (review/brief.py)
+        summary: dict[str, Any],  # the manifest's own summary (counts by severity...)
+        causes: frozenset[str] = frozenset(),  # why files have no T1 analysis
+        manifest: dict[str, Any] | None = None,  # the text's objects, where known
+    ) -> None:
+        self.text = text
+        self.briefs = briefs
+        self.summary = summary
+        self.causes = causes
+        self._manifest = manifest
+
+    @property
+    def manifest(self) -> dict[str, Any]:
+        if self._manifest is None:
+            import json
+
+            self._manifest = json.loads("".join(self.text))
+        return self._manifest

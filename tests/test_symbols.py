@@ -3,12 +3,12 @@
 import time
 
 import pytest
-from findings import analysis_of
+from findings import analysis_of, change_of
 from manifests import files_by_path, manifest_of, new_lines
 from repos import RepoFactory
 
 from gitreview.analyze import Analysis, settled
-from gitreview.analyze.base import LazyScopes, Report, Scope
+from gitreview.analyze.base import LazyScopes, Report, Scope, innermost_scope
 from gitreview.analyze.symbols import scopes
 
 # A one-line change in each file of fixtures/repos/symbols.yml, and the symbol it is in.
@@ -376,3 +376,17 @@ def test_a_classified_file_keeps_its_scopes_only_when_significant() -> None:
     )
     significant = settled(analysis, significant=True)
     assert (significant.report.scopes, calls) == ((Scope(1, 2, "f()", "symbol"),), [1])
+
+
+def test_a_significant_file_keeps_only_the_scopes_its_hunks_are_named_with() -> None:
+    """What the manifest names each hunk with, and nothing else (issue 12)."""
+    functions = "".join(f"\n\ndef f{i}():\n    return {i}\n" for i in range(12))
+    old = f"class Outer:\n    class Inner:\n        def g(self):\n            return 1\n{functions}"
+    new = old.replace("return 1\n", "return 10\n", 1).replace("return 7\n", "return 70\n")
+    analysis, hunks = analysis_of("a.py", old, new), change_of("a.py", old, new).hunks
+    every = tuple(analysis.report.scopes)
+    kept = settled(analysis, significant=True, hunks=hunks).report.scopes
+    assert [scope.name for scope in kept] == ["class Outer > class Inner > def g", "def f7"]
+    assert len(every) == 15
+    for hunk in hunks:
+        assert innermost_scope(kept, hunk) == innermost_scope(every, hunk)

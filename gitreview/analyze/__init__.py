@@ -23,9 +23,10 @@ from gitreview.analyze.base import (
     Rule,
     Scope,
     Subject,
+    innermost_scope,
 )
 from gitreview.config import Config
-from gitreview.model import FileChange, Finding
+from gitreview.model import FileChange, Finding, Hunk
 
 # The explicit registry: analyzers by kind, analyzers for any text, and checks of
 # the range itself. Each module also lists the rules it can report.
@@ -174,15 +175,23 @@ def analyze(change: FileChange, kind: str, *, config: Config, head: HeadTree | N
     )
 
 
-def settled(analysis: Analysis, *, significant: bool) -> Analysis:
+def settled(
+    analysis: Analysis, *, significant: bool, hunks: Sequence[Hunk] | None = None
+) -> Analysis:
     """The analysis as kept once its file is classified: without the texts, and with
     its scopes named now for a significant file (the manifest gives its hunks theirs;
     moved blocks only ever make a file trivial) and dropped for a trivial one, so
-    that no text outlives its file's turn (issue 12). Its names (symbols, sections,
-    the structure's strings) are redacted here, where the file is proved and once
-    for its cache entry, not for every range that reads it (issue 11)."""
+    that no text outlives its file's turn (issue 12). With `hunks` (those that may
+    go to review), only the scopes the manifest names them with are kept: a large
+    file has hundreds. Its names (symbols, sections, the structure's strings) are
+    redacted here, where the file is proved and once for its cache entry, not for
+    every range that reads it (issue 11)."""
     report = analysis.report
     scopes = tuple(report.scopes) if significant else ()
+    if scopes and hunks is not None:
+        # In their order, so that of two alike the same one is still the innermost.
+        named = {innermost_scope(scopes, hunk) for hunk in hunks}
+        scopes = tuple(scope for scope in scopes if scope in named)
     report = _names_redacted(report._replace(scopes=scopes))
     # Without its texts, and without what was worked out from them: only the
     # classification that just ended asks for literal lines.

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, NamedTuple, Protocol, overload
 
 from gitreview.config import Config
-from gitreview.model import FileChange, Finding, Range, Severity
+from gitreview.model import FileChange, Finding, Hunk, Range, Severity
 
 
 class Rule(NamedTuple):
@@ -56,6 +56,16 @@ class LazyScopes(Sequence[Scope]):
 
     def __len__(self) -> int:
         return len(self._named())
+
+
+def innermost_scope(scopes: Sequence[Scope], hunk: Hunk) -> Scope | None:
+    """The narrowest head-side scope holding the hunk's scope line: the one the
+    manifest names the hunk with."""
+    line = hunk.scope_line
+    holding = [scope for scope in scopes if scope.first <= line <= scope.last]
+    if not holding:
+        return None
+    return min(holding, key=lambda scope: (scope.last - scope.first, -scope.first))
 
 
 class Report(NamedTuple):

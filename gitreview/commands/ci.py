@@ -111,7 +111,7 @@ def run_ci(*, repo: str | None) -> int:
     _append(env.get("GITHUB_STEP_SUMMARY"), step_summary(shown, manifest["findings"]))
     sys.stdout.write(render_github(manifest))
     threshold = inputs.fail_on or configured
-    failed = _fails(manifest, threshold)
+    failed = _fails(manifest["summary"], threshold)
     print(f"gitreview: {_summary(manifest, path)}", file=sys.stderr)
     if failed:
         print(

@@ -51,13 +51,13 @@ def run_manifest(
         cache=cache,
         jobs=jobs,
     )
-    manifest = assembled.manifest
     if output_format == "brief":
         pieces = [brief_text(assembled.briefs, role)]
     elif output_format == "json":
-        pieces = assembled.text
+        pieces = assembled.text  # the manifest's objects are never made
     else:
-        pieces = [render(manifest, output_format, color=output is None and sys.stdout.isatty())]
+        color = output is None and sys.stdout.isatty()
+        pieces = [render(assembled.manifest, output_format, color=color)]
     if output is None:
         sys.stdout.writelines(pieces)
     else:
@@ -68,7 +68,7 @@ def run_manifest(
         except OSError as error:
             raise UserError(f"cannot write {output}: {error.strerror}", status=Exit.USAGE) from None
     threshold = fail_on or configured
-    return int(Exit.FINDINGS) if _fails(manifest, threshold) else int(Exit.OK)
+    return int(Exit.FINDINGS) if _fails(assembled.summary, threshold) else int(Exit.OK)
 
 
 def review_of_range(
@@ -152,8 +152,7 @@ def review_of_range(
         assembled, fail_on = work((ends.base, ends.head), ends.spec)
         from gitreview.verdicts import TIMED_OUT  # loaded by the work, not by a re-run
 
-        files = assembled.manifest["files"]
-        if not any(entry.get("t1_cause") == TIMED_OUT for entry in files):
+        if TIMED_OUT not in assembled.causes:
             # A proof that timed out may not on another day (verdicts.unproved).
             store.keep(result_key, (assembled.text, assembled.briefs, fail_on))
         return assembled, fail_on
@@ -176,7 +175,9 @@ def _kept(result: object) -> tuple[Assembled, str] | None:
         manifest = json.loads("".join(text))
     except ValueError:
         return None
-    return (Assembled(manifest, briefs, text), fail_on) if isinstance(manifest, dict) else None
+    if not (isinstance(manifest, dict) and isinstance(manifest.get("summary"), dict)):
+        return None
+    return Assembled(text, briefs, manifest["summary"], manifest=manifest), fail_on
 
 
 def _pieces(value: object) -> bool:
@@ -204,10 +205,11 @@ def brief_text(briefs: dict[str, list[str]], role: str | None) -> str:
     return "".join(briefs[role])
 
 
-def _fails(manifest: dict[str, Any], threshold: str) -> bool:
+def _fails(summary: dict[str, Any], threshold: str) -> bool:
+    """Whether the manifest's `summary` counts a finding at `threshold` or above."""
     if threshold == "never":
         return False
-    counts = manifest["summary"]["findings"]
+    counts = summary["findings"]
     lowest = SEVERITIES.index(threshold)
     return any(counts[severity] for severity in SEVERITIES[lowest:])
 

@@ -181,9 +181,9 @@ def _with_context(
 def _scope(handle: Handle, old: _Side | None, new: _Side | None, hunk: Hunk) -> str | None:
     """The symbol or section the hunk falls in, as the manifest names it."""
     from gitreview.analyze import analyze
+    from gitreview.analyze.base import innermost_scope
     from gitreview.config import Config
     from gitreview.kinds import kind_of
-    from gitreview.manifest import innermost_scope
     from gitreview.model import FileChange
 
     change = FileChange(

@@ -26,11 +26,8 @@ def value_pieces(value: Any) -> list[str]:
     it holds a list or a mapping. A large range's manifest is megabytes of text: the
     encoder grows one buffer for a whole value, and a string holding one character
     past Latin-1 (an excerpt's "⏎") takes two bytes for each of its characters."""
-    if isinstance(value, list) and value:
-        pieces = ["[" + compact(value[0])]
-        pieces += ("," + compact(item) for item in value[1:])
-        pieces.append("]")
-        return pieces
+    if isinstance(value, list):
+        return list_pieces([compact(item) for item in value])
     if _holds_containers(value):
         pieces = ["{"]
         for number, (key, item) in enumerate(value.items()):
@@ -39,6 +36,18 @@ def value_pieces(value: Any) -> list[str]:
         pieces.append("}")
         return pieces
     return [compact(value)]
+
+
+def list_pieces(items: list[str]) -> list[str]:
+    """A list's text in pieces from its items' texts, each piece the item's own text
+    (never copied) or the punctuation between them."""
+    if not items:
+        return ["[]"]
+    pieces = ["["]
+    for item in items:
+        pieces += (item, ",")
+    pieces[-1] = "]"
+    return pieces
 
 
 def _holds_containers(value: Any) -> bool:
