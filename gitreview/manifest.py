@@ -91,52 +91,14 @@ def file_report(
     reviewed: Reviewed | None = None,
     shown: Sequence[Shown | None] = (),
 ) -> FileReport:
-    """A file's report, its entry serialized (see `_report` for the arguments)."""
-    entry: dict[str, Any] = {}
-    report = _report(
-        entry,
-        change,
-        kind,
-        analysis,
-        verdict,
-        head_tokens,
-        keys=keys,
-        findings=findings,
-        full=full,
-        content=content,
-        reviewed=reviewed,
-        shown=shown,
-    )
-    report.text = compact(entry)
-    report.trivial = entry["classification"] == "trivial"
-    report.full = "full" in entry
-    report.cause = entry.get("t1_cause")
-    return report
-
-
-def _report(
-    entry: dict[str, Any],
-    change: FileChange,
-    kind: str,
-    analysis: Analysis,
-    verdict: FileVerdict,
-    head_tokens: int,
-    *,
-    keys: KeyBlocks = NO_KEYS,
-    findings: Sequence[Finding] = (),
-    full: bool = False,
-    content: str | None = None,
-    reviewed: Reviewed | None = None,
-    shown: Sequence[Shown | None] = (),
-) -> FileReport:
-    """A file's report, its entry made in `entry`. `keys`: the private key blocks
-    of both sides, to redact its changes; `findings`: the file's own. With `full`,
-    its whole text at head (`content`, None for a deleted, binary or patch-only
-    file) and its whole diff go in it too: the fallback, and the full-content
-    bundle. `reviewed`: what an earlier review covered; those significant hunks go
-    to no role again. `shown`: its hunks as the brief shows them, where the proof
-    made them (`shown_hunks`)."""
-    entry["path"] = change.path
+    """A file's report, its entry serialized (`_settled`). `keys`: the private key
+    blocks of both sides, to redact its changes; `findings`: the file's own. With
+    `full`, its whole text at head (`content`, None for a deleted, binary or
+    patch-only file) and its whole diff go in it too: the fallback, and the
+    full-content bundle. `reviewed`: what an earlier review covered; those
+    significant hunks go to no role again. `shown`: its hunks as the brief shows
+    them, where the proof made them (`shown_hunks`)."""
+    entry: dict[str, Any] = {"path": change.path}
     if change.old_path is not None and change.old_path != change.path:
         entry["old_path"] = change.old_path
     entry["status"] = change.status
@@ -173,7 +135,7 @@ def _report(
         report.fallback_tokens = tokens.estimate(json.dumps(whole, ensure_ascii=False))
     if verdict.classification == "trivial":
         report.hunks_trivial = len(change.hunks)
-        return report
+        return _settled(report, entry)
     own = [f for f in findings if f.path == change.path and f.line is not None]
     trivial_hunks: list[dict[str, Any]] = []
     for index, (hunk, hunk_verdict, lines) in enumerate(
@@ -241,7 +203,7 @@ def _report(
         if then is not None:
             entry["reviewed"] = then
             report.reviewed_hunks += 1
-            return report
+            return _settled(report, entry)
         what = ", ".join(verdict.reasons)
         diff = (f"{hunk_header(handle, None)}\n({change.status} {kind} file, not shown: {what})\n",)
         cost = max(head_tokens, tokens.estimate_chars(sum(map(len, diff))))
@@ -249,6 +211,15 @@ def _report(
         rules = tuple(sorted({f.rule for f in findings if f.path == change.path}))
         item = {"handle": handle, "reasons": list(verdict.reasons)}
         report.review.append(ReviewItem(handle, change.path, kind, cost, 0, diff, item, rules))
+    return _settled(report, entry)
+
+
+def _settled(report: FileReport, entry: dict[str, Any]) -> FileReport:
+    """The report with its complete entry serialized, and what the totals ask of it."""
+    report.text = compact(entry)
+    report.trivial = entry["classification"] == "trivial"
+    report.full = "full" in entry
+    report.cause = entry.get("t1_cause")
     return report
 
 
