@@ -8,7 +8,7 @@ deterministic: the same inputs give the same bytes.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from gitreview import tokens
@@ -334,9 +334,17 @@ def assemble(
         "diff": _reduction(figures["brief"], figures["diff"]),
         "full": _reduction(figures["brief"], figures["full"]),
     }
-    files = list_pieces([report.text for report in reports])
+    files = list_pieces(_handed_over(reports))
     causes = frozenset(report.cause for report in reports if report.cause is not None)
     return Assembled(_settled_text(manifest, files), briefs, manifest["summary"], causes)
+
+
+def _handed_over(reports: Sequence[FileReport]) -> Iterator[str]:
+    """Each report's entry text, let go by the report as it is taken: the manifest's
+    pieces hold the only copy."""
+    for report in reports:
+        text, report.text = report.text, ""
+        yield text
 
 
 def _reduction(read: int, baseline: int) -> float:

@@ -7,6 +7,7 @@ prints it without loading the stages that work a range out.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -27,7 +28,7 @@ def value_pieces(value: Any) -> list[str]:
     encoder grows one buffer for a whole value, and a string holding one character
     past Latin-1 (an excerpt's "⏎") takes two bytes for each of its characters."""
     if isinstance(value, list):
-        return list_pieces([compact(item) for item in value])
+        return list_pieces(compact(item) for item in value)
     if _holds_containers(value):
         pieces = ["{"]
         for number, (key, item) in enumerate(value.items()):
@@ -38,15 +39,15 @@ def value_pieces(value: Any) -> list[str]:
     return [compact(value)]
 
 
-def list_pieces(items: list[str]) -> list[str]:
-    """A list's text in pieces from its items' texts, each piece the item's own text
-    (never copied) or the punctuation between them."""
-    if not items:
-        return ["[]"]
-    pieces = ["["]
+def list_pieces(items: Iterable[str]) -> list[str]:
+    """A list's text in pieces from its items' texts, taken one at a time: a piece
+    for each item, with the bracket or comma before it."""
+    pieces: list[str] = []
     for item in items:
-        pieces += (item, ",")
-    pieces[-1] = "]"
+        pieces.append(("," if pieces else "[") + item)
+    if not pieces:
+        return ["[]"]
+    pieces.append("]")
     return pieces
 
 
