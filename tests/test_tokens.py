@@ -68,3 +68,36 @@ def test_a_manifest_in_pieces_is_the_manifest() -> None:
     # A role's items come out one by one, each whole.
     pieces = serialize_pieces(manifests[-1])
     assert [piece.count('"excerpt"') for piece in pieces if '"excerpt"' in piece] == [1, 1, 1]
+
+
+def test_the_json_format_never_makes_the_manifests_objects(
+    fixture_repo: Any, monkeypatch: Any, capsys: Any
+) -> None:
+    """Each file's entry is serialized once its report is made (issue 12): printing
+    the json format reads nothing back from the text; other formats read it once."""
+    import json
+
+    from manifests import validate_manifest
+
+    from gitreview.commands.manifest import run_manifest
+    from gitreview.model import Assembled
+
+    made: list[Assembled] = []
+    read = vars(Assembled)["manifest"].fget
+
+    def reading(self: Assembled) -> dict[str, Any]:
+        made.append(self)
+        return read(self)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Assembled, "manifest", property(reading))
+    repo = str(fixture_repo("kinds"))
+    options: dict[str, Any] = dict(spec="v1..v2", repo=repo, patch=None, config=None)
+    options |= dict(output=None, fail_on="never", cache=False)
+    run_manifest(output_format="json", **options)
+    text = capsys.readouterr().out
+    assert made == []
+    manifest = json.loads(text)
+    validate_manifest(manifest)
+    assert manifest["files"] and manifest["summary"]["files"]["total"] == len(manifest["files"])
+    run_manifest(output_format="text", **options)
+    assert len(made) == 1 and made[0].manifest == manifest
