@@ -33,6 +33,7 @@ import argparse
 import contextlib
 import json
 import os
+import posixpath
 import random
 import shutil
 import statistics
@@ -46,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
-GENERATOR_VERSION = "1"  # bump when a case's contents change, to rebuild the cache
+GENERATOR_VERSION = "2"  # bump when a case's contents change, to rebuild the cache
 STAMP = 1767225600  # 2026-01-01T00:00:00Z
 
 Tree = dict[str, bytes]
@@ -136,13 +137,15 @@ def c_file(rng: random.Random, name: str, functions: int) -> str:
 
 
 def markdown_page(rng: random.Random, title: str, sections: int, others: list[str]) -> str:
+    """A page at path `title`, linking to some of the `others` as a writer would: by
+    their path from its own folder, so that its links resolve."""
     out = [f"# {title}", "", words(rng, 30).capitalize() + ".", ""]
     for index in range(sections):
         out += [f"## {words(rng, 3).capitalize()} {index}", ""]
         out += [words(rng, 40).capitalize() + ".", ""]
         out += [f"- {words(rng, 6)}" for _ in range(3)] + [""]
         if others:
-            target = rng.choice(others)
+            target = posixpath.relpath(rng.choice(others), posixpath.dirname(title))
             out += [f"See [{words(rng, 2)}]({target}) for {words(rng, 4)}.", ""]
     return "\n".join(out)
 
@@ -158,9 +161,9 @@ def json_file(rng: random.Random, name: str) -> str:
     return json.dumps(data, indent=2) + "\n"
 
 
-def edit_lines(rng: random.Random, text: str, hunks: int, span: int) -> str:
-    """`hunks` places where up to `span` lines are rewritten (a name or a number
-    changed, or a word added to prose)."""
+def edit_lines(rng: random.Random, text: str, hunks: int, span: int, *, prose: bool) -> str:
+    """`hunks` places where up to `span` lines are rewritten: a word added to prose,
+    else a name or a number changed (code and data still parse)."""
     lines = text.split("\n")
     for _ in range(hunks):
         start = rng.randrange(max(1, len(lines) - span))
@@ -168,7 +171,7 @@ def edit_lines(rng: random.Random, text: str, hunks: int, span: int) -> str:
             line = lines[i]
             if not line.strip():
                 continue
-            if line[:1].isalpha() or line.startswith(("#", "-")):
+            if prose and (line[:1].isalpha() or line.startswith(("#", "-"))):
                 lines[i] = f"{line} {rng.choice(WORDS)}"
             else:
                 lines[i] = line.replace("total", "amount", 1).replace("1", "7")
@@ -210,19 +213,23 @@ def codebase(rng: random.Random, counts: dict[str, int]) -> Tree:
 def changed(
     rng: random.Random, base: Tree, *, modify: int, rename: int, add: int, delete: int, hunks: int
 ) -> Tree:
-    """A head tree: `modify` files edited in `hunks` places, `rename` moved to another
+    """A head tree: `modify` files edited in `hunks` places (every fourth Python file
+    also reformatted, which only formatting hunks show), `rename` moved to another
     folder (most with one edit), `add` new, `delete` gone."""
     head = dict(base)
     paths = sorted(base)
     rng.shuffle(paths)
     chosen = iter(paths)
-    for path in [next(chosen) for _ in range(modify)]:
-        head[path] = edit_lines(rng, base[path].decode(), hunks, 4).encode()
+    for number, path in enumerate([next(chosen) for _ in range(modify)]):
+        text = base[path].decode()
+        if path.endswith(".py") and number % 4 == 0:
+            text = reformat_python(text)
+        head[path] = edit_lines(rng, text, hunks, 4, prose=path.endswith(".md")).encode()
     for index, path in enumerate([next(chosen) for _ in range(rename)]):
         data = head.pop(path)
         folder, _, name = path.rpartition("/")
         if index % 3:
-            data = edit_lines(rng, data.decode(), 1, 2).encode()
+            data = edit_lines(rng, data.decode(), 1, 2, prose=path.endswith(".md")).encode()
         if index % 4 == 0:
             name = "renamed_" + name
         head[f"{folder}/moved/{name}"] = data
@@ -245,7 +252,9 @@ def case_push(extra: Tree | None = None) -> list[Tree]:
     edited = sorted(path for path in tree if path not in (extra or {}))
     for round_ in range(3):
         for path in edited[round_ * 7 : round_ * 7 + 5]:
-            tree[path] = edit_lines(rng, tree[path].decode(), 1, 3).encode()
+            tree[path] = edit_lines(
+                rng, tree[path].decode(), 1, 3, prose=path.endswith(".md")
+            ).encode()
         tree[f"tests/test_round{round_}.py"] = python_module(rng, f"t{round_}", 3).encode()
         if round_ == 2:
             del tree["docs/page00003.md"]
