@@ -301,10 +301,10 @@ def prove(
     texts = analysis.old_text is not None or analysis.new_text is not None
     keys = key_blocks_of(change)
     to_show = [trusted or hunk.classification != "trivial" for hunk in verdict.hunks]
-    shown = [hunk for hunk, show in zip(change.hunks, to_show, strict=True) if show]
+    for_review = [hunk for hunk, show in zip(change.hunks, to_show, strict=True) if show]
     return Entry(
         kind,
-        settled(analysis, significant=significant, hunks=shown),
+        settled(analysis, significant=significant, hunks=for_review),
         verdict,  # without an outline: classify.outlined makes it where the range is
         texts,
         findings,
