@@ -21,12 +21,12 @@ equal; a region whose meaning changed makes every changed line in it meaningful.
 from __future__ import annotations
 
 import bisect
-import itertools
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 from gitreview.analyze.python import HEAD_TREE
+from gitreview.classify import python_names
 from gitreview.classify.base import FileFacts
 from gitreview.model import Hunk
 
@@ -67,26 +67,55 @@ def _inside(spans: tuple[Span, ...], line: int) -> bool:
 def parsed_sides(facts: FileFacts) -> tuple[Parsed, Parsed] | None:
     """Both sides of a Python file, parsed once for every rule and hunk of the file."""
     if "python:parsed" not in facts.memo:
-        old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
         # The head's tree as the analysis left it, where it parsed the same text.
         head_tree = cast(
             "ast.Module | Literal[False] | None", (facts.analysis.parsed or {}).get(HEAD_TREE)
         )
-        new = None if new_text is None else parse(new_text, head_tree)
+        new_side = _side(facts, "new")
+        new = None if new_side is None else parse(new_side.text, head_tree, new_side)
         # A side that does not parse leaves nothing to compare: the other is not parsed.
-        old = None if old_text is None or new is None else parse(old_text)
+        old_side = None if new is None else _side(facts, "old")
+        old = None if old_side is None else parse(old_side.text, None, old_side)
         facts.memo["python:parsed"] = None if old is None or new is None else (old, new)
     found = facts.memo["python:parsed"]
     return found if isinstance(found, tuple) else None
 
 
-def parse(text: str, tree: ast.Module | Literal[False] | None = None) -> Parsed | None:
+def changes_meaning(facts: FileFacts, hunk: Hunk) -> bool:
+    """Whether the hunk changes names or numbers that no other hunk of its file holds
+    (python_names.py): the comparison would find the statements around it differ,
+    and is not made for it. A file whose every hunk says so is parsed on one side
+    only, the head, by its analysis (issue 12)."""
+    if "python:differing" not in facts.memo:
+        old, new = _side(facts, "old"), _side(facts, "new")
+        hunks = facts.change.hunks
+        found = None if old is None or new is None else python_names.differing(hunks, old, new)
+        facts.memo["python:differing"] = (
+            {} if found is None else {id(one): d for one, d in zip(hunks, found, strict=True)}
+        )
+    differing = cast("dict[int, bool]", facts.memo["python:differing"])
+    return differing.get(id(hunk), False)
+
+
+def _side(facts: FileFacts, which: Literal["old", "new"]) -> python_names.Side | None:
+    """A side's text, lexed once for the file (None: the file has no such side)."""
+    key = f"python:side:{which}"
+    if key not in facts.memo:
+        text = facts.analysis.old_text if which == "old" else facts.analysis.new_text
+        facts.memo[key] = None if text is None else python_names.Side(text)
+    return cast("python_names.Side | None", facts.memo[key])
+
+
+def parse(
+    text: str,
+    tree: ast.Module | Literal[False] | None = None,
+    side: python_names.Side | None = None,
+) -> Parsed | None:
     """The tree, normalized for comparison, and the comments; None when the text
     does not parse (or nests too deep to parse). `tree`: what `ast.parse(text)`
-    gave where the analysis asked already (False: the text does not parse)."""
+    gave where the analysis asked already (False: the text does not parse).
+    `side`: the text, lexed already."""
     import ast
-
-    from gitreview.analyze import lexers
 
     if _LONE_CR.search(text) or tree is False:
         # A lone CR: Python ends a line there, git does not, the lines would not align.
@@ -98,8 +127,9 @@ def parse(text: str, tree: ast.Module | Literal[False] | None = None) -> Parsed 
             return None
     _clean_docstring_of(tree)
     # Normalized where compared (_same): most statements of a large file never are.
-    starts = [0, *itertools.accumulate(len(line) + 1 for line in text.split("\n"))]
-    found = lexers.scan("python", text)
+    if side is None:
+        side = python_names.Side(text)
+    starts, found = side.starts, side.scan
     comments = tuple(
         (bisect.bisect_right(starts, start), " ".join(text[start:end].lstrip("#").split()))
         for start, end in found.comments
