@@ -1,7 +1,9 @@
 """Python findings and symbols (issue #5): a head that does not parse, debugging
 leftovers on added lines, and the class and function each hunk is in."""
 
+import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +17,7 @@ from findings import (
     rows,
 )
 from manifests import run
-from repos import RepoFactory
+from repos import RepoFactory, before_and_after, isolated_environment
 
 VERSION = f"Python {sys.version_info.major}.{sys.version_info.minor}"
 LEFTOVERS = [
@@ -188,3 +190,21 @@ def test_a_head_that_does_not_parse_is_parsed_once(monkeypatch: pytest.MonkeyPat
     change = change_of("a.py", old, new)
     verdict = classify(FileFacts(change, "python", analysis, Config(), {}, {}, ()))
     assert (verdict.classification, parsed) == ("significant", [new])
+
+
+def test_python_says_nothing_about_the_code_it_reads(tmp_path: Path) -> None:
+    """Code Python warns about (`1if`, an unknown escape, moved blocks read again for
+    their outline) leaves stderr empty: it is under review, not gitreview's."""
+    block = "".join(
+        f"def helper_{i}(value):\n    return 1if value else '\\d{i}'\n\n\n" for i in range(3)
+    )
+    old = f"{block}def main(value):\n    return 0x1for value\n"
+    new = f"def main(value):\n    return 0x1for value\n\n\n{block}"
+    repo = before_and_after(tmp_path / "repo", "a.py", old, new)
+    result = subprocess.run(
+        [sys.executable, "-W", "default", "-m", "gitreview", "--repo", str(repo), "HEAD~1..HEAD"],
+        capture_output=True,
+        env=isolated_environment(),
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == b""

@@ -7,7 +7,9 @@ With only a patch (no head text) the added lines are tokenized one by one, so a
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import warnings
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
@@ -48,7 +50,8 @@ def analyze(subject: Subject) -> Report:
     # again: its tree is left for them, or False when it does not parse.
     left = subject.parsed if not text.startswith("\ufeff") else None
     try:
-        tree = ast.parse(text.removeprefix("\ufeff"), filename=change.path)
+        with unwarned():
+            tree = ast.parse(text.removeprefix("\ufeff"), filename=change.path)
     except (SyntaxError, ValueError) as error:
         if left is not None:
             left[HEAD_TREE] = False
@@ -61,6 +64,15 @@ def analyze(subject: Subject) -> Report:
         findings = _tree_debuggers(change.path, tree, added)
     # Named only for a significant file, whose hunks the manifest names (issue 12).
     return Report(tuple(findings), LazyScopes(lambda: _scopes(tree)))
+
+
+@contextlib.contextmanager
+def unwarned() -> Iterator[None]:
+    """Python's warnings about code it reads (`1if x`, `"\\d"`) silenced: that code is
+    under review, not gitreview's, and stderr is for gitreview's own messages."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
 
 
 def _syntax_finding(path: str, error: SyntaxError | ValueError) -> Finding:

@@ -127,11 +127,14 @@ def _python(text: str) -> Side | None:
     import ast
     import symtable
 
+    from gitreview.analyze.python import unwarned
+
     if re.search("\r(?!\n)", text):
         return None  # Python ends a line at a lone CR, git does not: lines would not align
     try:
-        tree = ast.parse(text)
-        table = symtable.symtable(text, "<moved>", "exec")
+        with unwarned():
+            tree = ast.parse(text)
+            table = symtable.symtable(text, "<moved>", "exec")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     tables: dict[tuple[str, int], symtable.SymbolTable] = {

@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
-from gitreview.analyze.python import HEAD_TREE
+from gitreview.analyze.python import HEAD_TREE, unwarned
 from gitreview.classify import python_names
 from gitreview.classify.base import FileFacts
 from gitreview.model import Hunk
@@ -122,7 +122,8 @@ def parse(
         return None
     if tree is None:
         try:
-            tree = ast.parse(text)
+            with unwarned():
+                tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
     _clean_docstring_of(tree)
