@@ -119,7 +119,12 @@ def test_symbols_name_the_nesting_from_the_ast() -> None:
         "async def main():\n"  # 14
         "    return 1\n"
     )
-    scopes = {(s.first, s.last, s.name) for s in analysis_of("a.py", None, text).report.scopes}
+    import ast
+
+    from gitreview.analyze import python
+
+    every_line = list(range(1, text.count("\n") + 1))
+    scopes = {(s.first, s.last, s.name) for s in python._scopes(ast.parse(text), every_line)}
     assert scopes == {
         (3, 12, "class Parser"),
         (4, 6, "class Parser > class State"),
@@ -128,6 +133,27 @@ def test_symbols_name_the_nesting_from_the_ast() -> None:
         (10, 11, "class Parser > def feed > def inner"),
         (14, 15, "async def main"),
     }
+
+
+def test_only_the_scopes_holding_a_hunk_are_named() -> None:
+    """A hunk in a method: its class and the method, not the class's other methods
+    nor the functions elsewhere (what a significant file's hunks are named with)."""
+    methods = "".join(f"    def m{i}(self):\n        return {i}\n\n" for i in range(10))
+    functions = "".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(10))
+    old = f"class Holder:\n{methods}\n{functions}"
+    new = old.replace("return 4\n", "return 40\n", 1)
+    names = [scope.name for scope in analysis_of("a.py", old, new).report.scopes]
+    assert names == ["class Holder", "class Holder > def m4"]
+
+
+def test_a_definition_in_a_match_case_is_named() -> None:
+    """A `case` clause has no position of its own: what it holds is still walked."""
+    old = (
+        "def f(x):\n    match x:\n        case 1:\n            def g():\n                return 1\n"
+    )
+    new = old.replace("return 1", "return 2")
+    names = [scope.name for scope in analysis_of("a.py", old, new).report.scopes]
+    assert names == ["def f", "def f > def g"]
 
 
 def test_no_symbols_when_the_head_does_not_parse() -> None:
@@ -152,10 +178,10 @@ def test_each_side_is_parsed_once_and_symbols_named_only_for_significant_files(
         parsed.append(source)
         return parse(source, *args, **kwargs)
 
-    def naming(tree: ast.AST, outer: str = "") -> Any:
+    def naming(tree: ast.AST, asked: list[int], outer: str = "") -> Any:
         if isinstance(tree, ast.Module):
             named.append(tree)
-        return scopes(tree, outer)
+        return scopes(tree, asked, outer)
 
     monkeypatch.setattr(ast, "parse", parse_once)
     monkeypatch.setattr(python, "_scopes", naming)

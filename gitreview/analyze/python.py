@@ -7,6 +7,7 @@ With only a patch (no head text) the added lines are tokenized one by one, so a
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import sys
 import warnings
@@ -62,8 +63,10 @@ def analyze(subject: Subject) -> Report:
     if any(_has_clue(line.text) for line in added_lines):
         added = {line.new_no for line in added_lines if line.new_no}
         findings = _tree_debuggers(change.path, tree, added)
-    # Named only for a significant file, whose hunks the manifest names (issue 12).
-    return Report(tuple(findings), LazyScopes(lambda: _scopes(tree)))
+    # Named only for a significant file, whose hunks the manifest names (issue 12),
+    # and only the scopes that hold one of their lines.
+    asked = sorted({hunk.scope_line for hunk in change.hunks})
+    return Report(tuple(findings), LazyScopes(lambda: _scopes(tree, asked)))
 
 
 @contextlib.contextmanager
@@ -184,18 +187,29 @@ def _token_debugger(tokens: list[str]) -> str | None:
 _KEYWORDS = {"ClassDef": "class", "FunctionDef": "def", "AsyncFunctionDef": "async def"}
 
 
-def _scopes(tree: ast.AST, outer: str = "") -> Iterator[Scope]:
-    """Every class and function at head, named with the ones around it; a scope
-    starts at its first decorator, so a hunk on a decorator belongs to it."""
+def _scopes(tree: ast.AST, asked: list[int], outer: str = "") -> Iterator[Scope]:
+    """The classes and functions at head that hold one of the `asked` lines (sorted),
+    named with the ones around them; a scope starts at its first decorator, so a
+    hunk on a decorator belongs to it."""
     import ast
 
     for node in ast.iter_child_nodes(tree):
-        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            name = f"{outer}{_KEYWORDS[type(node).__name__]} {node.name}"
-            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-            yield Scope(first, node.end_lineno or node.lineno, name, "symbol")
-            yield from _scopes(node, f"{name} > ")
-        elif isinstance(node, ast.stmt | ast.excepthandler | ast.match_case):
+        if not isinstance(node, ast.stmt | ast.excepthandler | ast.match_case):
             # Definitions sit in statements (an `if`, a `try`), never in expressions:
             # not walking those saves most of the tree.
-            yield from _scopes(node, outer)
+            continue
+        if isinstance(node, ast.match_case):  # (no position of its own)
+            yield from _scopes(node, asked, outer)
+            continue
+        decorators = getattr(node, "decorator_list", ())
+        first = min([node.lineno, *(d.lineno for d in decorators)])
+        last = node.end_lineno or node.lineno
+        index = bisect.bisect_left(asked, first)
+        if index == len(asked) or asked[index] > last:
+            continue  # nothing asked inside: neither it nor what it holds is named
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            name = f"{outer}{_KEYWORDS[type(node).__name__]} {node.name}"
+            yield Scope(first, last, name, "symbol")
+            yield from _scopes(node, asked, f"{name} > ")
+        else:
+            yield from _scopes(node, asked, outer)
