@@ -56,11 +56,11 @@ def facts_of(old: str, new: str) -> FileFacts:
     return FileFacts(change, "python", analysis_of("a.py", old, new), Config(), {}, {}, ())
 
 
-def told(old: str, new: str) -> list[bool] | None:
+def told(old: str, new: str) -> list[bool]:
+    """Whether the formatting rule is told each hunk's statements differ, asked
+    hunk by hunk as the rules ask."""
     facts = facts_of(old, new)
-    return python_names.differing(
-        facts.change.hunks, python_names.Side(old), python_names.Side(new)
-    )
+    return [statements.changes_meaning(facts, hunk) for hunk in facts.change.hunks]
 
 
 def compared(old: str, new: str) -> list[bool] | None:
@@ -118,7 +118,9 @@ def test_what_a_tree_does_not_tell_apart_is_not_told(old: str, new: str) -> None
     ],
 )
 def test_what_cannot_be_read_surely_tells_nothing(old: str, new: str) -> None:
-    assert told(old, new) is None
+    [hunk] = facts_of(old, new).change.hunks
+    assert python_names.read(hunk, python_names.Side(old), python_names.Side(new)) is None
+    assert told(old, new) == [False]
 
 
 def test_a_name_two_hunks_trade_tells_neither() -> None:
@@ -171,7 +173,7 @@ def test_what_is_told_the_comparison_finds(seed: int) -> None:
             at = chooser.choice(places)
             new = new[:at] + new_text + new[at + len(old_text) :]
     found, truth = told(MODULE, new), compared(MODULE, new)
-    assert found is not None and truth is not None
+    assert truth is not None
     assert all(truth[i] for i, differs in enumerate(found) if differs), (found, truth, new)
 
 
@@ -198,3 +200,27 @@ def test_the_base_is_not_parsed_where_every_hunk_tells(monkeypatch: pytest.Monke
     assert parsed == [new]  # the head, by its analysis
     monkeypatch.setattr(ast, "parse", parse)
     assert compared(old, new) == [True, True]
+
+
+def test_a_hunk_holding_the_same_names_asks_for_the_comparison_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reformatted hunk asked first: the comparison is needed for it whatever the
+    others hold, so they are not read (a reformatted file pays for one hunk)."""
+    reads: list[object] = []
+    read = python_names.read
+
+    def counted(*args: Any) -> Any:
+        reads.append(args[0])
+        return read(*args)
+
+    padding = "".join(f"PAD_{i} = {i}\n" for i in range(8))
+    old = f"x = f(a,b)\n{padding}total = 1\n"
+    monkeypatch.setattr(python_names, "read", counted)
+    reformatted = f"x = f(a, b,)\n{padding}amount = 1\n"
+    verdict = classify(facts_of(old, reformatted))
+    assert [(h.classification, h.reasons) for h in verdict.hunks] == [
+        ("trivial", ("formatting",)),
+        ("significant", ("content",)),
+    ]
+    assert len(reads) == 1  # the first hunk's: the same names, so the comparison runs

@@ -49,8 +49,8 @@ def formatting(facts: FileFacts, hunk: Hunk) -> Proof | None:
 def _python(facts: FileFacts, hunk: Hunk) -> Proof | None:
     """Both sides parsed once, compared statement by statement (statements.py), where
     the hunk's names and numbers do not tell already that its statements differ."""
-    if statements.changes_meaning(facts, hunk):
-        return None
+    if "formatting:python" not in facts.memo and statements.changes_meaning(facts, hunk):
+        return None  # (once the comparison is made, it answers: the same, at no cost)
     found = _memo(facts, "formatting:python", lambda: _python_differences(facts))
     if not isinstance(found, statements.Differences):
         return None

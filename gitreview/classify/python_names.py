@@ -23,12 +23,12 @@ would not take; a string the lexer is unsure of) makes the file not known.
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import keyword
 import re
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from gitreview.analyze import lexers
 from gitreview.model import Hunk, origins_of
@@ -42,13 +42,14 @@ _TOKEN = re.compile(
 # Keywords are no nodes (`elif` is `else: if`); soft keywords and `_` may be either.
 _NOT_NAMES = frozenset(keyword.kwlist) | {"_", "case", "match", "type"}
 Token = tuple[str, str]  # ("name", text) or (type, repr of the value)
+_RUN = re.compile(r"-+|\++")  # a hunk's removed or added lines, side by side
 
 
 class Side:
     """One side's text, lexed once: where each line starts, and its strings and
     comments (shared with the statement comparison's own reading of comments)."""
 
-    __slots__ = ("comments", "scan", "starts", "strings", "sure", "text")
+    __slots__ = ("_code", "scan", "starts", "sure", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -56,79 +57,85 @@ class Side:
         self.scan = lexers.scan("python", text)
         scan = self.scan
         self.sure = not (scan.give_up or scan.confused or scan.rest_from is not None)
-        self.strings = [start for start, _ in scan.strings]
-        self.comments = [start for start, _ in scan.comments]
+        self._code: str | None = None
 
-    def code(self, number: int) -> str | None:
-        """Line `number` (1-based) with its strings and comments blanked: a string
-        becomes quotes (a prefix still stands before one), a comment spaces. None
-        when the code holds a character a name may be normalized from."""
-        start, end = self.starts[number - 1], self.starts[number] - 1
-        line = self.text[start:end]
-        for spans, firsts, fill in (
-            (self.scan.strings, self.strings, '"'),
-            (self.scan.comments, self.comments, " "),
-        ):
-            index = max(bisect.bisect_right(firsts, start) - 1, 0)
-            while index < len(spans) and spans[index][0] < end:
-                first, last = max(spans[index][0], start), min(spans[index][1], end)
-                if first < last:
-                    line = line[: first - start] + fill * (last - first) + line[last - start :]
-                index += 1
-        return line if line.isascii() else None
+    def code(self, first: int, last: int) -> str:
+        """Lines `first` to `last` (1-based) with their strings and comments blanked,
+        each character in place: a string becomes quotes (a prefix still stands
+        before one), a comment spaces."""
+        if self._code is None:
+            spans = sorted(
+                [(start, end, '"') for start, end in self.scan.strings]
+                + [(start, end, " ") for start, end in self.scan.comments]
+            )
+            pieces, position = [], 0
+            for start, end, fill in spans:
+                pieces += [self.text[position:start], fill * (end - start)]
+                position = end
+            pieces.append(self.text[position:])
+            self._code = "".join(pieces)
+        return self._code[self.starts[first - 1] : self.starts[last] - 1]
 
 
-def differing(hunks: Sequence[Hunk], old: Side, new: Side) -> list[bool] | None:
-    """For each hunk, whether its changed lines tell that the trees differ around
-    it: they hold a name or number that no changed line on the other side of the
-    file holds, or hold one a different number of times on each side that no other
-    hunk holds. None when a side cannot be read surely."""
+class Tokens(NamedTuple):
+    """The names and numbers of a hunk's removed lines and of its added lines."""
+
+    removed: Counter[Token]
+    added: Counter[Token]
+
+
+def read(hunk: Hunk, old: Side, new: Side) -> Tokens | None:
+    """The hunk's names and numbers, side by side; None when they cannot be read
+    surely (`Side.sure`, a non-ASCII name, a number Python would not take)."""
     if not (old.sure and new.sure):
         return None
-    counts: list[tuple[Counter[Token], Counter[Token]]] = []
-    for hunk in hunks:
-        removed: Counter[Token] = Counter()
-        added: Counter[Token] = Counter()
-        old_no, new_no = hunk.old_start, hunk.new_start
-        for origin in origins_of(hunk.lines):
-            if origin == "-":
-                if not _count(old.code(old_no), removed):
-                    return None
-                old_no += 1
-            elif origin == "+":
-                if not _count(new.code(new_no), added):
-                    return None
-                new_no += 1
-            else:
-                old_no += 1
-                new_no += 1
-        counts.append((removed, added))
-    all_removed = {token for removed, _ in counts for token in removed}
-    all_added = {token for _, added in counts for token in added}
-    holders = Counter(token for removed, added in counts for token in removed.keys() | added.keys())
+    found: dict[str, Counter[tuple[str, str]]] = {"-": Counter(), "+": Counter()}
+    origins = origins_of(hunk.lines)
+    for run in _RUN.finditer(origins):
+        at, origin = run.start(), run.group()[0]
+        if origin == "-":
+            first = hunk.old_start + at - origins.count("+", 0, at)
+            code = old.code(first, first + len(run.group()) - 1)
+        else:
+            first = hunk.new_start + at - origins.count("-", 0, at)
+            code = new.code(first, first + len(run.group()) - 1)
+        if not code.isascii():  # a name Python would normalize (NFKC)
+            return None
+        found[origin].update(_TOKEN.findall(code))
+    removed, added = _tokens(found["-"]), _tokens(found["+"])
+    return None if removed is None or added is None else Tokens(removed, added)
+
+
+def differing(hunks: Sequence[Tokens]) -> list[bool]:
+    """For each hunk of a file, whether its lines tell that the trees differ around
+    it: they hold a name or number that no changed line on the other side of the
+    file holds, or hold one a different number of times on each side that no other
+    hunk holds. (A hunk whose sides hold the same never tells.)"""
+    all_removed = {token for hunk in hunks for token in hunk.removed}
+    all_added = {token for hunk in hunks for token in hunk.added}
+    holders = Counter(token for hunk in hunks for token in hunk.removed.keys() | hunk.added.keys())
     return [
         not removed.keys() <= all_added
         or not added.keys() <= all_removed
         or any(removed[t] != added[t] and holders[t] == 1 for t in removed.keys() | added.keys())
-        for removed, added in counts
+        for removed, added in hunks
     ]
 
 
-def _count(code: str | None, into: Counter[Token]) -> bool:
-    """The line's names and numbers counted; False when one cannot be read surely."""
-    if code is None:
-        return False
-    for found in _TOKEN.finditer(code):
-        name = found.group("name")
-        if name is not None:
+def _tokens(found: Counter[tuple[str, str]]) -> Counter[Token] | None:
+    """The names and numbers of what `_TOKEN` found, counted; None when a number
+    cannot be read surely."""
+    tokens: Counter[Token] = Counter()
+    for (number, name), times in found.items():
+        if name:
             if name not in _NOT_NAMES:
-                into[("name", name)] += 1
+                tokens[("name", name)] += times
             continue
-        value = _number(found.group("number"))
+        value = _number(number)
         if value is None:
-            return False
-        into[(type(value).__name__, repr(value))] += 1
-    return True
+            return None
+        tokens[(type(value).__name__, repr(value))] += times
+    return tokens
 
 
 def _number(text: str) -> int | float | complex | None:

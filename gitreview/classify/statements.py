@@ -83,18 +83,27 @@ def parsed_sides(facts: FileFacts) -> tuple[Parsed, Parsed] | None:
 
 def changes_meaning(facts: FileFacts, hunk: Hunk) -> bool:
     """Whether the hunk changes names or numbers that no other hunk of its file holds
-    (python_names.py): the comparison would find the statements around it differ,
-    and is not made for it. A file whose every hunk says so is parsed on one side
-    only, the head, by its analysis (issue 12)."""
-    if "python:differing" not in facts.memo:
+    (python_names.py): the comparison would find the statements around it differ.
+    A file whose every hunk says so is parsed on one side only, the head, by its
+    analysis (issue 12). The other hunks are read only once the asked one's sides
+    hold different names or numbers: where they hold the same (a reformatted hunk),
+    the comparison is needed anyway."""
+    if "python:told" not in facts.memo:
         old, new = _side(facts, "old"), _side(facts, "new")
+        own = None if old is None or new is None else python_names.read(hunk, old, new)
+        if own is None or own.removed == own.added:
+            return False
+        assert old is not None and new is not None
         hunks = facts.change.hunks
-        found = None if old is None or new is None else python_names.differing(hunks, old, new)
-        facts.memo["python:differing"] = (
-            {} if found is None else {id(one): d for one, d in zip(hunks, found, strict=True)}
+        read = [own if one is hunk else python_names.read(one, old, new) for one in hunks]
+        every = [tokens for tokens in read if tokens is not None]
+        facts.memo["python:told"] = (
+            {id(one): d for one, d in zip(hunks, python_names.differing(every), strict=True)}
+            if len(every) == len(hunks)
+            else {}
         )
-    differing = cast("dict[int, bool]", facts.memo["python:differing"])
-    return differing.get(id(hunk), False)
+    told = cast("dict[int, bool]", facts.memo["python:told"])
+    return told.get(id(hunk), False)
 
 
 def _side(facts: FileFacts, which: Literal["old", "new"]) -> python_names.Side | None:
