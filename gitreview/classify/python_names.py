@@ -11,10 +11,9 @@ inside a string, are inside a string on both sides.
 So where a hunk's removed lines hold a name or number that no added line of the
 file holds (or the other way round), or hold it a different number of times than
 its added lines where no other hunk holds it, the statements around that hunk
-differ in meaning: the comparison would say so, and
-the formatting rule needs no parse to. A file none of whose hunks needs the
-comparison never has its base parsed: most of a large range's Python edits rename
-or renumber something.
+differ in meaning: the comparison would say so, and the formatting rule needs no
+parse to. A file none of whose hunks needs the comparison never has its base
+parsed: most Python edits rename or renumber something.
 
 The answer is "differs" or "not known": never "the same". Whatever this module
 cannot read surely (a non-ASCII name, which Python normalizes; a number Python

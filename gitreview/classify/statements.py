@@ -72,22 +72,22 @@ def parsed_sides(facts: FileFacts) -> tuple[Parsed, Parsed] | None:
             "ast.Module | Literal[False] | None", (facts.analysis.parsed or {}).get(HEAD_TREE)
         )
         new_side = _side(facts, "new")
-        new = None if new_side is None else parse(new_side.text, head_tree, new_side)
+        new = None if new_side is None else parse(new_side, head_tree)
         # A side that does not parse leaves nothing to compare: the other is not parsed.
         old_side = None if new is None else _side(facts, "old")
-        old = None if old_side is None else parse(old_side.text, None, old_side)
+        old = None if old_side is None else parse(old_side)
         facts.memo["python:parsed"] = None if old is None or new is None else (old, new)
     found = facts.memo["python:parsed"]
     return found if isinstance(found, tuple) else None
 
 
 def changes_meaning(facts: FileFacts, hunk: Hunk) -> bool:
-    """Whether the hunk changes names or numbers that no other hunk of its file holds
-    (python_names.py): the comparison would find the statements around it differ.
-    A file whose every hunk says so is parsed on one side only, the head, by its
-    analysis (issue 12). The other hunks are read only once the asked one's sides
-    hold different names or numbers: where they hold the same (a reformatted hunk),
-    the comparison is needed anyway."""
+    """Whether the hunk's names and numbers tell that its statements differ
+    (python_names.py), as the comparison would find. A file whose every hunk tells
+    so is parsed on one side only, the head, by its analysis (issue 12). The
+    other hunks are read only once the asked one's two sides hold different names
+    or numbers: where they hold the same (a reformatted hunk), the comparison is
+    needed anyway."""
     if "python:told" not in facts.memo:
         old, new = _side(facts, "old"), _side(facts, "new")
         own = None if old is None or new is None else python_names.read(hunk, old, new)
@@ -116,16 +116,14 @@ def _side(facts: FileFacts, which: Literal["old", "new"]) -> python_names.Side |
 
 
 def parse(
-    text: str,
-    tree: ast.Module | Literal[False] | None = None,
-    side: python_names.Side | None = None,
+    side: python_names.Side, tree: ast.Module | Literal[False] | None = None
 ) -> Parsed | None:
-    """The tree, normalized for comparison, and the comments; None when the text
-    does not parse (or nests too deep to parse). `tree`: what `ast.parse(text)`
-    gave where the analysis asked already (False: the text does not parse).
-    `side`: the text, lexed already."""
+    """The side's tree, normalized for comparison, and its comments; None when its
+    text does not parse (or nests too deep to parse). `tree`: what `ast.parse`
+    gave where the analysis asked already (False: the text does not parse)."""
     import ast
 
+    text = side.text
     if _LONE_CR.search(text) or tree is False:
         # A lone CR: Python ends a line there, git does not, the lines would not align.
         return None
@@ -137,8 +135,6 @@ def parse(
             return None
     _clean_docstring_of(tree)
     # Normalized where compared (_same): most statements of a large file never are.
-    if side is None:
-        side = python_names.Side(text)
     starts, found = side.starts, side.scan
     comments = tuple(
         (bisect.bisect_right(starts, start), " ".join(text[start:end].lstrip("#").split()))
