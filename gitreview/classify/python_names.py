@@ -26,7 +26,7 @@ import itertools
 import keyword
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from gitreview.analyze import lexers
@@ -89,20 +89,38 @@ def read(hunk: Hunk, old: Side, new: Side) -> Tokens | None:
     if not (old.sure and new.sure):
         return None
     found: dict[str, Counter[tuple[str, str]]] = {"-": Counter(), "+": Counter()}
-    origins = origins_of(hunk.lines)
-    for run in _RUN.finditer(origins):
-        at, origin = run.start(), run.group()[0]
-        if origin == "-":
-            first = hunk.old_start + at - origins.count("+", 0, at)
-            code = old.code(first, first + len(run.group()) - 1)
-        else:
-            first = hunk.new_start + at - origins.count("-", 0, at)
-            code = new.code(first, first + len(run.group()) - 1)
+    for origin, first, last in _runs(hunk):
+        code = (old if origin == "-" else new).code(first, last)
         if not code.isascii():  # a name Python would normalize (NFKC)
             return None
         found[origin].update(_TOKEN.findall(code))
     removed, added = _tokens(found["-"]), _tokens(found["+"])
     return None if removed is None or added is None else Tokens(removed, added)
+
+
+def written_alike(hunk: Hunk, old: Side, new: Side) -> bool:
+    """Whether the hunk's removed and added lines hold the same words and numbers as
+    written, in strings and comments too: as a reformatted hunk does. Such a hunk
+    most likely tells nothing, and is not worth its file's code blanked for `read`;
+    the comparison, which it is left to, answers the same for it in any case."""
+    found: dict[str, Counter[tuple[str, str]]] = {"-": Counter(), "+": Counter()}
+    for origin, first, last in _runs(hunk):
+        side = old if origin == "-" else new
+        found[origin].update(_TOKEN.findall(side.text, side.starts[first - 1], side.starts[last]))
+    return found["-"] == found["+"]
+
+
+def _runs(hunk: Hunk) -> Iterator[tuple[str, int, int]]:
+    """The hunk's runs of removed lines and of added lines: the origin, and the
+    first and last line's numbers on its side."""
+    origins = origins_of(hunk.lines)
+    for run in _RUN.finditer(origins):
+        at, origin = run.start(), run.group()[0]
+        if origin == "-":
+            first = hunk.old_start + at - origins.count("+", 0, at)
+        else:
+            first = hunk.new_start + at - origins.count("-", 0, at)
+        yield origin, first, first + len(run.group()) - 1
 
 
 def differing(hunks: Sequence[Tokens]) -> list[bool]:

@@ -87,13 +87,15 @@ def changes_meaning(facts: FileFacts, hunk: Hunk) -> bool:
     so is parsed on one side only, the head, by its analysis (issue 12). The
     other hunks are read only once the asked one's two sides hold different names
     or numbers: where they hold the same (a reformatted hunk), the comparison is
-    needed anyway."""
+    needed anyway, and where they are even written alike, the file's code is not
+    blanked to know it."""
     if "python:told" not in facts.memo:
         old, new = _side(facts, "old"), _side(facts, "new")
-        own = None if old is None or new is None else python_names.read(hunk, old, new)
+        if old is None or new is None or python_names.written_alike(hunk, old, new):
+            return False
+        own = python_names.read(hunk, old, new)
         if own is None or own.removed == own.added:
             return False
-        assert old is not None and new is not None
         hunks = facts.change.hunks
         read = [own if one is hunk else python_names.read(one, old, new) for one in hunks]
         every = [tokens for tokens in read if tokens is not None]
