@@ -172,3 +172,30 @@ def test_a_statement_moved_between_clauses_stays_significant(tmp_path: Path) -> 
     old = "if ready:\n    start()\n    log('a')\nelse:\n    wait()\n"
     new = 'if ready:\n    start()\nelse:\n    log("a")\n    wait()\n'
     assert ("significant", ["content"]) in hunks_of(tmp_path, old, new)[:-1]
+
+
+# A parameter on a line of its own, or a `with` item: parts of a header that have no
+# position of their own in the tree (`arguments`, `withitem`). The name also comes
+# into the file elsewhere, so that only the statement comparison can tell.
+HEADER_PARTS = {
+    "a parameter removed from a signature on lines of its own": (
+        "def handler(\n    request, response, limit_loader\n):\n    return request\n",
+        "def handler(\n    request, response\n):\n    return request\n",
+    ),
+    "a context manager changed in a parenthesised with": (
+        "def copy():\n    with (\n        open(SOURCE) as one,\n        open(TARGET) as two,\n"
+        "    ):\n        two.write(one.read())\n",
+        "def copy():\n    with (\n        open(SOURCE) as one,\n        open(SOURCE) as two,\n"
+        "    ):\n        two.write(one.read())\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("what", sorted(HEADER_PARTS))
+def test_a_change_in_a_header_on_lines_of_its_own_is_significant(tmp_path: Path, what: str) -> None:
+    old, new = HEADER_PARTS[what]
+    # The changed names are also added or removed in a hunk of their own.
+    old += PADDING + "TARGET = SOURCE = None\n"
+    new += PADDING + "TARGET = SOURCE = limit_loader = None\n"
+    hunks = hunks_of(tmp_path, old, new)
+    assert hunks[0] == ("significant", ["content"]), what

@@ -413,14 +413,24 @@ def _span(statement: ast.stmt) -> Span:
 
 def _header_end(statement: ast.stmt) -> int:
     """The last line of a compound statement's header (a definition's decorators,
-    signature and bases; an `if`'s test...): its body starts after it."""
+    signature and bases; an `if`'s test...): its body starts after it. A node
+    without a position of its own (a signature's `arguments`, a `with` item) ends
+    where the last of its parts does: a parameter on a line of its own is header."""
     import ast
 
     last = statement.lineno
-    for node in ast.iter_child_nodes(statement):
-        if isinstance(node, ast.stmt | ast.excepthandler | ast.match_case):
-            continue
-        last = max(last, getattr(node, "end_lineno", None) or last)
+    parts = [
+        node
+        for node in ast.iter_child_nodes(statement)
+        if not isinstance(node, ast.stmt | ast.excepthandler | ast.match_case)
+    ]
+    while parts:
+        node = parts.pop()
+        end = getattr(node, "end_lineno", None)
+        if end is None:
+            parts += ast.iter_child_nodes(node)
+        else:
+            last = max(last, end)
     return last
 
 
