@@ -112,9 +112,8 @@ def main() -> int:
         *SUFFIXES,
     ).decode()
     # A root commit has no parent: its range would add every file, which audits nothing.
-    ranges = [
-        f"{line.split()[1]}..{line.split()[0]}" for line in commits.splitlines() if " " in line
-    ]
+    pairs = [line.split() for line in commits.splitlines()]
+    ranges = [f"{ends[1]}..{ends[0]}" for ends in pairs if len(ends) > 1]
     counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     wrong = 0
     for rng in ranges + options.ranges:
