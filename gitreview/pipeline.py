@@ -113,7 +113,7 @@ def review_of(outcome: Outcome, *, budget: int | None = None) -> Assembled:
 
 @paused()
 def classify_range(
-    repo: str | Path | None = None,
+    repo: str | Path | Repository | None = None,
     spec: str | None = None,
     *,
     config: str | Path | None = None,
@@ -133,6 +133,7 @@ def classify_range(
     ids (base None: the empty tree) instead of `spec`, which then only names it.
     `cache`: reuse and keep verdicts proved before, under the git directory (cache.py).
     `jobs`: processes that prove files (verdicts.py; None: one per core for a large range).
+    `repo`: a path (None: where git finds one), or the repository already opened.
     """
     if patch is not None:
         from gitreview.analyze.trust import Origin
@@ -154,10 +155,10 @@ def classify_range(
             contents=contents,
         )
     from gitreview.changes import iter_changes
-    from gitreview.git import TreeReader, open_repository
+    from gitreview.git import Repository, TreeReader, open_repository
     from gitreview.ranges import range_ends
 
-    repository = open_repository(None if repo is None else str(repo))
+    repository = repo if isinstance(repo, Repository) else open_repository(_path(repo))
     if base_head is not None:
         base_sha, head_sha = base_head
         rng = Range(spec or f"{base_sha or ''}..{head_sha}", base_sha, head_sha, commits=())
@@ -255,7 +256,7 @@ def classify_range(
 @paused()
 def since_review(
     outcome: Outcome,
-    repo: str | Path | None = None,
+    repo: str | Path | Repository | None = None,
     *,
     since: str | None = None,
     since_manifest: str | Path | None = None,
@@ -267,13 +268,13 @@ def since_review(
     range's own changes up to the head reviewed last (`since`, from its merge
     base with this range's base), or the handles a manifest reviewed last
     (`since_manifest`, whose range is classified again from git objects)."""
-    from gitreview.git import open_repository
+    from gitreview.git import Repository, open_repository
 
     if since is None and since_manifest is None:
         return outcome
     if outcome.rng.head is None:
         raise UserError("--since needs a repository, not a patch", status=Exit.USAGE)
-    repository = open_repository(None if repo is None else str(repo))
+    repository = repo if isinstance(repo, Repository) else open_repository(_path(repo))
     wanted: set[str] | None = None
     if since is not None:
         head = repository.resolve_commit(since)
@@ -287,7 +288,9 @@ def since_review(
         if repository.resolve_commit(head) is None:
             raise NotFetched(f"{since_manifest}: its head {head[:12]} is not in this repository")
         named = str(since_manifest)
-    before = classify_range(repo, config=config, base_head=(base, head), cache=cache, jobs=jobs)
+    before = classify_range(
+        repository, config=config, base_head=(base, head), cache=cache, jobs=jobs
+    )
     from gitreview.manifest import hunk_handle
     from gitreview.review.increments import Reviewed, file_digest, hunk_digest
 
@@ -590,6 +593,10 @@ def _instructions(settings: Config, read: Callable[[str], bytes | None]) -> dict
             )
         texts[role.name] = redact(data.decode("utf-8", "replace"))  # every brief prints it
     return texts
+
+
+def _path(repo: str | Path | None) -> str | None:
+    return None if repo is None else str(repo)
 
 
 def _config_from_path(path: str | Path | None) -> Config:

@@ -11,6 +11,7 @@ from gitreview.config import SEVERITIES
 from gitreview.errors import Exit, NotFetched, UserError
 
 if TYPE_CHECKING:
+    from gitreview.git import Repository
     from gitreview.model import Assembled
     from gitreview.pipeline import Contents, Progress
 
@@ -95,11 +96,15 @@ def review_of_range(
     from gitreview.collector import paused
 
     @paused()  # classified and assembled without a cyclic collection in between
-    def work(base_head: tuple[str | None, str] | None, named: str | None) -> tuple[Assembled, str]:
+    def work(
+        opened: str | Path | Repository | None,
+        base_head: tuple[str | None, str] | None,
+        named: str | None,
+    ) -> tuple[Assembled, str]:
         from gitreview.pipeline import classify_range, review_of, since_review
 
         outcome = classify_range(
-            repo,
+            opened,
             named,
             config=config,
             patch=patch,
@@ -113,7 +118,7 @@ def review_of_range(
         if since is not None or since_manifest is not None:
             outcome = since_review(
                 outcome,
-                repo,
+                opened,
                 since=since,
                 since_manifest=since_manifest,
                 config=config,
@@ -123,7 +128,7 @@ def review_of_range(
         return review_of(outcome, budget=budget), outcome.settings.fail_on
 
     if patch is not None or not cache:
-        return work(None, spec)
+        return work(repo, None, spec)
     from gitreview.cache import Cache, key
     from gitreview.git import open_repository
     from gitreview.ranges import range_ends
@@ -149,7 +154,7 @@ def review_of_range(
         kept = _kept(store.result(result_key))
         if kept is not None:
             return kept
-        assembled, fail_on = work((ends.base, ends.head), ends.spec)
+        assembled, fail_on = work(repository, (ends.base, ends.head), ends.spec)
         from gitreview.verdicts import TIMED_OUT  # loaded by the work, not by a re-run
 
         if TIMED_OUT not in assembled.causes:
