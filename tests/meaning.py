@@ -1,0 +1,146 @@
+"""Whether the hunks called trivial leave a file meaning what it meant: shared by
+tests/test_trivial_audit.py (every fixture range) and benchmarks/audit_trivial.py
+(a real repository's history).
+
+The base is rebuilt with only the file's other hunks applied; that text must mean
+what the head means, by a reading that owes nothing to gitreview:
+
+- Python: the same syntax tree (`ast`), positions and string prefixes aside, and
+  docstrings as black leaves them: indentation and the whitespace at the ends of
+  lines and of the whole aside, except in a docstring with doctests;
+- YAML, JSON, TOML: the same loaded data (`yaml.safe_load_all`, `json`, `tomllib`),
+  type for type (`1` is not `1.0` nor `true`), key order aside;
+- Markdown: the same HTML from markdown-it, runs of whitespace aside.
+
+Only reasons that claim the meaning is unchanged are audited (`SAME_MEANING`); a
+trivial hunk for another reason (moved, import-order, typo, metadata) is applied
+like a significant one.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import re
+import tomllib
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from gitreview.classify.base import Verdict
+from gitreview.model import Hunk
+
+SAME_MEANING = frozenset({"whitespace", "blank-lines", "line-endings", "formatting", "reflow"})
+
+
+def _python(text: str) -> str:
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant):
+            node.kind = None  # u"x" is "x"
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                first.value.value = _docstring(first.value.value)
+    return ast.dump(tree)
+
+
+def _docstring(text: str) -> str:
+    cleaned = inspect.cleandoc(text)
+    if ">>>" in cleaned:  # trailing spaces may be a doctest's expected output
+        return cleaned
+    return "\n".join(line.rstrip() for line in cleaned.split("\n")).strip()
+
+
+def _yaml(text: str) -> Any:
+    import yaml
+
+    return _typed(list(yaml.safe_load_all(text)))
+
+
+def _typed(value: Any) -> Any:
+    """The data with each value's type beside it: Python holds 1 == 1.0 == True."""
+    if isinstance(value, dict):
+        return ("dict", sorted((repr(_typed(k)), _typed(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return ("list", [_typed(item) for item in value])
+    return (type(value).__name__, repr(value))
+
+
+def _markdown(text: str) -> str:
+    from markdown_it import MarkdownIt
+
+    return re.sub(r"\s+", " ", MarkdownIt("commonmark").render(text)).strip()
+
+
+MEANING: dict[str, Callable[[str], Any]] = {
+    "python": _python,
+    "yaml": _yaml,
+    "json": lambda text: _typed(json.loads(text)),
+    "toml": lambda text: _typed(tomllib.loads(text)),
+    "markdown": _markdown,
+}
+
+
+class Audit(NamedTuple):
+    """One file's audit: whether its meaning was kept; None when the rebuilt text
+    does not parse (a trivial and another hunk in one construct: not judged)."""
+
+    kept: bool | None
+    every_hunk: bool  # every hunk of the file was audited
+    hunks: tuple[str, ...]  # the audited hunks, as `-OLD,COUNT +NEW,COUNT reasons`
+
+
+def audited(verdict: Verdict) -> bool:
+    return verdict.classification == "trivial" and set(verdict.reasons) <= SAME_MEANING
+
+
+def wanted(kind: str, verdicts: Sequence[Verdict]) -> bool:
+    """Whether a file has something to audit: read its blobs only then."""
+    return kind in MEANING and any(map(audited, verdicts))
+
+
+def audit(
+    kind: str, hunks: Sequence[Hunk], verdicts: Sequence[Verdict], old: bytes, new: bytes
+) -> Audit | None:
+    """The audit of a modified file's trivial hunks; None when there is nothing to
+    audit (no such hunk, or a kind without a reading)."""
+    if not wanted(kind, verdicts):
+        return None
+    meaning = MEANING[kind]
+    chosen = [audited(verdict) for verdict in verdicts]
+    old_lines, new_lines = lines_of(old), lines_of(new)
+    rebuilt: list[str] = []
+    done = 0
+    for hunk, keep in zip(hunks, chosen, strict=True):
+        start = hunk.old_start - 1 if hunk.old_count else hunk.old_start
+        rebuilt += old_lines[done:start]
+        if keep:
+            rebuilt += old_lines[start : start + hunk.old_count]
+        else:
+            first = hunk.new_start - 1 if hunk.new_count else hunk.new_start
+            rebuilt += new_lines[first : first + hunk.new_count]
+        done = start + hunk.old_count
+    rebuilt += old_lines[done:]
+    shown = tuple(
+        f"-{hunk.old_start},{hunk.old_count} +{hunk.new_start},{hunk.new_count} "
+        + "+".join(verdict.reasons)
+        for hunk, verdict, keep in zip(hunks, verdicts, chosen, strict=True)
+        if keep
+    )
+    try:
+        kept = meaning("".join(rebuilt)) == meaning("".join(new_lines))
+    except Exception:  # any reader's error: not judged
+        return Audit(None, all(chosen), shown)
+    return Audit(kept, all(chosen), shown)
+
+
+def lines_of(data: bytes) -> list[str]:
+    """A blob's lines as git's diff numbers them: split at newlines only."""
+    lines = [line + "\n" for line in data.decode("utf-8", "replace").split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
