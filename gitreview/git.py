@@ -113,13 +113,22 @@ class Repository:
         return self._shallow
 
     def resolve_commit(self, rev: str) -> str | None:
-        """The full id of the commit `rev` names, with git's own revision syntax."""
-        # No `^{commit}` suffix on the revision: `:/message` would swallow it.
-        result = self._git("rev-parse", "--verify", "--quiet", "--end-of-options", rev, check=False)
-        if result.returncode != 0:
-            return None
-        found = self.objects().lookup(f"{result.stdout.decode('ascii').strip()}^{{commit}}")
-        return found.oid if found is not None else None  # a tree or a blob: not a commit
+        """The full id of the commit `rev` names, with git's own revision syntax
+        (cat-file reads names as rev-parse does): no git process of its own."""
+        if "\n" in rev:  # the batch reads one name a line
+            result = self._git(
+                "rev-parse", "--verify", "--quiet", "--end-of-options", rev, check=False
+            )
+            if result.returncode != 0:
+                return None
+            rev = result.stdout.decode("ascii").strip()
+        named = self.objects().lookup(rev)
+        if named is None or named.kind == "commit":
+            return None if named is None else named.oid
+        # A tag is peeled; a tree or a blob is no commit. No `^{commit}` suffix on the
+        # revision itself: `:/message` would swallow it.
+        found = self.objects().lookup(f"{named.oid}^{{commit}}")
+        return found.oid if found is not None else None
 
     def surroundings(self) -> bytes:
         """What git reads besides the objects of a range, and that can change what it
