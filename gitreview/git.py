@@ -130,12 +130,13 @@ class Repository:
         found = self.objects().lookup(f"{named.oid}^{{commit}}")
         return found.oid if found is not None else None
 
-    def surroundings(self) -> bytes:
+    def surroundings(self) -> Callable[[], bytes]:
         """What git reads besides the objects of a range, and that can change what it
         makes of the same commits: the configuration (its includes and the
         environment's too: a rename limit pairs files differently), replacement refs,
         grafts, the shallow boundary and info/attributes. A result kept for a range is
-        reused only while these stay the same (cache.py)."""
+        reused only while these stay the same (cache.py). Asked of git now, read when
+        called: the range's ends are resolved meanwhile."""
         asked = (
             ("config", "--list", "-z", "--includes"),
             ("for-each-ref", "--format=%(refname) %(objectname)", "refs/replace/"),
@@ -149,15 +150,19 @@ class Repository:
             )
             for args in asked
         ]
-        parts = [process.communicate()[0] for process in running]
-        for folder in sorted({self.git_dir, self.common_dir}):
-            for name in ("shallow", "info/grafts", "info/attributes"):
-                try:
-                    with open(os.path.join(folder, name), "rb") as file:
-                        parts.append(file.read())
-                except OSError:
-                    parts.append(b"-")
-        return b"\0\0".join(parts)
+
+        def read() -> bytes:
+            parts = [process.communicate()[0] for process in running]
+            for folder in sorted({self.git_dir, self.common_dir}):
+                for name in ("shallow", "info/grafts", "info/attributes"):
+                    try:
+                        with open(os.path.join(folder, name), "rb") as file:
+                            parts.append(file.read())
+                    except OSError:
+                        parts.append(b"-")
+            return b"\0\0".join(parts)
+
+        return read
 
     def merge_base(self, one: str, two: str) -> str | None:
         result = self._git("merge-base", one, two, check=False)

@@ -134,8 +134,12 @@ def review_of_range(
     from gitreview.ranges import range_ends
 
     repository = open_repository(None if repo is None else str(repo))
-    ends = range_ends(repository, spec)
-    since_head = since and repository.resolve_commit(since)
+    surroundings = repository.surroundings()
+    try:
+        ends = range_ends(repository, spec)
+        since_head = since and repository.resolve_commit(since)
+    finally:
+        known = surroundings()  # git's processes waited for, whatever the range
     if since and since_head is None:
         raise NotFetched.revision(since)  # before any work: the Actions step goes on without
     # Everything the result is made of; the commits' objects are named by their ids.
@@ -147,7 +151,7 @@ def review_of_range(
         budget,
         since and (since, since_head),  # the name too: the manifest says what was named
         since_manifest and (since_manifest, _bytes_of(since_manifest)),
-        repository.surroundings(),
+        known,
     )
     store = Cache.of(repository.common_dir)
     try:
