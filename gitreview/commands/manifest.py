@@ -97,14 +97,14 @@ def review_of_range(
 
     @paused()  # classified and assembled without a cyclic collection in between
     def work(
-        opened: str | Path | Repository | None,
+        where: str | Path | Repository | None,  # a path, or the repository opened
         base_head: tuple[str | None, str] | None,
         named: str | None,
     ) -> tuple[Assembled, str]:
         from gitreview.pipeline import classify_range, review_of, since_review
 
         outcome = classify_range(
-            opened,
+            where,
             named,
             config=config,
             patch=patch,
@@ -118,7 +118,7 @@ def review_of_range(
         if since is not None or since_manifest is not None:
             outcome = since_review(
                 outcome,
-                opened,
+                where,
                 since=since,
                 since_manifest=since_manifest,
                 config=config,
