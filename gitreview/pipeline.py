@@ -364,15 +364,16 @@ def _classify(
 ) -> Outcome:
     """Every file proved (verdicts.py), then what only the whole range shows: moved
     blocks, links elsewhere, and the range analyzers. `listing`: the range's
-    commits, which git lists while moved blocks are looked for: once the files are
-    proved, a core is free. `order`: each change's place by its path, when `changes`
-    may come out of it (changes.Changes: added files wait for git's copies).
-    `blobs`: where a file's sides are read again if a moved block needs its outline
-    (a patch has none: its sides are kept)."""
+    commits, which git lists while the files are proved in this process, or, when
+    workers prove them, while moved blocks are looked for: a core is free then.
+    `order`: each change's place by its path, when `changes` may come out of it
+    (changes.Changes: added files wait for git's copies). `blobs`: where a file's
+    sides are read again if a moved block needs its outline (a patch has none: its
+    sides are kept)."""
     from gitreview.analyze import RANGE_ANALYZERS, trust
     from gitreview.analyze import elsewhere as analyze_elsewhere
     from gitreview.classify.moves import find_moves
-    from gitreview.verdicts import apply_rule_settings, proved
+    from gitreview.verdicts import apply_rule_settings, proved, provers
 
     settings = terms.settings
 
@@ -380,6 +381,8 @@ def _classify(
     findings: list[Finding] = []
     if hits is not None:
         attributes = hits.attributes  # a hit's, worked out when it was found
+    if listing is not None and provers(terms, jobs, size) == 1:
+        listing.start()  # git lists the commits on the core no worker takes
     pending = ((change, *attributes(change)) for change in changes)
     proving = proved(pending, terms, head=head, cache=cache, jobs=jobs, size=size, hits=hits)
     for change, entry in proving:

@@ -96,7 +96,7 @@ def proved(
     from gitreview.analyze import links
 
     index = None if head is None else links.head_index(head)
-    workers = _workers(jobs, size) if terms.git_dir and terms.head else 1
+    workers = provers(terms, jobs, size)
     pool = None if workers < 2 else _Pool(workers, terms, head)
     queue: deque[_Queued] = deque()
     batch = _Batch()
@@ -465,7 +465,11 @@ _Task = tuple[FileChange, str, Attributes, "Attributes | None"]
 _Queued = tuple[FileChange, str, "Entry | tuple[int, _Batch]"]
 
 
-def _workers(jobs: int | None, size: int) -> int:
+def provers(terms: Terms, jobs: int | None, size: int) -> int:
+    """How many processes prove a range's files (1: this one alone): workers need a
+    repository to read from."""
+    if not (terms.git_dir and terms.head):
+        return 1
     if jobs is not None:
         return max(jobs, 1)
     if size < PARALLEL_FROM:
