@@ -4,7 +4,7 @@ checked against a real repository's history.
     python benchmarks/audit_trivial.py --repo PATH [--commits N] [RANGE...]
 
 Each of the last N commits (default 300) is its own range, then each RANGE given.
-For every modified or renamed Python, YAML, JSON, TOML or Markdown file with a hunk
+For every modified or renamed Python, YAML, JSON, TOML, Markdown, C or C++ file with a hunk
 called trivial for a reason that claims the meaning is unchanged (whitespace,
 blank-lines, line-endings, formatting, reflow), the base is rebuilt with only the
 file's other hunks applied, and that text must mean what the head means, by a
@@ -36,7 +36,8 @@ from meaning import audit, wanted  # noqa: E402
 from gitreview.errors import UserError  # noqa: E402
 from gitreview.pipeline import classify_range  # noqa: E402
 
-SUFFIXES = ("*.py", "*.yml", "*.yaml", "*.json", "*.toml", "*.md", "*.markdown")
+SUFFIXES = ("*.py", "*.yml", "*.yaml", "*.json", "*.toml", "*.md", "*.markdown", "*.c", "*.h")
+SUFFIXES += ("*.cc", "*.cpp", "*.cxx", "*.hh", "*.hpp")
 
 
 def main() -> int:

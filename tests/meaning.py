@@ -10,7 +10,10 @@ what the head means, by a reading that owes nothing to gitreview:
   lines and of the whole aside, except in a docstring with doctests;
 - YAML, JSON, TOML: the same loaded data (`yaml.safe_load_all`, `json`, `tomllib`),
   type for type (`1` is not `1.0` nor `true`), key order aside;
-- Markdown: the same HTML from markdown-it, runs of whitespace aside.
+- Markdown: the same HTML from markdown-it, runs of whitespace aside;
+- C and C++: the same tokens, as the language's translation phases read them
+  (lines joined at a backslash, comments as spaces, strings and header names as
+  written, a preprocessor line's end and a function-like macro's `(` counted).
 
 Only reasons that claim the meaning is unchanged are audited (`SAME_MEANING`); a
 trivial hunk for another reason (moved, import-order, typo, metadata) is applied
@@ -77,12 +80,50 @@ def _markdown(text: str) -> str:
     return re.sub(r"\s+", " ", MarkdownIt("commonmark").render(text)).strip()
 
 
+# One C or C++ token, longest first: a comment, a string or character literal (with
+# its encoding prefix), a number (a preprocessing number: `1e+5`, `0x1p-3`, `1'000`),
+# a name, a punctuator, or a line break (kept: it ends a preprocessor line).
+_C_TOKEN = re.compile(
+    r"""(?P<comment>//[^\n]*|/\*.*?\*/)"""
+    r"""|(?:u8|[uUL])?(?:"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
+    r"""|\.?\d(?:[eEpP][+-]|[\w.']|\.)*"""
+    r"""|[A-Za-z_]\w*"""
+    r"""|->\*|\.\.\.|<=>|<<=|>>=|%:%:|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||::|\.\*|##"""
+    r"""|[-+*/%&|^!=<>]=|<:|:>|<%|%>|%:"""
+    r"""|(?P<newline>\n)|\S""",
+    re.DOTALL,
+)
+_C_DIRECTIVE = re.compile(r"[ \t]*#[ \t]*(\w*)")
+_C_DEFINE = re.compile(r"[ \t]*#[ \t]*define[ \t]+\w+\(")
+
+
+def _c(text: str) -> list[str]:
+    text = text.replace("\\\r\n", "").replace("\\\n", "")  # lines joined first
+    tokens: list[str] = []
+    for line in re.split(r"(?<=\n)", text):
+        directive = _C_DIRECTIVE.match(line)
+        if directive and directive.group(1) == "include":
+            tokens += ["#include", line[directive.end() :].strip(), "\n"]  # `<a b.h>` as written
+            continue
+        for match in _C_TOKEN.finditer(line):
+            if match.group("comment") is not None:
+                tokens.append(" ")  # a comment is a space: it may part two tokens
+            elif match.group("newline") is None or directive:
+                tokens.append(match.group())
+        if directive and _C_DEFINE.match(line):
+            tokens.append("function-like")  # `#define F(x)`, not `#define F (x)`
+    # A space matters only where it parts two tokens, which the list already shows.
+    return [token for token in tokens if token != " "]
+
+
 MEANING: dict[str, Callable[[str], Any]] = {
     "python": _python,
     "yaml": _yaml,
     "json": lambda text: _typed(json.loads(text)),
     "toml": lambda text: _typed(tomllib.loads(text)),
     "markdown": _markdown,
+    "c": _c,
+    "cpp": _c,
 }
 
 
