@@ -1,11 +1,12 @@
 """Code symbols for hunks (issue #5): each hunk names the function or type it is in."""
 
 import time
+from pathlib import Path
 
 import pytest
 from findings import analysis_of, change_of
-from manifests import files_by_path, manifest_of, new_lines
-from repos import RepoFactory
+from manifests import files_by_path, manifest_of, new_lines, run
+from repos import RepoFactory, git
 
 from gitreview.analyze import Analysis, settled
 from gitreview.analyze.base import LazyScopes, Report, Scope, innermost_scope
@@ -396,3 +397,36 @@ def test_a_significant_file_keeps_only_the_scopes_its_hunks_are_named_with() -> 
     ]
     for hunk in hunks:
         assert innermost_scope(kept, hunk) == innermost_scope(every, hunk)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "text"),
+    [
+        ("empty.c", "empty.h", ""),  # no line at all
+        ("one.c", "one.h", "int x;"),  # one line, no line break
+        ("app.js", "app.mjs", "export default 1\n"),
+    ],
+)
+def test_a_file_renamed_without_a_hunk_names_no_symbol(
+    tmp_path: Path, old: str, new: str, text: str
+) -> None:
+    """A rename that changes the extension is significant with no hunk, so no line
+    is asked about: an empty C file renamed so was an internal error (IndexError),
+    found by auditing git's history."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet")
+    (repo / old).write_text(text)
+    git(repo, "add", old)
+    git(repo, "commit", "--quiet", "-m", "Add")
+    git(repo, "mv", old, new)
+    git(repo, "commit", "--quiet", "-m", "Rename")
+    result = run("--repo", repo, "HEAD~1..HEAD")
+    assert (result.status, result.stderr) == (0, "")
+    entry = files_by_path(result.manifest)[new]
+    assert (entry["status"], entry["classification"], entry["reasons"]) == (
+        "renamed",
+        "significant",
+        ["extension"],
+    )
+    assert "hunks" not in entry

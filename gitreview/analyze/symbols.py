@@ -102,6 +102,8 @@ _DIRECTIVE = re.compile(r"^[ \t]*#.*$", re.MULTILINE)
 
 
 def _brace_scopes(kind: str, text: str, lines: Collection[int] | None) -> list[Scope]:
+    if lines is not None and not lines:
+        return []  # no line asked about (a file with no hunks: a rename), no block needed
     code = code_only(kind, text)
     if code is None:
         return []
@@ -109,7 +111,7 @@ def _brace_scopes(kind: str, text: str, lines: Collection[int] | None) -> list[S
         code = _DIRECTIVE.sub(lambda m: " " * len(m.group()), code)
     newlines = _newlines(code)
     asked = None if lines is None else sorted(lines)
-    braces = _braces(code, newlines, None if asked is None else (asked[-1] if asked else 0))
+    braces = _braces(code, newlines, None if asked is None else asked[-1])
     # Named from the outside in, and only where a block may hold an asked line: a
     # head's name is the costly part, and a block holds no line its outer does not.
     named: list[tuple[str | None, bool]] = []  # (path, in a function) of each brace
