@@ -36,8 +36,10 @@ from meaning import audit, wanted  # noqa: E402
 from gitreview.errors import UserError  # noqa: E402
 from gitreview.pipeline import classify_range  # noqa: E402
 
-SUFFIXES = ("*.py", "*.yml", "*.yaml", "*.json", "*.toml", "*.md", "*.markdown", "*.c", "*.h")
-SUFFIXES += ("*.cc", "*.cpp", "*.cxx", "*.hh", "*.hpp")
+SUFFIXES = (
+    *("*.py", "*.yml", "*.yaml", "*.json", "*.toml", "*.md", "*.markdown"),
+    *("*.c", "*.h", "*.cc", "*.cpp", "*.cxx", "*.hh", "*.hpp"),
+)
 
 
 def main() -> int:
