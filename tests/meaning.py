@@ -82,12 +82,11 @@ def _markdown(text: str) -> str:
     return re.sub(r"\s+", " ", MarkdownIt("commonmark").render(text)).strip()
 
 
-# One C or C++ token, longest first: a comment, a string or character literal (with
-# its encoding prefix), a number (a preprocessing number: `1e+5`, `0x1p-3`, `1'000`),
-# a name, a punctuator, or a line break (kept: it ends a preprocessor line).
+# One C or C++ token, longest first, once comments are spaces: a string or character
+# literal (with its encoding prefix), a number (a preprocessing number: `1e+5`,
+# `0x1p-3`, `1'000`), a name, a punctuator, or a line break (it ends a directive).
 _C_TOKEN = re.compile(
-    r"""(?P<comment>//[^\n]*|/\*.*?\*/)"""
-    r"""|(?:u8|[uUL])?(?:"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
+    r"""(?:u8|[uUL])?(?:"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
     r"""|\.?\d(?:[eEpP][+-]|[\w.']|\.)*"""
     r"""|[A-Za-z_]\w*"""
     r"""|->\*|\.\.\.|<=>|<<=|>>=|%:%:|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||::|\.\*|##"""
@@ -99,8 +98,20 @@ _C_DIRECTIVE = re.compile(r"[ \t]*#[ \t]*(\w*)")
 _C_DEFINE = re.compile(r"[ \t]*#[ \t]*define[ \t]+\w+\(")
 
 
+# What may hold `/*` or `//` without starting a comment, then the comments: each
+# comment becomes one space, a block comment's line breaks with it (a directive goes
+# on after a comment that spans lines, as in the language).
+_C_COMMENTS = re.compile(
+    r"""\.?\d(?:[eEpP][+-]|[\w.']|\.)*"""
+    r"""|(?:u8|[uUL])?(?:"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
+    r"""|(?P<comment>//[^\n]*|/\*.*?\*/)""",
+    re.DOTALL,
+)
+
+
 def _c(text: str) -> list[str]:
     text = text.replace("\\\r\n", "").replace("\\\n", "")  # lines joined first
+    text = _C_COMMENTS.sub(lambda m: " " if m.group("comment") else m.group(), text)
     tokens: list[str] = []
     for line in re.split(r"(?<=\n)", text):
         directive = _C_DIRECTIVE.match(line)
@@ -108,14 +119,11 @@ def _c(text: str) -> list[str]:
             tokens += ["#include", line[directive.end() :].strip(), "\n"]  # `<a b.h>` as written
             continue
         for match in _C_TOKEN.finditer(line):
-            if match.group("comment") is not None:
-                tokens.append(" ")  # a comment is a space: it may part two tokens
-            elif match.group("newline") is None or directive:
+            if match.group("newline") is None or directive:
                 tokens.append(match.group())
         if directive and _C_DEFINE.match(line):
             tokens.append("function-like")  # `#define F(x)`, not `#define F (x)`
-    # A space matters only where it parts two tokens, which the list already shows.
-    return [token for token in tokens if token != " "]
+    return tokens
 
 
 MEANING: dict[str, Callable[[str], Any]] = {
