@@ -108,7 +108,10 @@ TRAPS: dict[str, tuple[str, str, str]] = {
         "x = 1  # report the error here\n",
         "x = 1  # report the errors here\n",
     ),
-    # 4. GitHub-flavoured Markdown.
+    # 4. Another form of the same word: a tense, an agent for an action.
+    "iterator": ("f1.md", "Call next on the iteration.\n", "Call next on the iterator.\n"),
+    "created": ("f2.md", "The file is creates here.\n", "The file is created here.\n"),
+    # 5. GitHub-flavoured Markdown.
     "task-list": ("t.md", "- [ ] todo\n", "- [  ] todo\n"),
     "footnote": (
         "fn.md",
@@ -134,6 +137,9 @@ def test_trap_is_significant(tmp_path: Path, case: str) -> None:
         ("ok.md", "We recieve it here.\n", "We receive it here.\n"),
         ("ok2.md", "It is case-sensitve.\n", "It is case-sensitive.\n"),
         ("ok.c", "int x;  /* the memroy is ours */\n", "int x;  /* the memory is ours */\n"),
+        # Misspelt endings are still typos: only a swap of whole endings is a new form.
+        ("ok3.md", "It is runing, it occured.\n", "It is running, it occurred.\n"),
+        ("ok4.md", "Two specifed assignements.\n", "Two specified assignments.\n"),
     ],
 )
 def test_genuine_typo_stays_trivial(tmp_path: Path, name: str, old: str, new: str) -> None:
@@ -164,6 +170,14 @@ def test_genuine_typo_stays_trivial(tmp_path: Path, name: str, old: str, new: st
         ("policy", "policies"),
         ("kilometer", "kilometers"),
         ("eightieth", "eighteenth"),
+        # Another form of the same stem, found in rust-lang/book's history: a tense, a
+        # noun for an agent, a participle (the book fixed "iteration" to "iterator").
+        ("iteration", "iterator"),
+        ("creates", "created"),
+        ("generates", "generated"),
+        ("resulting", "resultant"),
+        ("thread-base", "thread-based"),
+        ("existant", "existent"),
     ],
 )
 def test_trap_words_are_no_typo(old: str, new: str) -> None:

@@ -9,8 +9,9 @@ and direction: un-, in-/ex-, en-/de-), no word from a list of meaning-bearing wo
 (numbers and units among them), and a restricted Damerau-Levenshtein distance of 1 (2
 from eight letters). Each part of a hyphenated word is checked as a word of its own, and
 no edit may add or drop a plural ending, a negating prefix or suffix (in-, un-, non-,
--less...) or touch a number or unit prefix (deci-/deca-, bi-). When in doubt, the pair
-is not a typo.
+-less...), swap one ending of inflection or derivation for another (creates/created,
+iteration/iterator) or touch a number or unit prefix (deci-/deca-, bi-). When in
+doubt, the pair is not a typo.
 """
 
 from __future__ import annotations
@@ -213,6 +214,8 @@ def _part_may_be_typo(old: str, new: str) -> bool:
         return False  # stronger→strongest: a comparative is not a typo
     if _plural_pair(old, new) or _plural_pair(new, old):
         return False  # owner→owners: a number, not a spelling
+    if _other_ending(old, new):
+        return False  # creates→created, iteration→iterator: another form, not a spelling
     if _affixed(old, new) or _affixed(new, old):
         return False
     return not _number_prefix_touched(old, new)
@@ -225,6 +228,25 @@ def _plural_pair(short: str, long: str) -> bool:
     return long in (short + "s", short + "es") or (
         short.endswith("y") and long == short[:-1] + "ies"
     )
+
+
+# Endings of inflection and derivation: a word that only swaps one for another (or
+# gains or loses one) is another form of its stem, a tense, a person, a noun for a
+# verb, and says something else (iteration/iterator, creates/created).
+_ENDING_WORDS = """
+    s es d ed ing ings er ers or ors ion ions ation ations ator ators ant ants ent ents
+    ance ances ence ences ive ives ment ments al als ally ly able ible ity ities ize izes
+    ized izing ise ises ised ising ism isms ist ists ness ful ure ures
+"""
+_ENDINGS = frozenset(["", *_ENDING_WORDS.split()])
+
+
+def _other_ending(old: str, new: str) -> bool:
+    """Whether the two words share their stem and differ only by such endings."""
+    common = 0
+    while common < min(len(old), len(new)) and old[common] == new[common]:
+        common += 1
+    return old[common:] in _ENDINGS and new[common:] in _ENDINGS
 
 
 def _affixed(plain: str, other: str) -> bool:
