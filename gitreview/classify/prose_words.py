@@ -9,7 +9,7 @@ and direction: un-, in-/ex-, en-/de-), no word from a list of meaning-bearing wo
 (numbers and units among them), and a restricted Damerau-Levenshtein distance of 1 (2
 from eight letters). Each part of a hyphenated word is checked as a word of its own, and
 no edit may add or drop a plural ending, a negating prefix or suffix (in-, un-, non-,
--less...), swap one ending of inflection or derivation for another (creates/created,
+-less...), swap, add or drop an ending of inflection or derivation (creates/created,
 iteration/iterator) or touch a number or unit prefix (deci-/deca-, bi-). When in
 doubt, the pair is not a typo.
 """
@@ -243,10 +243,16 @@ _ENDINGS = frozenset(["", *_ENDING_WORDS.split()])
 
 def _other_ending(old: str, new: str) -> bool:
     """Whether the two words share their stem and differ only by such endings."""
+    common = _common_start(old, new)
+    return old[common:] in _ENDINGS and new[common:] in _ENDINGS
+
+
+def _common_start(old: str, new: str) -> int:
+    """How many letters the two words share from their start."""
     common = 0
     while common < min(len(old), len(new)) and old[common] == new[common]:
         common += 1
-    return old[common:] in _ENDINGS and new[common:] in _ENDINGS
+    return common
 
 
 def _affixed(plain: str, other: str) -> bool:
@@ -269,9 +275,7 @@ def _near(a: str, b: str) -> bool:
 def _number_prefix_touched(old: str, new: str) -> bool:
     """Whether the edit reaches into a number or unit prefix of either word, or the
     stem right after it (decimeter/decameter, biannual/biennial)."""
-    common = 0
-    while common < min(len(old), len(new)) and old[common] == new[common]:
-        common += 1
+    common = _common_start(old, new)
     return any(
         word.startswith(prefix) and common <= len(prefix)
         for word in (old, new)
