@@ -1094,10 +1094,13 @@ _WHERE_AND_WHAT = (
 )
 
 
-def open_repository(path: str | None) -> Repository:
+def open_repository(path: str | os.PathLike[str] | Repository | None) -> Repository:
     """Open the repository containing `path` (default: the current folder, or the
     one git names: `git --git-dir=X review-manifest` passes X on as GIT_DIR, as it
-    does to any subcommand, and a hook's GIT_DIR names its own repository)."""
+    does to any subcommand, and a hook's GIT_DIR names its own repository). A
+    repository already opened is itself."""
+    if isinstance(path, Repository):
+        return path
     start = os.path.abspath(path or os.getcwd())
     if not os.path.isdir(start):
         raise UserError(f"not a git repository: {start} (no such folder)", status=Exit.RANGE)

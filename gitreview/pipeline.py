@@ -155,10 +155,10 @@ def classify_range(
             contents=contents,
         )
     from gitreview.changes import iter_changes
-    from gitreview.git import Repository, TreeReader, open_repository
+    from gitreview.git import TreeReader, open_repository
     from gitreview.ranges import range_ends
 
-    repository = repo if isinstance(repo, Repository) else open_repository(_path(repo))
+    repository = open_repository(repo)
     if base_head is not None:
         base_sha, head_sha = base_head
         rng = Range(spec or f"{base_sha or ''}..{head_sha}", base_sha, head_sha, commits=())
@@ -268,13 +268,13 @@ def since_review(
     range's own changes up to the head reviewed last (`since`, from its merge
     base with this range's base), or the handles a manifest reviewed last
     (`since_manifest`, whose range is classified again from git objects)."""
-    from gitreview.git import Repository, open_repository
+    from gitreview.git import open_repository
 
     if since is None and since_manifest is None:
         return outcome
     if outcome.rng.head is None:
         raise UserError("--since needs a repository, not a patch", status=Exit.USAGE)
-    repository = repo if isinstance(repo, Repository) else open_repository(_path(repo))
+    repository = open_repository(repo)
     wanted: set[str] | None = None
     if since is not None:
         head = repository.resolve_commit(since)
@@ -596,10 +596,6 @@ def _instructions(settings: Config, read: Callable[[str], bytes | None]) -> dict
             )
         texts[role.name] = redact(data.decode("utf-8", "replace"))  # every brief prints it
     return texts
-
-
-def _path(repo: str | Path | None) -> str | None:
-    return None if repo is None else str(repo)
 
 
 def _config_from_path(path: str | Path | None) -> Config:

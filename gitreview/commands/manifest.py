@@ -133,7 +133,7 @@ def review_of_range(
     from gitreview.git import open_repository
     from gitreview.ranges import range_ends
 
-    repository = open_repository(None if repo is None else str(repo))
+    repository = open_repository(repo)
     surroundings = repository.surroundings()
     try:
         ends = range_ends(repository, spec)
