@@ -115,13 +115,6 @@ class Repository:
     def resolve_commit(self, rev: str) -> str | None:
         """The full id of the commit `rev` names, with git's own revision syntax
         (cat-file reads names as rev-parse does): no git process of its own."""
-        if "\n" in rev:  # the batch reads one name a line
-            result = self._git(
-                "rev-parse", "--verify", "--quiet", "--end-of-options", rev, check=False
-            )
-            if result.returncode != 0:
-                return None
-            rev = result.stdout.decode("ascii").strip()
         named = self.objects().lookup(rev)
         if named is None or named.kind == "commit":
             return None if named is None else named.oid
@@ -680,7 +673,9 @@ class ObjectReader:
         return GitObject(fields[0].decode("ascii"), fields[1].decode("ascii"), data[:size])
 
     def _lookup_alone(self, name: str) -> GitObject | None:
-        found = self._repo._git("rev-parse", "--verify", "--quiet", name, check=False)
+        found = self._repo._git(
+            "rev-parse", "--verify", "--quiet", "--end-of-options", name, check=False
+        )
         if found.returncode != 0:
             return None
         oid = found.stdout.decode("ascii").strip()
