@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from gitreview.git import Listing, ObjectReader, Repository, TreeReader
     from gitreview.globs import AttrRule, Gitattributes
     from gitreview.review.increments import Key, Reviewed
-    from gitreview.verdicts import Attributes, Hits, Terms
+    from gitreview.verdicts import Attributes, Hits, Pool, Terms
 
 Contents = Literal["none", "missing", "all"]
 # Wraps the changes to show progress: (changes, how many) -> the same changes.
@@ -196,12 +196,17 @@ def classify_range(
             head.pages.close()
         raise
     settings = _with_schema_texts(settings, trusted.read, tree)
-    attributes_of = _TreeAttributes(trusted.read_many)
-    attributes_of.read_ahead(sized.paths())
     from gitreview.analyze.trust import Origin
-    from gitreview.verdicts import Terms
+    from gitreview.verdicts import Terms, start_provers
 
     origin = Origin("file", tree, _name(config)) if config is not None else Origin(tree, tree)
+    terms = Terms(settings, origin, repository.git_dir, rng.head)
+    pool = None
+    if store is None or not store.holds_entries():
+        # Every file is proved: the workers load while the attributes are read.
+        pool = start_provers(terms, jobs, len(sized), head)
+    attributes_of = _TreeAttributes(trusted.read_many)
+    attributes_of.read_ahead(sized.paths())
 
     def attributes(change: FileChange) -> tuple[Attributes, Attributes]:
         # Both ends from the trusted tree; with no base the old end has none, so an
@@ -216,7 +221,6 @@ def classify_range(
     changes: Iterable[FileChange] = sized
     if progress is not None:
         changes = progress(sized, len(sized))
-    terms = Terms(settings, origin, repository.git_dir, rng.head)
     hits = None
     if store is not None and contents != "all" and store.holds_entries():
         from gitreview.verdicts import Hits
@@ -242,8 +246,11 @@ def classify_range(
             order=sized.order(),
             hits=hits,
             blobs=repository.objects(),
+            pool=pool,
         )
     finally:
+        if pool is not None:
+            pool.close()  # when the classification did not get to it
         listing.close()
         head.close()
         if head.pages is not None:
@@ -361,6 +368,7 @@ def _classify(
     order: Mapping[str, int] | None = None,
     hits: Hits | None = None,
     blobs: ObjectReader | None = None,
+    pool: Pool | None = None,
 ) -> Outcome:
     """Every file proved (verdicts.py), then what only the whole range shows: moved
     blocks, links elsewhere, and the range analyzers. `listing`: the range's
@@ -369,7 +377,8 @@ def _classify(
     `order`: each change's place by its path, when `changes` may come out of it
     (changes.Changes: added files wait for git's copies). `blobs`: where a file's
     sides are read again if a moved block needs its outline (a patch has none: its
-    sides are kept)."""
+    sides are kept). `pool`: the workers, when they were started before the first
+    file was read (verdicts.start_provers)."""
     from gitreview.analyze import RANGE_ANALYZERS, trust
     from gitreview.analyze import elsewhere as analyze_elsewhere
     from gitreview.classify.moves import find_moves
@@ -384,7 +393,9 @@ def _classify(
     if listing is not None and provers(terms, jobs, size) == 1:
         listing.start()  # git lists the commits on the core no worker takes
     pending = ((change, *attributes(change)) for change in changes)
-    proving = proved(pending, terms, head=head, cache=cache, jobs=jobs, size=size, hits=hits)
+    proving = proved(
+        pending, terms, head=head, cache=cache, jobs=jobs, size=size, hits=hits, pool=pool
+    )
     for change, entry in proving:
         files.append(_restored(change, entry, contents, blobs))
         findings += entry.findings

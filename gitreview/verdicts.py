@@ -10,7 +10,7 @@ would keep a git process waiting for the end of its input), read the head
 through a git process of their own, and send back entries, not records. Entries
 come out in the range's order, so the bytes out are those of a single process;
 a worker that dies costs only speed: what it had is proved here instead. A proof
-that goes past `proof_seconds` never hangs the run (`deadline`, `_Pool`).
+that goes past `proof_seconds` never hangs the run (`deadline`, `Pool`).
 """
 
 from __future__ import annotations
@@ -89,15 +89,18 @@ def proved(
     jobs: int | None = None,
     size: int = 0,
     hits: Hits | None = None,
+    pool: Pool | None = None,
 ) -> Iterator[tuple[FileChange, Entry]]:
     """Each change with its entry, in order. `jobs`: worker processes (None: one
     per core when the range has `size` >= PARALLEL_FROM files and a head; 1: none).
-    `hits`: the entries of changes found in the cache before their blobs were read."""
+    `hits`: the entries of changes found in the cache before their blobs were read.
+    `pool`: workers already started (`start_provers`), closed here."""
     from gitreview.analyze import links
 
     index = None if head is None else links.head_index(head)
-    workers = provers(terms, jobs, size)
-    pool = None if workers < 2 else _Pool(workers, terms, head)
+    if pool is None:
+        workers = provers(terms, jobs, size)
+        pool = None if workers < 2 else Pool(workers, terms, head)
     queue: deque[_Queued] = deque()
     batch = _Batch()
     try:
@@ -340,7 +343,7 @@ def deadline(seconds: float, path: str) -> Iterator[None]:
     """A proof in this process that goes past `seconds` raises ProofTimedOut from
     a timer, wherever it is (regular expressions check for signals too), and the
     run stops: what it was in the middle of cannot be trusted. A worker's proof is
-    timed by this process instead, which ends the worker (_Pool). No timer outside
+    timed by this process instead, which ends the worker (Pool). No timer outside
     the main thread, without setitimer (not on Windows), or when the program that
     called gitreview uses the alarm signal itself: a handler of its own (from Python
     or from C, which could not be put back) or a timer running."""
@@ -465,6 +468,20 @@ _Task = tuple[FileChange, str, Attributes, "Attributes | None"]
 _Queued = tuple[FileChange, str, "Entry | tuple[int, _Batch]"]
 
 
+def start_provers(terms: Terms, jobs: int | None, size: int, head: HeadTree | None) -> Pool | None:
+    """The workers of a range whose every file will be proved (no verdict was kept),
+    started now: they load while git pairs the files and this process reads what the
+    proofs are under, not once the first batch is read (issue 12: a fifth of a
+    second of a large range). None when the range is proved in this process. The
+    pool goes to `proved`, which closes it; `Pool.close` may be called again."""
+    workers = provers(terms, jobs, size)
+    if workers < 2:
+        return None
+    pool = Pool(workers, terms, head)
+    pool.warm()
+    return pool
+
+
 def provers(terms: Terms, jobs: int | None, size: int) -> int:
     """How many processes prove a range's files (1: this one alone): workers need a
     repository to read from."""
@@ -491,7 +508,7 @@ class _Batch:
         self.stored: list[bytes] | None = None  # the entries as the cache holds them
 
 
-class _Pool:
+class Pool:
     """Worker processes, and how many batches they hold.
 
     A batch whose entries take longer than `proof_seconds` to come back has its
@@ -519,6 +536,13 @@ class _Pool:
             initializer=_start_worker,
             initargs=(self._here[0],),
         )
+
+    def warm(self) -> None:
+        """Each worker started now (the executor starts one per task it is given)."""
+        self._start()
+        assert self._executor is not None
+        for _ in range(self._workers):
+            self._executor.submit(_started)
 
     def send(self, batch: _Batch) -> None:
         """A full batch to the workers, started for the first one; a partial batch
@@ -629,7 +653,7 @@ class _Pool:
 
 
 def _ready(
-    queue: deque[_Queued], cache: Cache | None, pool: _Pool | None, *, wait: bool = False
+    queue: deque[_Queued], cache: Cache | None, pool: Pool | None, *, wait: bool = False
 ) -> Iterator[tuple[FileChange, Entry]]:
     """The changes at the front of the queue whose entries are known, each stored in
     the cache when newly proved. A batch is waited for when `wait`, or when the
@@ -676,6 +700,10 @@ def _start_worker(terms: Terms) -> None:
     _WORKER = (terms, head)
 
 
+def _started() -> None:
+    """A worker's first task when the pool is warmed: nothing but being started."""
+
+
 def _prove_stored(batch: list[_Task]) -> list[bytes]:
     """A worker's entries for a batch, as the cache holds them: this process stores
     what it is sent, not pickling each entry a second time."""
@@ -694,7 +722,7 @@ def _prove_batch(
     index = None if head is None else links.head_index(head)
     entries = []
     for change, kind, at_head, at_base in batch:
-        # Here, a timer stops the run; in a worker, the parent times the batch (_Pool).
+        # Here, a timer stops the run; in a worker, the parent times the batch (Pool).
         timer = deadline(terms.settings.proof_seconds, change.path)
         with timer if here is not None else contextlib.nullcontext():
             entries.append(prove(change, kind, terms, at_head, at_base, head=head, index=index))

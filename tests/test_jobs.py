@@ -84,13 +84,13 @@ def test_workers_start_only_for_a_full_batch_of_cache_misses(
     (starting them costs more than the few misses): the misses are proved here."""
     repo, _ = _large_repo(tmp_path)
     started: list[int] = []
-    start = verdicts._Pool._start
+    start = verdicts.Pool._start
 
-    def counted(pool: verdicts._Pool) -> None:
+    def counted(pool: verdicts.Pool) -> None:
         started.append(1)
         start(pool)
 
-    monkeypatch.setattr(verdicts._Pool, "_start", counted)
+    monkeypatch.setattr(verdicts.Pool, "_start", counted)
     first = output(repo, "HEAD~1..HEAD", "--jobs", "2")
     assert len(started) == 1  # cold: every file a miss
     # Another budget: the kept result does not serve, every verdict does.

@@ -1,6 +1,8 @@
 """The Markdown analyzer's parts, without a repository: slugs, line numbers, section
 pairing, the analysis without a head tree, and the head index shared by a range."""
 
+import random
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -10,8 +12,8 @@ import gitreview.analyze as analyze
 from gitreview.analyze import markdown
 from gitreview.analyze.base import Subject
 from gitreview.analyze.markdown_doc import base_from_head, parse
-from gitreview.analyze.sections import compare, sections, words_changed
-from gitreview.analyze.slugs import Slugger
+from gitreview.analyze.sections import Section, compare, sections, words_changed
+from gitreview.analyze.slugs import Slugger, slugify
 from gitreview.config import Config
 from gitreview.model import FileChange
 
@@ -87,6 +89,34 @@ def test_a_slug_colliding_with_a_numbered_one_is_numbered_again() -> None:
         "foo-1-1",
         "foo-2",
     ]
+
+
+def test_an_ascii_heading_s_slug_is_the_rule_s_character_by_character() -> None:
+    """ASCII headings take a shortcut (one substitution): every ASCII character is
+    kept or dropped as the rule (Unicode categories) keeps or drops it, next to a
+    character outside ASCII, which takes the rule itself."""
+    for code in range(128):
+        char = chr(code)
+        kept = char in " -" or unicodedata.category(char.lower()).startswith(("L", "M", "Nd", "Pc"))
+        expected = f"a{char.lower()}b".replace(" ", "-") if kept else "ab"
+        assert slugify(f"A{char}b") == expected, repr(char)
+        assert slugify(f"A{char}b\u00e9") == f"{expected}\u00e9", repr(char)
+
+
+def test_a_section_s_words_are_its_tokens_holding_a_letter_or_a_digit() -> None:
+    """`Section.words` counts in one pass what splitting the body and testing each
+    token counts: bullets, bars, fences and lone `_` are not words; any other token
+    with a letter or a digit (`(see`, `x_1`, `٣`, `--flag`) is one."""
+    rng = random.Random(12)
+    pieces = ["word", "-", "|", "```", "_", "__x", "(see", "--flag", "٣", "é", "…", "a-b", "1."]
+    pieces += ["\u00a0", "\u2003", "\x1c", "\t", " "]
+    for _ in range(2000):
+        lines = ["".join(rng.choices(pieces, k=rng.randint(0, 8))) for _ in range(3)]
+        body = tuple(" ".join(line.split()) for line in lines if line.split())
+        expected = sum(
+            1 for line in body for token in line.split() if any(c.isalnum() for c in token)
+        )
+        assert Section(None, "", 1, 3, body).words == expected, body
 
 
 def test_link_lines_inside_paragraphs_tables_and_after_comments() -> None:

@@ -9,6 +9,7 @@ of that rule, including what happens when a heading's own text ends in `-1`.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # Ruby's \p{Word}, which GitHub's filter keeps: letters, marks, decimal digits,
@@ -17,8 +18,15 @@ _KEPT_CATEGORIES = ("L", "M", "Nd", "Pc")
 _JOIN_CONTROLS = frozenset("\u200c\u200d")
 
 
+# What the rule takes out of ASCII text, lower-cased: letters, digits and `_` (the one
+# connector) stay, with spaces and hyphens.
+_ASCII_DROPPED = re.compile(r"[^a-z0-9_ -]")
+
+
 def slugify(text: str) -> str:
     """The slug of one heading's rendered text, before duplicates are numbered."""
+    if text.isascii():  # most headings: one substitution, not a lookup per character
+        return _ASCII_DROPPED.sub("", text.lower()).replace(" ", "-")
     kept = (char for char in text.lower() if _kept(char))
     return "".join(kept).replace(" ", "-")
 
