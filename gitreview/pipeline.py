@@ -206,7 +206,12 @@ def classify_range(
         # Every file is proved: the workers load while the attributes are read.
         pool = start_provers(terms, jobs, len(sized), head)
     attributes_of = _TreeAttributes(trusted.read_many)
-    attributes_of.read_ahead(sized.paths())
+    try:
+        attributes_of.read_ahead(sized.paths())
+    except BaseException:
+        if pool is not None:
+            pool.close()  # the workers end with the run
+        raise
 
     def attributes(change: FileChange) -> tuple[Attributes, Attributes]:
         # Both ends from the trusted tree; with no base the old end has none, so an

@@ -91,11 +91,21 @@ def test_workers_start_only_for_a_full_batch_of_cache_misses(
         start(pool)
 
     monkeypatch.setattr(verdicts.Pool, "_start", counted)
+    warmed: list[int] = []
+    warm = verdicts.Pool.warm
+
+    def counted_warm(pool: verdicts.Pool) -> None:
+        warmed.append(len(started))
+        warm(pool)
+
+    monkeypatch.setattr(verdicts.Pool, "warm", counted_warm)
     first = output(repo, "HEAD~1..HEAD", "--jobs", "2")
-    assert len(started) == 1  # cold: every file a miss
+    # Cold, every file a miss: started before the first batch was full, once.
+    assert len(started) == 1 and warmed == [0]
     # Another budget: the kept result does not serve, every verdict does.
     again = output(repo, "HEAD~1..HEAD", "--jobs", "2", "--budget", "100000")
     assert again[0] == first[0]
+    assert warmed == [0]  # verdicts were kept: no worker is started ahead
     # A few misses: fewer than a batch.
     for index in (1, 3, 5):
         module = repo / "src" / f"mod{index}.py"
@@ -223,3 +233,34 @@ def test_a_timer_the_calling_program_runs_is_left_alone(tmp_path: Path) -> None:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_workers_started_ahead_end_with_a_run_that_fails_before_its_first_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers started once the range's size is known, before the attributes are
+    read, do not outlive a run that stops there: the error is told and no worker
+    is left."""
+    import multiprocessing
+
+    from gitreview import pipeline
+    from gitreview.errors import Exit, UserError
+
+    repo, _ = _large_repo(tmp_path)
+
+    def fails(_self: object, _paths: object) -> None:
+        raise UserError("cannot read the attributes", status=Exit.RANGE)
+
+    monkeypatch.setattr(pipeline._TreeAttributes, "read_ahead", fails)
+    warmed: list[int] = []
+    warm = verdicts.Pool.warm
+
+    def counted_warm(pool: verdicts.Pool) -> None:
+        warmed.append(1)
+        warm(pool)
+
+    monkeypatch.setattr(verdicts.Pool, "warm", counted_warm)
+    with pytest.raises(UserError, match="cannot read the attributes"):
+        pipeline.classify_range(repo, "HEAD~1..HEAD", cache=False, jobs=2)
+    assert warmed == [1]
+    assert multiprocessing.active_children() == []
