@@ -2,6 +2,7 @@
 with the cache or without, in order, for every kind of change and finding."""
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from manifests import run
@@ -83,36 +84,21 @@ def test_workers_start_only_for_a_full_batch_of_cache_misses(
     """A large range whose blob pairs were nearly all proved before starts no worker
     (starting them costs more than the few misses): the misses are proved here."""
     repo, _ = _large_repo(tmp_path)
-    started: list[int] = []
-    start = verdicts.Pool._start
-
-    def counted(pool: verdicts.Pool) -> None:
-        started.append(1)
-        start(pool)
-
-    monkeypatch.setattr(verdicts.Pool, "_start", counted)
-    warmed: list[int] = []
-    warm = verdicts.Pool.warm
-
-    def counted_warm(pool: verdicts.Pool) -> None:
-        warmed.append(len(started))
-        warm(pool)
-
-    monkeypatch.setattr(verdicts.Pool, "warm", counted_warm)
+    calls = _pool_calls(monkeypatch, "warm", "_start")
     first = output(repo, "HEAD~1..HEAD", "--jobs", "2")
-    # Cold, every file a miss: started before the first batch was full, once.
-    assert len(started) == 1 and warmed == [0]
+    # Cold, every file a miss: started ahead, before the first batch was full, once.
+    assert calls == ["warm", "_start"]
     # Another budget: the kept result does not serve, every verdict does.
     again = output(repo, "HEAD~1..HEAD", "--jobs", "2", "--budget", "100000")
     assert again[0] == first[0]
-    assert warmed == [0]  # verdicts were kept: no worker is started ahead
+    assert calls == ["warm", "_start"]  # verdicts were kept: no worker started at all
     # A few misses: fewer than a batch.
     for index in (1, 3, 5):
         module = repo / "src" / f"mod{index}.py"
         module.write_text(module.read_text() + "\n\ndef g(y):\n    return y\n")
     git(repo, "commit", "--quiet", "-am", "Three more functions")
     mixed = output(repo, "HEAD~2..HEAD", "--jobs", "2")
-    assert len(started) == 1
+    assert calls == ["warm", "_start"]
     assert mixed == output(repo, "HEAD~2..HEAD", "--no-cache", "--jobs", "1")
 
 
@@ -252,15 +238,23 @@ def test_workers_started_ahead_end_with_a_run_that_fails_before_its_first_file(
         raise UserError("cannot read the attributes", status=Exit.RANGE)
 
     monkeypatch.setattr(pipeline._TreeAttributes, "read_ahead", fails)
-    warmed: list[int] = []
-    warm = verdicts.Pool.warm
-
-    def counted_warm(pool: verdicts.Pool) -> None:
-        warmed.append(1)
-        warm(pool)
-
-    monkeypatch.setattr(verdicts.Pool, "warm", counted_warm)
+    calls = _pool_calls(monkeypatch, "warm")
     with pytest.raises(UserError, match="cannot read the attributes"):
         pipeline.classify_range(repo, "HEAD~1..HEAD", cache=False, jobs=2)
-    assert warmed == [1]
+    assert calls == ["warm"]
     assert multiprocessing.active_children() == []
+
+
+def _pool_calls(monkeypatch: pytest.MonkeyPatch, *names: str) -> list[str]:
+    """The names of the worker pool's `names` methods, in the order they are called
+    (each still does what it did)."""
+    calls: list[str] = []
+    for name in names:
+        method = getattr(verdicts.Pool, name)
+
+        def counted(pool: verdicts.Pool, name: str = name, method: Any = method) -> None:
+            calls.append(name)
+            method(pool)
+
+        monkeypatch.setattr(verdicts.Pool, name, counted)
+    return calls
