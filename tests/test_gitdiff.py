@@ -184,6 +184,29 @@ def test_packed_lines_read_as_the_lines_git_wrote() -> None:
         assert changed_rows(hunk) == changed_rows(plain)
 
 
+def test_hunks_one_after_another_read_as_the_lines_git_wrote() -> None:
+    """A block of several hunks, some with empty context lines and "No newline" marks,
+    most without (as most of git's are): each holds its own lines, counted from its
+    header, and no line of the next."""
+    rng = random.Random(5)
+    for _ in range(2000):
+        hunks = [_random_hunk(rng) for _ in range(rng.randint(1, 4))]
+        if rng.random() < 0.5:  # most hunks of git's diff: every line starts with its origin
+            hunks = [
+                ([line or " " for line in body if line[:1] != "\\"], o, n) for body, o, n in hunks
+            ]
+        text = ["diff --git a/f b/f", "--- a/f", "+++ b/f"]
+        expected = []
+        for body, old_start, new_start in hunks:
+            lines = _reference_hunk(body, old_start, new_start)
+            old_count = sum(line.origin != "+" for line in lines)
+            new_count = sum(line.origin != "-" for line in lines)
+            text += [f"@@ -{old_start},{old_count} +{new_start},{new_count} @@", *body]
+            expected.append(lines)
+        parsed = parse_block("\n".join([*text, ""]).encode()).hunks
+        assert [tuple(hunk.lines) for hunk in parsed] == expected
+
+
 def test_moves_read_packed_lines_as_lines() -> None:
     """Moved blocks are found from the columns (runs of one origin, their texts): the
     same verdicts, pointers and all, as from the hunks' Lines."""
