@@ -205,37 +205,32 @@ def classify_range(
     if store is None or not store.holds_entries():
         # Every file is proved: the workers load while the attributes are read.
         pool = start_provers(terms, jobs, len(sized), head)
-    attributes_of = _TreeAttributes(trusted.read_many)
-    try:
+    try:  # from here the workers, git's processes and the cache end with the run
+        attributes_of = _TreeAttributes(trusted.read_many)
         attributes_of.read_ahead(sized.paths())
-    except BaseException:
-        if pool is not None:
-            pool.close()  # the workers end with the run
-        raise
 
-    def attributes(change: FileChange) -> tuple[Attributes, Attributes]:
-        # Both ends from the trusted tree; with no base the old end has none, so an
-        # attribute a root commit sets proves nothing (classify/generated.py).
-        at_head = attributes_of.for_path(change.path)
-        old_path = change.old_path or change.path
-        if not rng.base:
-            return at_head, {}
-        # Most pairs keep their path: one reading serves both ends.
-        return at_head, at_head if old_path == change.path else attributes_of.for_path(old_path)
+        def attributes(change: FileChange) -> tuple[Attributes, Attributes]:
+            # Both ends from the trusted tree; with no base the old end has none, so an
+            # attribute a root commit sets proves nothing (classify/generated.py).
+            at_head = attributes_of.for_path(change.path)
+            old_path = change.old_path or change.path
+            if not rng.base:
+                return at_head, {}
+            # Most pairs keep their path: one reading serves both ends.
+            return at_head, at_head if old_path == change.path else attributes_of.for_path(old_path)
 
-    changes: Iterable[FileChange] = sized
-    if progress is not None:
-        changes = progress(sized, len(sized))
-    hits = None
-    if store is not None and contents != "all" and store.holds_entries():
-        from gitreview.verdicts import Hits
+        changes: Iterable[FileChange] = sized
+        if progress is not None:
+            changes = progress(sized, len(sized))
+        hits = None
+        if store is not None and contents != "all" and store.holds_entries():
+            from gitreview.verdicts import Hits
 
-        def needs_contents(entry: Entry) -> bool:
-            return _full(entry, contents)  # an outline reads its sides from git
+            def needs_contents(entry: Entry) -> bool:
+                return _full(entry, contents)  # an outline reads its sides from git
 
-        # A file found in the cache from git's patch alone is not read (issue 12).
-        hits = sized.unread = Hits(store, terms, attributes, head, needs_contents)
-    try:
+            # A file found in the cache from git's patch alone is not read (issue 12).
+            hits = sized.unread = Hits(store, terms, attributes, head, needs_contents)
         outcome = _classify(
             rng,
             changes,
@@ -255,7 +250,7 @@ def classify_range(
         )
     finally:
         if pool is not None:
-            pool.close()  # when the classification did not get to it
+            pool.close()  # when the classification did not get to it (twice is fine)
         listing.close()
         head.close()
         if head.pages is not None:
