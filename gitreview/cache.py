@@ -143,12 +143,10 @@ class Cache:
             return {}
         return {key: entry for key, entry in found.items() if entry is not None}
 
-    def put(self, key: str, entry: Entry, data: bytes | None = None) -> None:
-        """`entry` kept under `key`; `data`: its `stored` form, when a worker made it."""
+    def put(self, key: str, data: bytes) -> None:
+        """An entry kept under `key`, in its `stored` form (a worker's, as it sent it)."""
         if not self._usable:
             return
-        if data is None:
-            data = stored(entry)
         self._stamp = max(time.time_ns(), self._stamp + 1)
         self._new.append((key, data, self._stamp))
         if len(self._new) >= _WRITE_EVERY:

@@ -10,22 +10,20 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 from gitreview.collector import paused
 from gitreview.config import CONFIG_FILE, Config, parse_config
 from gitreview.errors import Exit, NotFetched, UserError
 from gitreview.handles import Handle
 from gitreview.model import Assembled, FileChange, Finding, Range
-from gitreview.review.diffs import NO_KEYS, KeyBlocks, Shown
 
 # The analyzers, the classifiers and the manifest are loaded once git is at work on
 # the range (classify_range): a tenth of a second that git's pairing of renames and
 # its search of the pages for links (in a repository of 40,000, most of a push's
 # time) now overlap, on the other core (issue 12).
 if TYPE_CHECKING:
-    from gitreview.analyze import Analysis
-    from gitreview.analyze.base import HeadTree
+    from gitreview.analyze.base import HeadTree, Lost
     from gitreview.cache import Cache, Entry
     from gitreview.classify import FileVerdict, Verdict
     from gitreview.git import Listing, ObjectReader, Repository, TreeReader
@@ -34,6 +32,7 @@ if TYPE_CHECKING:
     from gitreview.verdicts import Attributes, Hits, Pool, Terms
 
 Contents = Literal["none", "missing", "all"]
+_T = TypeVar("_T")
 # Wraps the changes to show progress: (changes, how many) -> the same changes.
 Progress = Callable[[Iterable[FileChange], int], Iterable[FileChange]]
 
@@ -43,14 +42,23 @@ class Classified(NamedTuple):
 
     change: FileChange
     kind: str
-    analysis: Analysis
-    verdict: FileVerdict
-    head_tokens: int  # the head side in full, for the token figures
+    verdict: FileVerdict  # its own, then as moved blocks and the trust rules leave it
+    t1: bool  # T1 analysis was possible
+    lost: tuple[Lost, ...]  # what links elsewhere may have pointed at (analyze.elsewhere)
+    # Its entry, or the entry's `stored` form where one was made (a worker's, or the
+    # cache's): what only its report reads (the analysis, the hunks as shown, the key
+    # blocks), held as bytes, a third of their size as objects, until then (issue 12).
+    proof: Entry | bytes
     full: bool = False  # its whole content and diff go in the manifest
     content: str | None = None  # its text at head, kept only when `full`
-    keys: KeyBlocks = NO_KEYS  # private key blocks of both sides, to redact its changes
-    # Its hunks that may go to review, as the brief shows them (None for the others).
-    shown: tuple[Shown | None, ...] = ()
+
+    def entry(self) -> Entry:
+        """Its entry, as the proof left it (the verdict before moves)."""
+        if isinstance(self.proof, bytes):
+            from gitreview.cache import restored
+
+            return restored(self.proof)
+        return self.proof
 
 
 class Outcome(NamedTuple):
@@ -83,22 +91,23 @@ def review_of(outcome: Outcome, *, budget: int | None = None) -> Assembled:
     outcome.files.reverse()
     while outcome.files:
         c = outcome.files.pop()
+        entry = c.entry()
         files.append(
             file_report(
                 c.change,
                 c.kind,
-                c.analysis,
+                entry.analysis,
                 c.verdict,
-                c.head_tokens,
-                keys=c.keys,
+                entry.head_tokens,
+                keys=entry.keys,
                 findings=own.get(c.change.path, ()),
                 full=c.full,
                 content=c.content,
                 reviewed=outcome.reviewed,
-                shown=c.shown,
+                shown=entry.shown,
             )
         )
-        del c
+        del c, entry
     return assemble(
         outcome.rng,
         files,
@@ -396,14 +405,15 @@ def _classify(
     proving = proved(
         pending, terms, head=head, cache=cache, jobs=jobs, size=size, hits=hits, pool=pool
     )
-    for change, entry in proving:
-        files.append(_restored(change, entry, contents, blobs))
+    alike = _Alike()
+    for change, entry, data in proving:
+        files.append(_restored(change, entry, data, contents, blobs, alike))
         findings += entry.findings
     if order is not None:
         files.sort(key=lambda c: order[c.change.path])  # moves go in the range's order
     if listing is not None:
         listing.start()
-    moved = find_moves([(c.change, c.kind, c.analysis.t1, c.verdict) for c in files])
+    moved = find_moves([(c.change, c.kind, c.t1, c.verdict) for c in files])
     if listing is not None:
         rng = rng._replace(commits=listing.commits())
     files = [
@@ -411,8 +421,8 @@ def _classify(
         for c, v in zip(files, moved, strict=True)
     ]
     touched = {c.change.path for c in files}
-    reports = (c.analysis.report for c in files)
-    elsewhere = (f for f in analyze_elsewhere(reports, head) if f.path not in touched)
+    lost = (one for c in files for one in c.lost)
+    elsewhere = (f for f in analyze_elsewhere(lost, head) if f.path not in touched)
     findings += apply_rule_settings(elsewhere, settings)
     for range_analyzer in RANGE_ANALYZERS:
         findings += apply_rule_settings(tuple(range_analyzer(rng, settings)), settings)
@@ -420,14 +430,26 @@ def _classify(
 
 
 def _restored(
-    change: FileChange, entry: Entry, contents: Contents, blobs: ObjectReader | None
+    change: FileChange,
+    entry: Entry,
+    data: bytes | None,
+    contents: Contents,
+    blobs: ObjectReader | None,
+    alike: _Alike,
 ) -> Classified:
     """The file as it was classified when its entry was stored: its blobs are read
     again only to put its content in the manifest (`_full`), and for its outline
-    when a moved block asks."""
+    when a moved block asks. `data`: the entry's `stored` form, if one was made,
+    held instead of the entry. `alike`: the verdicts' parts kept so far."""
     from gitreview.classify import outlined, outlines
 
     verdict = entry.verdict
+    verdict = verdict._replace(
+        classification=alike(verdict.classification),
+        reasons=alike(verdict.reasons),
+        hunks=tuple(map(alike, verdict.hunks)),
+        evidence=alike(verdict.evidence),
+    )
     if outlines(verdict, change, entry.kind):
         # The analysis decoded both sides (entry.texts): the outline reads them again.
         old = _side(change.old_oid, change.old_data, change.old_path or change.path, blobs)
@@ -444,14 +466,28 @@ def _restored(
     return Classified(
         change,
         entry.kind,
-        entry.analysis,
         verdict,
-        entry.head_tokens,
+        entry.analysis.t1,
+        entry.analysis.report.lost,
+        entry if data is None else data,
         full=full,
         content=content,
-        keys=entry.keys,
-        shown=entry.shown,
     )
+
+
+class _Alike:
+    """One object for all values alike, as each file's verdict is kept: each entry
+    was unpickled on its own, and thousands of hunks say "significant, content, no
+    rule could prove the change meaningless" (a large range held each apart, issue 12)."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self) -> None:
+        self._kept: dict[Any, Any] = {}
+
+    def __call__(self, value: _T) -> _T:
+        kept: _T = self._kept.setdefault(value, value)
+        return kept
 
 
 def _side(

@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 Attributes = Mapping[str, "bool | str | None"]
 # A changed file with the attributes of its path and old path (None: no base).
 Pending = tuple[FileChange, Attributes, "Attributes | None"]
+# A file proved: its change, its entry, and the entry's `stored` form if one was made.
+Proved = tuple[FileChange, Entry, bytes | None]
 
 # Below this many files a range is proved in this process: starting workers costs
 # about what proving a few hundred small files does.
@@ -90,8 +92,9 @@ def proved(
     size: int = 0,
     hits: Hits | None = None,
     pool: Pool | None = None,
-) -> Iterator[tuple[FileChange, Entry]]:
-    """Each change with its entry, in order. `jobs`: worker processes (None: one
+) -> Iterator[Proved]:
+    """Each change with its entry, in order, and the entry's `stored` form where
+    one was made (by a worker, or for the cache). `jobs`: worker processes (None: one
     per core when the range has `size` >= PARALLEL_FROM files and a head; 1: none).
     `hits`: the entries of changes found in the cache before their blobs were read.
     `pool`: workers already started (`start_provers`), closed here."""
@@ -654,7 +657,7 @@ class Pool:
 
 def _ready(
     queue: deque[_Queued], cache: Cache | None, pool: Pool | None, *, wait: bool = False
-) -> Iterator[tuple[FileChange, Entry]]:
+) -> Iterator[Proved]:
     """The changes at the front of the queue whose entries are known, each stored in
     the cache when newly proved. A batch is waited for when `wait`, or when the
     workers hold as many as they may."""
@@ -674,8 +677,10 @@ def _ready(
             data = None if batch.stored is None else batch.stored[position]
         queue.popleft()
         if cache is not None and entry_key and entry.analysis.cause != TIMED_OUT:
-            cache.put(entry_key, entry, data)  # a proof that timed out may not on another day
-        yield change, entry
+            # (A proof that timed out may not on another day.)
+            data = stored(entry) if data is None else data
+            cache.put(entry_key, data)
+        yield change, entry, data
 
 
 def _finished(batch: _Batch) -> bool:

@@ -19,7 +19,7 @@ from manifests import run, validate_manifest
 from repos import RepoFactory, git, isolated_environment
 
 from gitreview.analyze import Analysis
-from gitreview.cache import FOLDER, RESULTS_KEPT, Cache, Entry, code_digest
+from gitreview.cache import FOLDER, RESULTS_KEPT, Cache, Entry, code_digest, stored
 from gitreview.classify.base import FileVerdict
 from gitreview.git import BlobStream
 from gitreview.model import Finding
@@ -86,10 +86,10 @@ def test_a_warm_run_writes_the_bytes_of_a_cold_one(writable_repo: RepoFactory) -
     expected = cold(repo, "v0..v1")
     assert not (repo / ".git" / FOLDER).exists()  # --no-cache keeps nothing either
     assert cached(repo, "v0..v1") == expected
-    stored = entries(repo)
-    assert len(stored) == 2  # docs/a.md and src/app.py
+    kept = entries(repo)
+    assert len(kept) == 2  # docs/a.md and src/app.py
     assert cached(repo, "v0..v1") == expected
-    assert entries(repo) == stored
+    assert entries(repo) == kept
     assert git(repo, "status", "--porcelain", "--ignored") == ""
     assert git(repo, "count-objects", "-v") == objects
 
@@ -392,7 +392,7 @@ def test_only_the_entries_written_last_stay(writable_repo: RepoFactory, tmp_path
     for turn in range(3):
         cache = Cache(tmp_path, entries_kept=4)
         for number in range(3):
-            cache.put(f"run{turn}-{number}", entry)
+            cache.put(f"run{turn}-{number}", stored(entry))
         cache.close()
     with sqlite3.connect(cache.path) as db:
         kept = sorted(key for (key,) in db.execute("SELECT key FROM entries"))
@@ -457,7 +457,7 @@ def test_a_batch_of_entries_is_written_whole_or_not_at_all(tmp_path: Path) -> No
     verdict = FileVerdict("significant", ("content",), ())
     entry = Entry("text", Analysis("text", t1=True), verdict, False, (), NO_KEYS, ())
     cache = Cache(tmp_path)
-    cache.put("first", entry)
+    cache.put("first", stored(entry))
     cache.close()
     with sqlite3.connect(cache.path) as db:
         db.execute(
@@ -466,7 +466,7 @@ def test_a_batch_of_entries_is_written_whole_or_not_at_all(tmp_path: Path) -> No
         )
     cache = Cache(tmp_path)
     for number in range(5):
-        cache.put(f"k{number}", entry)
+        cache.put(f"k{number}", stored(entry))
     cache.close()
     with sqlite3.connect(cache.path) as db:
         assert [key for (key,) in db.execute("SELECT key FROM entries")] == ["first"]

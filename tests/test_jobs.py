@@ -112,7 +112,7 @@ def test_what_workers_store_is_what_this_process_would(
 
     from test_cache import database, entries
 
-    from gitreview import cache
+    from gitreview import cache, verdicts
 
     repo, count = _large_repo(tmp_path)
     changed = 2 * len(range(0, count, 2))  # half the pages and half the modules
@@ -124,6 +124,7 @@ def test_what_workers_store_is_what_this_process_would(
         return stored(entry)
 
     monkeypatch.setattr(cache, "stored", counted)
+    monkeypatch.setattr(verdicts, "stored", counted)  # where an entry is kept
     output(repo, "HEAD~1..HEAD", "--jobs", "2")
     by_workers = entries(repo)
     assert len(by_workers) == changed and pickled == []  # the workers pickled them

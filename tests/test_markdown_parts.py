@@ -197,7 +197,7 @@ def test_links_elsewhere_are_looked_for_in_one_search_per_range() -> None:
         for path, old in (("a.md", "# A\n"), ("b.md", "# B\n"))
     ]
     assert head.searches == []  # the analysis of a file only says what it lost
-    found = list(analyze.elsewhere(reports, head))
+    found = list(analyze.elsewhere((one for r in reports for one in r.lost), head))
     assert [(f.path, f.line, f.message) for f in found] == [
         (
             "x.md",
@@ -221,7 +221,7 @@ def test_nothing_is_searched_or_read_when_nothing_was_lost() -> None:
     head = FakeHead(files)
     subject = Subject(change("a.md"), "markdown", "# A\n", files["a.md"], Config(), head)
     report = markdown.analyze(subject)
-    assert list(analyze.elsewhere([report], head)) == []
+    assert list(analyze.elsewhere(report.lost, head)) == []
     assert (head.searches, head.reads, head.listings) == ([], [], 0)
 
 

@@ -336,18 +336,20 @@ def test_the_brief_shows_the_rows_the_proof_made(fixture_repo: RepoFactory) -> N
         outcome = classify_range(repo, "v1..v3", cache=cache)
         significant = 0
         for item in outcome.files:
+            entry = item.entry()
             for hunk, verdict, seen in zip(
-                item.change.hunks, item.verdict.hunks, item.shown, strict=True
+                item.change.hunks, item.verdict.hunks, entry.shown, strict=True
             ):
                 if verdict.classification == "significant":
-                    assert seen == shown_hunk(hunk, item.keys)
-                    rows = changed_rows(hunk, item.keys)
+                    assert seen == shown_hunk(hunk, entry.keys)
+                    rows = changed_rows(hunk, entry.keys)
                     assert rows_of(hunk, seen) == "".join(f"{r.origin}{r.text}\n" for r in rows)
                     significant += 1
         assert significant > 10
-    index = next(i for i, c in enumerate(outcome.files) if any(c.shown))
-    planted = tuple(s and Shown("+planted row\n", "planted") for s in outcome.files[index].shown)
-    outcome.files[index] = outcome.files[index]._replace(shown=planted)
+    index = next(i for i, c in enumerate(outcome.files) if any(c.entry().shown))
+    entry = outcome.files[index].entry()
+    planted = tuple(s and Shown("+planted row\n", "planted") for s in entry.shown)
+    outcome.files[index] = outcome.files[index]._replace(proof=entry._replace(shown=planted))
     brief = "".join(review_of(outcome._replace(files=list(outcome.files))).briefs["default"])
     assert "\n+planted row\n" in brief
 

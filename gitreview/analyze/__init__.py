@@ -252,13 +252,14 @@ def _run(analyzers: Iterable[Analyzer], subject: Subject) -> tuple[Report, bool]
     return Report(tuple(findings), merged, structure or None, tuple(lost)), failed
 
 
-def elsewhere(reports: Iterable[Report], head: HeadTree | None) -> Iterator[Finding]:
+def elsewhere(lost: Iterable[Lost], head: HeadTree | None) -> Iterator[Finding]:
     """Links in any Markdown file at head to what the range's changes took away
-    (deleted pages, removed headings), looked for in one pass over the head for the
-    whole range (issue 12); nothing is read when nothing was lost."""
-    lost = [one for report in reports for one in report.lost]
-    if head is None or not lost:
+    (deleted pages, removed headings: each file's `Report.lost`), looked for in one
+    pass over the head for the whole range (issue 12); nothing is read when nothing
+    was lost."""
+    targets = list(lost)
+    if head is None or not targets:
         return iter(())
     from gitreview.analyze import links
 
-    return links.check_elsewhere(lost, links.head_index(head))
+    return links.check_elsewhere(targets, links.head_index(head))

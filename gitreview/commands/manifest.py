@@ -62,10 +62,13 @@ def run_manifest(
     if output is None:
         sys.stdout.writelines(pieces)
     else:
-        # Encoded before opening: a failure must not empty the file.
-        data = b"".join(piece.encode("utf-8") for piece in pieces)
+        # Encoded before opening: a failure must not empty the file. Piece by piece,
+        # each text let go as its bytes are made: a large range's manifest is
+        # megabytes, never held as text and bytes at once, nor joined (issue 12).
+        data = _encoded(pieces)
         try:
-            Path(output).write_bytes(data)
+            with Path(output).open("wb") as written:
+                written.writelines(data)
         except OSError as error:
             raise UserError(f"cannot write {output}: {error.strerror}", status=Exit.USAGE) from None
     threshold = fail_on or configured
@@ -212,6 +215,16 @@ def brief_text(briefs: dict[str, list[str]], role: str | None) -> str:
             status=Exit.USAGE,
         )
     return "".join(briefs[role])
+
+
+def _encoded(pieces: list[str]) -> list[bytes]:
+    """The pieces as UTF-8, in order; `pieces` is left empty, each text let go as
+    its bytes are made."""
+    pieces.reverse()
+    data = []
+    while pieces:
+        data.append(pieces.pop().encode("utf-8"))
+    return data
 
 
 def _fails(summary: dict[str, Any], threshold: str) -> bool:
