@@ -354,6 +354,25 @@ def test_the_brief_shows_the_rows_the_proof_made(fixture_repo: RepoFactory) -> N
     assert "\n+planted row\n" in brief
 
 
+def test_a_proved_file_is_held_as_the_bytes_it_was_stored_as(writable_repo: RepoFactory) -> None:
+    """Until its report is made, a file proved and kept in the cache is held as its
+    entry's stored bytes, not as objects three times their size (issue 12); the
+    entry read from them is the one proved, and hunks whose verdicts are alike
+    share one verdict."""
+    from gitreview.cache import Entry
+    from gitreview.pipeline import classify_range
+
+    repo = writable_repo("kinds")
+    alone = classify_range(repo, "v1..v3", cache=False)
+    kept = classify_range(repo, "v1..v3", cache=True)
+    assert all(isinstance(c.proof, Entry) for c in alone.files)
+    assert all(isinstance(c.proof, bytes) for c in kept.files)
+    assert [c.entry() for c in kept.files] == [c.entry() for c in alone.files]
+    assert [c.verdict for c in kept.files] == [c.verdict for c in alone.files]
+    verdicts = [v for c in kept.files for v in c.verdict.hunks]
+    assert len({id(v) for v in verdicts}) == len(set(verdicts)) < len(verdicts)
+
+
 def test_a_hunks_rows_are_kept_only_where_something_in_them_is_redacted() -> None:
     """A proof keeps a hunk's written rows only when they differ from its lines (a
     token, a key block): else the brief writes them from the hunk when it is made,
