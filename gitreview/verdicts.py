@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 from gitreview import tokens
 from gitreview.analyze import Analysis, analyze, settled
+from gitreview.analyze.base import Report
 from gitreview.analyze.trust import Origin
 from gitreview.cache import Cache, Entry, key, restored, stored
 from gitreview.classify import FileFacts, aggregate, classify
@@ -32,7 +33,7 @@ from gitreview.config import CONFIG_FILE, Config, check_rule_ids, parse_config
 from gitreview.errors import ProofTimedOut, UserError
 from gitreview.kinds import kind_of
 from gitreview.model import FileChange, Finding, Severity, origins_of
-from gitreview.review.diffs import KeyBlocks, shown_hunks
+from gitreview.review.diffs import NO_KEYS, KeyBlocks, shown_hunks
 from gitreview.secrets import KeyBlock, key_blocks
 
 if TYPE_CHECKING:
@@ -506,8 +507,9 @@ class _Batch:
     def __init__(self) -> None:
         self.tasks: list[_Task] = []
         self.sent = False
-        self.future: Future[list[bytes]] | None = None  # None once sent: proved here
-        self.entries: list[Entry] | None = None
+        # None once sent: proved here
+        self.future: Future[list[tuple[bytes, bytes]]] | None = None
+        self.entries: list[Entry] | None = None  # `_light` when a worker proved them
         self.stored: list[bytes] | None = None  # the entries as the cache holds them
 
 
@@ -582,8 +584,9 @@ class Pool:
             self._held -= 1
             if batch.future is not None:
                 try:
-                    batch.stored = batch.future.result(timeout=self._seconds)
-                    batch.entries = list(map(restored, batch.stored))
+                    sent = batch.future.result(timeout=self._seconds)
+                    batch.stored = [whole for whole, _ in sent]
+                    batch.entries = [restored(light) for _, light in sent]
                 except TookTooLong:
                     batch.entries = self._one_at_a_time(batch)
                 except BrokenProcessPool:
@@ -612,7 +615,8 @@ class Pool:
             try:
                 if single.future is None:  # the fresh workers broke at once
                     raise BrokenProcessPool
-                entries += map(restored, single.future.result(timeout=self._seconds))
+                sent = single.future.result(timeout=self._seconds)
+                entries += (restored(whole) for whole, _ in sent)  # whole: none is kept
             except TookTooLong:
                 entries.append(unproved(task[0], task[1], self._seconds))
                 self._end_workers()
@@ -709,10 +713,23 @@ def _started() -> None:
     """A worker's first task when the pool is warmed: nothing but being started."""
 
 
-def _prove_stored(batch: list[_Task]) -> list[bytes]:
-    """A worker's entries for a batch, as the cache holds them: this process stores
-    what it is sent, not pickling each entry a second time."""
-    return list(map(stored, _prove_batch(batch)))
+def _prove_stored(batch: list[_Task]) -> list[tuple[bytes, bytes]]:
+    """A worker's entries for a batch, as the cache holds them (this process stores
+    what it is sent, not pickling each entry a second time), each with its `_light`
+    form, which is all this process reads of it until the file's report is made."""
+    return [(stored(entry), stored(_light(entry))) for entry in _prove_batch(batch)]
+
+
+def _light(entry: Entry) -> Entry:
+    """What the range's classification reads of a file's entry while the range is
+    proved: its kind, verdict, findings, and of its analysis whether it had T1, why
+    not, and what links elsewhere may have lost. Unpickled in this process instead
+    of the whole entry, which is unpickled once, from the bytes kept, when the
+    file's report is made (issue 12: a quarter of the work, not all of it twice)."""
+    analysis = entry.analysis
+    report = Report(lost=analysis.report.lost)
+    light = Analysis(analysis.kind, analysis.t1, analysis.cause, report=report)
+    return entry._replace(analysis=light, keys=NO_KEYS, asked=(), shown=())
 
 
 def _prove_batch(
