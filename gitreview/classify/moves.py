@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from gitreview.analyze import lexical
@@ -85,7 +85,7 @@ class _Matcher:
             self._last = ((file, hunk), texts_of(self.files[file][0].hunks[hunk].lines))
         return self._last[1]
 
-    def match(self, added: list[_Run], removed: list[_Run]) -> None:
+    def match(self, added: list[_Run], removed: Iterable[_Run]) -> None:
         """Greedy longest blocks, in range order: each added line is matched with the
         longest run of unused removed lines it starts."""
         wanted = {key for run in added for key in self.keys(run) if key.strip()}
@@ -166,13 +166,15 @@ def find_moves(files: Sequence[FileInput]) -> list[FileVerdict]:
         return [_without_outline(verdict) for _, _, _, verdict in files]
     matcher = _Matcher(files)
     added = [run for f, h in candidates for run in _runs(files, f, h, "+")]
-    removed = [
+    # Read once, as they are made: a run none of whose lines was added anywhere is let
+    # go at once (issue 12: a large range's runs held 4 MiB).
+    removed = (
         run
         for f, (change, _, _, _) in enumerate(files)
         if not change.binary
         for h in range(len(change.hunks))
         for run in _runs(files, f, h, "-")
-    ]
+    )
     matcher.match(added, removed)
     valid: dict[int, bool] = {}
     verdicts = [verdict for _, _, _, verdict in files]
