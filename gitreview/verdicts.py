@@ -508,7 +508,7 @@ class _Batch:
         self.tasks: list[_Task] = []
         self.sent = False
         # None once sent: proved here
-        self.future: Future[list[tuple[bytes, bytes]]] | None = None
+        self.future: Future[list[tuple[bytes, Entry]]] | None = None
         self.entries: list[Entry] | None = None  # `_light` when a worker proved them
         self.stored: list[bytes] | None = None  # the entries as the cache holds them
 
@@ -586,7 +586,7 @@ class Pool:
                 try:
                     sent = batch.future.result(timeout=self._seconds)
                     batch.stored = [whole for whole, _ in sent]
-                    batch.entries = [restored(light) for _, light in sent]
+                    batch.entries = [light for _, light in sent]
                 except TookTooLong:
                     batch.entries = self._one_at_a_time(batch)
                 except BrokenProcessPool:
@@ -713,11 +713,12 @@ def _started() -> None:
     """A worker's first task when the pool is warmed: nothing but being started."""
 
 
-def _prove_stored(batch: list[_Task]) -> list[tuple[bytes, bytes]]:
+def _prove_stored(batch: list[_Task]) -> list[tuple[bytes, Entry]]:
     """A worker's entries for a batch, as the cache holds them (this process stores
     what it is sent, not pickling each entry a second time), each with its `_light`
-    form, which is all this process reads of it until the file's report is made."""
-    return [(stored(entry), stored(_light(entry))) for entry in _prove_batch(batch)]
+    form, which is all this process reads of it until the file's report is made
+    (sent as it is: pickled with the batch, its classes named once, not per file)."""
+    return [(stored(entry), _light(entry)) for entry in _prove_batch(batch)]
 
 
 def _light(entry: Entry) -> Entry:
