@@ -144,7 +144,7 @@ class Cache:
         return {key: entry for key, entry in found.items() if entry is not None}
 
     def put(self, key: str, data: bytes) -> None:
-        """An entry kept under `key`, in its `stored` form (a worker's, as it sent it)."""
+        """An entry kept under `key`, in its `stored` form (a worker's as it sent it)."""
         if not self._usable:
             return
         self._stamp = max(time.time_ns(), self._stamp + 1)

@@ -32,9 +32,9 @@ if TYPE_CHECKING:
     from gitreview.verdicts import Attributes, Hits, Pool, Terms
 
 Contents = Literal["none", "missing", "all"]
-_T = TypeVar("_T")
 # Wraps the changes to show progress: (changes, how many) -> the same changes.
 Progress = Callable[[Iterable[FileChange], int], Iterable[FileChange]]
+_T = TypeVar("_T")
 
 
 class Classified(NamedTuple):

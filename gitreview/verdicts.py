@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 from gitreview import tokens
 from gitreview.analyze import Analysis, analyze, settled
-from gitreview.analyze.base import Report
 from gitreview.analyze.trust import Origin
 from gitreview.cache import Cache, Entry, key, restored, stored
 from gitreview.classify import FileFacts, aggregate, classify
@@ -33,7 +32,7 @@ from gitreview.config import CONFIG_FILE, Config, check_rule_ids, parse_config
 from gitreview.errors import ProofTimedOut, UserError
 from gitreview.kinds import kind_of
 from gitreview.model import FileChange, Finding, Severity, origins_of
-from gitreview.review.diffs import NO_KEYS, KeyBlocks, shown_hunks
+from gitreview.review.diffs import KeyBlocks, shown_hunks
 from gitreview.secrets import KeyBlock, key_blocks
 
 if TYPE_CHECKING:
@@ -507,9 +506,8 @@ class _Batch:
     def __init__(self) -> None:
         self.tasks: list[_Task] = []
         self.sent = False
-        # None once sent: proved here
-        self.future: Future[list[tuple[bytes, Entry]]] | None = None
-        self.entries: list[Entry] | None = None  # `_light` when a worker proved them
+        self.future: Future[list[bytes]] | None = None  # None once sent: proved here
+        self.entries: list[Entry] | None = None
         self.stored: list[bytes] | None = None  # the entries as the cache holds them
 
 
@@ -584,9 +582,8 @@ class Pool:
             self._held -= 1
             if batch.future is not None:
                 try:
-                    sent = batch.future.result(timeout=self._seconds)
-                    batch.stored = [whole for whole, _ in sent]
-                    batch.entries = [light for _, light in sent]
+                    batch.stored = batch.future.result(timeout=self._seconds)
+                    batch.entries = list(map(restored, batch.stored))
                 except TookTooLong:
                     batch.entries = self._one_at_a_time(batch)
                 except BrokenProcessPool:
@@ -615,8 +612,7 @@ class Pool:
             try:
                 if single.future is None:  # the fresh workers broke at once
                     raise BrokenProcessPool
-                sent = single.future.result(timeout=self._seconds)
-                entries += (restored(whole) for whole, _ in sent)  # whole: none is kept
+                entries += map(restored, single.future.result(timeout=self._seconds))
             except TookTooLong:
                 entries.append(unproved(task[0], task[1], self._seconds))
                 self._end_workers()
@@ -713,24 +709,10 @@ def _started() -> None:
     """A worker's first task when the pool is warmed: nothing but being started."""
 
 
-def _prove_stored(batch: list[_Task]) -> list[tuple[bytes, Entry]]:
-    """A worker's entries for a batch, as the cache holds them (this process stores
-    what it is sent, not pickling each entry a second time), each with its `_light`
-    form, which is all this process reads of it until the file's report is made
-    (sent as it is: pickled with the batch, its classes named once, not per file)."""
-    return [(stored(entry), _light(entry)) for entry in _prove_batch(batch)]
-
-
-def _light(entry: Entry) -> Entry:
-    """What the range's classification reads of a file's entry while the range is
-    proved: its kind, verdict, findings, and of its analysis whether it had T1, why
-    not, and what links elsewhere may have lost. Unpickled in this process instead
-    of the whole entry, which is unpickled once, from the bytes kept, when the
-    file's report is made (issue 12: a quarter of the work, not all of it twice)."""
-    analysis = entry.analysis
-    report = Report(lost=analysis.report.lost)
-    light = Analysis(analysis.kind, analysis.t1, analysis.cause, report=report)
-    return entry._replace(analysis=light, keys=NO_KEYS, asked=(), shown=())
+def _prove_stored(batch: list[_Task]) -> list[bytes]:
+    """A worker's entries for a batch, as the cache holds them: this process stores
+    what it is sent, not pickling each entry a second time."""
+    return list(map(stored, _prove_batch(batch)))
 
 
 def _prove_batch(
