@@ -102,8 +102,7 @@ def proved(
 
     index = None if head is None else links.head_index(head)
     if pool is None:
-        workers = provers(terms, jobs, size)
-        pool = None if workers < 2 else Pool(workers, terms, head)
+        pool = _pool(terms, jobs, size, head)
     queue: deque[_Queued] = deque()
     batch = _Batch()
     try:
@@ -477,12 +476,16 @@ def start_provers(terms: Terms, jobs: int | None, size: int, head: HeadTree | No
     files, not once the first batch is read (issue 12: about a tenth of a second
     sooner on git's own history). None when the range is proved in this process.
     The pool goes to `proved`, which closes it; `Pool.close` may be called again."""
-    workers = provers(terms, jobs, size)
-    if workers < 2:
-        return None
-    pool = Pool(workers, terms, head)
-    pool.warm()
+    pool = _pool(terms, jobs, size, head)
+    if pool is not None:
+        pool.warm()
     return pool
+
+
+def _pool(terms: Terms, jobs: int | None, size: int, head: HeadTree | None) -> Pool | None:
+    """The range's workers, not started yet; None when it is proved in this process."""
+    workers = provers(terms, jobs, size)
+    return None if workers < 2 else Pool(workers, terms, head)
 
 
 def provers(terms: Terms, jobs: int | None, size: int) -> int:
