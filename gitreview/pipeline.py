@@ -422,8 +422,7 @@ def _classify(
     ]
     touched = {c.change.path for c in files}
     lost = (one for c in files for one in c.lost)
-    elsewhere = (f for f in analyze_elsewhere(lost, head) if f.path not in touched)
-    findings += apply_rule_settings(elsewhere, settings)
+    findings += apply_rule_settings(analyze_elsewhere(lost, head, touched), settings)
     for range_analyzer in RANGE_ANALYZERS:
         findings += apply_rule_settings(tuple(range_analyzer(rng, settings)), settings)
     return _redacted(Outcome(rng, files, findings, settings, source))

@@ -216,6 +216,18 @@ def test_links_elsewhere_are_looked_for_in_one_search_per_range() -> None:
     assert (head.reads, head.listings) == (["x.md"], 0)
 
 
+def test_a_file_the_range_touched_is_not_read_for_links_elsewhere() -> None:
+    """Its own analysis reports its links: reading and parsing it again was most of
+    the search's time on a large range whose pages link to each other."""
+    files = {"a.md": "# New\n", "x.md": "[a](a.md#a)\n", "z.md": "[a](a.md#a)\n"}
+    head = FakeHead(files)
+    subject = Subject(change("a.md"), "markdown", "# A\n", files["a.md"], Config(), head)
+    lost = markdown.analyze(subject).lost
+    found = list(analyze.elsewhere(lost, head, touched={"a.md", "x.md"}))
+    assert [(f.path, f.line) for f in found] == [("z.md", 1)]
+    assert head.reads == ["z.md"]
+
+
 def test_nothing_is_searched_or_read_when_nothing_was_lost() -> None:
     files = {"a.md": "# A\n\nmore\n", "x.md": "[a](a.md#a)\n"}
     head = FakeHead(files)

@@ -9,7 +9,7 @@ gets `t1: missing` (analyzer-failed), and the rest of the run goes on.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from itertools import chain
 from typing import Any, Literal
 
@@ -252,14 +252,16 @@ def _run(analyzers: Iterable[Analyzer], subject: Subject) -> tuple[Report, bool]
     return Report(tuple(findings), merged, structure or None, tuple(lost)), failed
 
 
-def elsewhere(lost: Iterable[Lost], head: HeadTree | None) -> Iterator[Finding]:
-    """Links in any Markdown file at head to what the range's changes took away
-    (deleted pages, removed headings: each file's `Report.lost`), looked for in one
-    pass over the head for the whole range (issue 12); nothing is read when nothing
-    was lost."""
+def elsewhere(
+    lost: Iterable[Lost], head: HeadTree | None, touched: Collection[str] = ()
+) -> Iterator[Finding]:
+    """Links in any Markdown file at head but those the range `touched` to what the
+    range's changes took away (deleted pages, removed headings: each file's
+    `Report.lost`), looked for in one pass over the head for the whole range (issue
+    12); nothing is read when nothing was lost."""
     targets = list(lost)
     if head is None or not targets:
         return iter(())
     from gitreview.analyze import links
 
-    return links.check_elsewhere(targets, links.head_index(head))
+    return links.check_elsewhere(targets, links.head_index(head), touched)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import weakref
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import NamedTuple
 from urllib.parse import quote, unquote, urlsplit
 
@@ -250,13 +250,16 @@ def _no_anchor(link: Link, target: Target, path: str, linked: Document) -> str:
     return message if close is None else f"{message} (did you mean '#{close}'?)"
 
 
-def check_elsewhere(lost: Sequence[Lost], index: HeadIndex) -> Iterator[Finding]:
+def check_elsewhere(
+    lost: Sequence[Lost], index: HeadIndex, touched: Collection[str] = ()
+) -> Iterator[Finding]:
     """Links, in every other Markdown file at head, to what the range lost, in one
     search per range (issue 12): any link to a lost target names its file, so git
     lists the files that hold one of the names, and only those are read and parsed.
-    Nothing is read when nothing was lost. The pipeline keeps only the findings in
-    files the range did not touch. (A symbolic link named like a Markdown file is
-    not searched: its content is a path, GitHub renders the file it points to.)"""
+    Nothing is read when nothing was lost. The files the range `touched` are not
+    read: their own analysis reports their links. (A symbolic link named like a
+    Markdown file is not searched: its content is a path, GitHub renders the file
+    it points to.)"""
     if not lost:
         return
     forms = [_name_forms(one) for one in lost]
@@ -264,7 +267,7 @@ def check_elsewhere(lost: Sequence[Lost], index: HeadIndex) -> Iterator[Finding]
     # Files that name a lost page mostly link to it, and links need markdown-it: it is
     # loaded while git searches, if it still does (an everyday push deleting a page).
     found = index.head.files_holding(names, MARKDOWN_SUFFIXES, markdown_doc.load_parser)
-    holding = sorted(found)
+    holding = sorted(path for path in found if path not in touched)
     # The lost targets each name may stand for: a file is tried against the targets
     # it names, not every target (hundreds of lost pages, thousands of files).
     losing: dict[str, list[int]] = {}
