@@ -231,6 +231,15 @@ def name_may_change(text: str) -> bool:
     return may_hold_token(text) or _ARMOUR in text
 
 
+def fragment_may_change(text: str) -> bool:
+    """False only for a fragment's text (lines joined) that redacting its lines one by
+    one and then as a fragment (`redact_line`, `redact_fragment`) leaves as it is: no
+    token kind, no key armour, no run of base64 in it. None of them spans a line
+    break: a text holding more lines than the fragment (its unchanged lines too)
+    answers for it."""
+    return name_may_change(text) or _KEY_MATERIAL.search(text) is not None
+
+
 def redact_name(text: str) -> str:
     """A name (a path, a branch or range spec, a handle, a symbol) with every credential
     replaced by REDACTED (issue 11). Unlike `redact`, a name made of nothing but base64

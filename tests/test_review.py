@@ -395,3 +395,39 @@ def test_a_hunks_rows_are_kept_only_where_something_in_them_is_redacted() -> Non
     assert shown.rows is not None and token not in shown.rows
     assert rows_of(secret, shown) == shown.rows
     assert rows_of(secret, shown).startswith("-limit = 10\n ⋯\n+token = '")
+
+
+def test_a_hunk_is_shown_as_its_redacted_rows_show_it() -> None:
+    """Where nothing in a hunk can be redacted, its excerpt is read off its lines and
+    no row is made (issue 12): the same excerpt and rows as the redacted rows give,
+    for hunks with a token, a key's armour, a loose run of base64, CR line ends,
+    unchanged lines between changes, and none of these."""
+    from gitreview.model import Hunk, Line
+    from gitreview.review.diffs import changed_rows, excerpt, rows_of, shown_hunk
+
+    token = "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8"
+    material = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9w"
+    added = [
+        "limit = 12\r",
+        f"token = '{token}'",
+        "-----BEGIN OPENSSH PRIVATE KEY-----",
+        material,
+        f"digest = '{material}'",
+        "x" * 70,
+    ]
+    for text in added:
+        lines = (
+            Line(" ", 2, 2, "def f():"),
+            Line("-", 3, None, "limit = 10\r"),
+            Line(" ", 4, 3, "    pass"),
+            Line(" ", 5, 4, ""),
+            Line("+", None, 5, text),
+            Line(" ", 6, 6, "end"),
+        )
+        hunk = Hunk(2, 5, 2, 5, lines)
+        shown, rows = shown_hunk(hunk), changed_rows(hunk)
+        assert shown.excerpt == excerpt(row.text for row in rows if row.origin != " ")
+        assert rows_of(hunk, shown) == "".join(f"{row.origin}{row.text}\n" for row in rows)
+        # Rows are kept where something was redacted: the token, and a line of base64
+        # alone (key material); an armour line alone is no key, and no line hides it.
+        assert (shown.rows is not None) == (text in (f"token = '{token}'", material, "x" * 70))

@@ -13,7 +13,13 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from gitreview.model import Hunk, Line, origins_of, texts_of
-from gitreview.secrets import KeyBlock, may_hold_token, redact_fragment, redact_line
+from gitreview.secrets import (
+    KeyBlock,
+    fragment_may_change,
+    may_hold_token,
+    redact_fragment,
+    redact_line,
+)
 
 
 class Row(NamedTuple):
@@ -50,6 +56,15 @@ class Shown(NamedTuple):
 
 
 def shown_hunk(hunk: Hunk, keys: KeyBlocks = NO_KEYS) -> Shown:
+    if not (keys.old or keys.new):
+        # Most hunks hold nothing to redact: their excerpt is read off the changed
+        # lines' texts, and no row is made (a large range's hunks have 100,000s).
+        origins = origins_of(hunk.lines)
+        first, stop = _changed_span(origins)
+        texts = texts_of(hunk.lines, first, stop)
+        if not fragment_may_change("\n".join(texts)):
+            lines = zip(origins[first:stop], texts, strict=True)
+            return Shown(None, excerpt(text.rstrip("\r") for o, text in lines if o != " "))
     rows, redacted = _changed_rows(hunk, keys)
     text = "".join(f"{row.origin}{row.text}\n" for row in rows) if redacted else None
     return Shown(text, excerpt(row.text for row in rows if row.origin != " "))
