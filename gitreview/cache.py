@@ -374,8 +374,10 @@ def code_digest() -> str:
 
     digest = hashlib.sha256(sys.version.encode())
     package = os.path.dirname(__file__)
-    # The schemas a configuration is checked against too (a link in a checkout).
-    for path in [*_files(package, ".py"), *_files(os.path.join(package, "schemas"), ".json")]:
+    # The schemas a configuration is checked against too (a link in a checkout), and
+    # the words the typo rule knows.
+    data = [(os.path.join(package, "schemas"), ".json"), (os.path.join(package, "words"), ".txt")]
+    for path in [*_files(package, ".py"), *(path for at in data for path in _files(*at))]:
         with open(path, "rb") as file:
             digest.update(os.path.relpath(path, package).encode() + b"\0" + file.read())
     for name in _LIBRARIES:

@@ -543,6 +543,28 @@ def test_a_range_whose_verdicts_are_cached_writes_the_bytes_of_a_cold_one(
         assert cached(repo, rng, "--fallback") == expected, rng
 
 
+def test_the_code_digest_reads_the_words_and_schemas_verdicts_depend_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The typo rule's word list and the configuration's schemas decide verdicts as the
+    code does: a new list (or schema) is a new cache."""
+    from gitreview import cache
+
+    read: list[str] = []
+    files = cache._files
+
+    def recorded(folder: str, suffix: str) -> list[str]:
+        found = files(folder, suffix)
+        read.extend(found)
+        return found
+
+    monkeypatch.setattr(cache, "_files", recorded)
+    cache.code_digest.__wrapped__()
+    package = os.path.dirname(cache.__file__)
+    for name in ("words/english.txt", "schemas/config.schema.json"):
+        assert os.path.join(package, *name.split("/")) in read, name
+
+
 def test_the_cache_is_new_when_a_library_file_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

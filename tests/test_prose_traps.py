@@ -8,7 +8,7 @@ import pytest
 from manifests import files_by_path, manifest_of
 from repos import before_and_after
 
-from gitreview.classify.prose_words import typo_edits
+from gitreview.classify.prose_words import _english_words, english_word, typo_edits
 
 # (file name, old text, new text)
 TRAPS: dict[str, tuple[str, str, str]] = {
@@ -111,7 +111,12 @@ TRAPS: dict[str, tuple[str, str, str]] = {
     # 4. Another form of the same word: a tense, an agent for an action.
     "iterator": ("f1.md", "Call next on the iteration.\n", "Call next on the iterator.\n"),
     "created": ("f2.md", "The file is creates here.\n", "The file is created here.\n"),
-    # 5. GitHub-flavoured Markdown.
+    # 5. A real word for another, one letter apart: the sentence says something else.
+    "form": ("w1.md", "Copy the file from the server.\n", "Copy the file form the server.\n"),
+    "warn": ("w2.txt", "Please warm the users first.\n", "Please warn the users first.\n"),
+    "cast": ("w3.md", "The cost is shown here.\n", "The cast is shown here.\n"),
+    "fire-comment": ("w4.py", "x = 1  # file the report\n", "x = 1  # fire the report\n"),
+    # 6. GitHub-flavoured Markdown.
     "task-list": ("t.md", "- [ ] todo\n", "- [  ] todo\n"),
     "footnote": (
         "fn.md",
@@ -178,6 +183,18 @@ def test_genuine_typo_stays_trivial(tmp_path: Path, name: str, old: str, new: st
         ("resulting", "resultant"),
         ("thread-base", "thread-based"),
         ("existant", "existent"),
+        # Both English words: a word for another, not a misspelling of it.
+        ("from", "form"),
+        ("warm", "warn"),
+        ("cost", "cast"),
+        ("site", "size"),
+        ("file", "fire"),
+        ("wait", "want"),
+        ("sheep", "sleep"),
+        ("cause", "case"),
+        # Neither is: a name (a command, a setting) may be what changed.
+        ("conifg", "config"),
+        ("kubctl", "kubectl"),
     ],
 )
 def test_trap_words_are_no_typo(old: str, new: str) -> None:
@@ -223,3 +240,18 @@ def test_front_matter_hunks(
     repo = before_and_after(tmp_path / "repo", "notes.md", PAGE, new)
     entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))["notes.md"]
     assert [(h["classification"], h["reasons"]) for h in entry["hunks"]] == expected, what
+
+
+def test_the_word_list_is_searched_as_it_is_sorted() -> None:
+    """words/english.txt holds lower-case ASCII words, one a line, sorted as Python
+    sorts them, each once: what the binary search over its text needs."""
+    text = _english_words()
+    words = text.split("\n")
+    assert words.pop() == ""  # it ends with a line break
+    assert words == sorted(set(words)) and len(words) > 70_000
+    assert all(word.isascii() and word.isalpha() and word.islower() for word in words)
+    listed = set(words)
+    for word in words[::37]:
+        assert english_word(word)
+        for other in (word + "q", word[:-1], "a" + word, word.upper()):
+            assert english_word(other) == (other in listed), other
