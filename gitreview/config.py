@@ -95,6 +95,8 @@ def parse_config(text: bytes | str, source: str) -> Config:
         raise UserError(f"{source}:{where}: {problem}", status=Exit.CONFIG) from None
     except RecursionError:
         raise UserError(f"{source}: nested too deeply", status=Exit.CONFIG) from None
+    except ValueError as error:  # a value YAML recognises but cannot build: 2024-02-30
+        raise UserError(f"{source}: {error}", status=Exit.CONFIG) from None
     if data is None:
         return Config()
     _validate(data, source)

@@ -96,6 +96,18 @@ def test_missing_config_file(fixture_repo: RepoFactory, tmp_path: Path) -> None:
     )
 
 
+def test_a_value_yaml_cannot_build_is_a_configuration_error(
+    fixture_repo: RepoFactory, tmp_path: Path
+) -> None:
+    config = tmp_path / "review.yml"
+    config.write_text("ignore: []\nnote: 2023-02-30\n")
+    result = run("--repo", fixture_repo("branches"), "HEAD", "--config", config)
+    assert (result.status, result.stderr) == (
+        4,
+        f"git review-manifest: error: {config}: day is out of range for month\n",
+    )
+
+
 def test_bad_key_names_the_given_file(fixture_repo: RepoFactory, tmp_path: Path) -> None:
     config = tmp_path / "review.yml"
     config.write_text("ignore: []\nreviewers: {}\n")

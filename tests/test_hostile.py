@@ -61,6 +61,24 @@ CASES: dict[str, tuple[str, Any, dict[str, Any]]] = {
         lambda v: "word " * 400_000 + f"{v}\n",
         {"classification": "significant", "t1": "missing", "t1_cause": "too-large"},
     ),
+    # PyYAML reads these as dates and cannot build them (a ValueError, no YAMLError).
+    "a YAML date that does not exist, reformatted": (
+        "dates.yml",
+        lambda v: "day: 2023-02-30\n" + ("list: [1, 2]\n" if v == 1 else "list:\n  - 1\n  - 2\n"),
+        {"classification": "significant", "t1": "ok", "findings": []},
+    ),
+    "front matter with a date that does not exist, its `updated:` changed": (
+        "dated.md",
+        lambda v: f"---\ndate: 2023-02-30\nupdated: 2023-01-0{v}\n---\n\n# A\n\ntext\n",
+        {
+            "classification": "significant",
+            "t1": "ok",
+            "findings": [
+                "markdown/invalid-frontmatter: frontmatter is not valid YAML: "
+                "day is out of range for month"
+            ],
+        },
+    ),
     "long runs that almost match secret patterns": (
         "keys.txt",
         lambda v: "AKIA" * 50_000 + "\n" + ("ghp_" + "a" * 35 + " ") * 5_000 + f"\n{v}\n",

@@ -116,7 +116,7 @@ def _yaml_meaning(text: str) -> tuple[Any, ...] | None:
             for token in yaml.scan(text, Loader=loader)
             if isinstance(token, yaml.ScalarToken)
         )
-    except (yaml.YAMLError, RecursionError):
+    except (yaml.YAMLError, ValueError, RecursionError):  # ValueError: 2024-02-30
         return None
     return (_Strict(documents), _hash_comments(text), tuple(scalars))
 

@@ -65,7 +65,7 @@ def _parse(text: str, listed: Collection[str]) -> tuple[dict[Any, Any], set[int]
     try:
         node = yaml.compose(text, Loader=loader)
         data = yaml.load(text, Loader=loader)  # a safe loader
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError, RecursionError):  # ValueError: 2024-02-30
         return None
     if node is None:
         return {}, set()  # empty front matter: no keys at all
