@@ -137,8 +137,8 @@ def _manifest(args: list[str]) -> int:
     parser.add_argument(
         "range",
         nargs="?",
-        help="A..B, A...B (from the merge base), or REV (its first parent to REV); "
-        "default: the current branch against its upstream",
+        help="A..B, A...B (from the merge base), REV or REV^! (its first parent to REV), "
+        "REV^-N (its Nth parent to REV); default: the current branch against its upstream",
     )
     parser.add_argument("--repo", metavar="PATH", help="repository (default: the current one)")
     parser.add_argument(

@@ -1,13 +1,15 @@
 """What the user typed becomes base, head and the commits between.
 
 `A..B` diffs A against B; `A...B` diffs their merge base against B; a single
-`REV` diffs its first parent (the empty tree for a root commit) against REV;
-no argument means the current branch against its upstream, from their merge
-base, which is what a push would send.
+`REV` (or git's `REV^!`) diffs its first parent (the empty tree for a root
+commit) against REV; `REV^-N` diffs its Nth parent against it (`REV^-`: the
+first); no argument means the current branch against its upstream, from their
+merge base, which is what a push would send.
 """
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from gitreview.errors import Exit, UserError
@@ -46,7 +48,11 @@ def range_ends(repo: Repository, spec: str | None) -> Ends:
     if ".." in spec:
         left, right = spec.split("..", 1)
         return Ends(spec, _commit(repo, left or "HEAD"), _commit(repo, right or "HEAD"))
-    head = _commit(repo, spec)
+    nth = _PARENT.fullmatch(spec)
+    if nth is not None:
+        rev, number = nth[1], nth[2] or "1"
+        return Ends(spec, _commit(repo, f"{rev}^{number}"), _commit(repo, rev))
+    head = _commit(repo, spec.removesuffix("^!"))
     parent = repo.first_parent(head)
     if parent is None and repo.is_shallow:
         # A shallow clone's boundary commit looks like a root commit to git.
@@ -56,6 +62,10 @@ def range_ends(repo: Repository, spec: str | None) -> Ends:
             hint=_shallow_hint(repo),
         )
     return Ends(spec, parent, head)
+
+
+# git's `REV^-N`: REV's Nth parent against REV.
+_PARENT = re.compile(r"(.+)\^-([0-9]*)")
 
 
 def between(repo: Repository, spec: str, base: str | None, head: str) -> Range:

@@ -65,6 +65,28 @@ def test_merge_commit_is_diffed_against_its_first_parent(fixture_repo: RepoFacto
     assert paths(manifest) == expected
 
 
+@pytest.mark.parametrize(
+    ("spec", "base", "head"),
+    [
+        ("feature-tip^!", "feature-tip~1", "feature-tip"),
+        ("merged^!", "pre-merge", "merged"),
+        ("merged^-", "merged^1", "merged"),
+        ("merged^-2", "merged^2", "merged"),
+    ],
+)
+def test_git_notations_for_one_commit(
+    fixture_repo: RepoFactory, spec: str, base: str, head: str
+) -> None:
+    """`REV^!` is REV alone, as a single REV; `REV^-N` is REV against its Nth parent."""
+    repo = fixture_repo("branches")
+    manifest = manifest_of("--repo", repo, spec)
+    assert manifest["range"]["spec"] == spec
+    assert manifest["range"]["base"] == commit_id(repo, base)
+    assert manifest["range"]["head"] == commit_id(repo, head)
+    expected = git(repo, "diff", "--name-only", base, head).splitlines()
+    assert paths(manifest) == expected
+
+
 def test_root_commit_is_diffed_against_the_empty_tree(fixture_repo: RepoFactory) -> None:
     repo = fixture_repo("branches")
     manifest = manifest_of("--repo", repo, "root")
