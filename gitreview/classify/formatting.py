@@ -38,6 +38,13 @@ def formatting(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     # Data is proved for the whole file only: with duplicate keys, two hunks that
     # each leave the data as it was can change it together.
+    written = _WRITTEN.get(facts.kind)
+    if written is not None:
+        # Part of the meaning, read without building the data: where it differs, so
+        # does the meaning, and most changed files are never loaded (issue 12).
+        was = _memo(facts, "formatting:old-written", lambda: written(old_text))
+        if was is None or _memo(facts, "formatting:new-written", lambda: written(new_text)) != was:
+            return None
     old = _memo(facts, "formatting:old", lambda: meaning(old_text))
     if old is None or _memo(facts, "formatting:new", lambda: meaning(new_text)) != old:
         return None
@@ -106,19 +113,30 @@ def _ordered_json_meaning(text: str) -> tuple[Any, ...] | None:
 def _yaml_meaning(text: str) -> tuple[Any, ...] | None:
     import yaml
 
+    written = _yaml_written(text)
+    if written is None:
+        return None
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         documents = list(yaml.load_all(text, Loader=loader))
-        # YAML 1.1 and 1.2 read `no`, `on`, `010`, `1:30` differently: the same data
-        # under PyYAML's 1.1 rules is not enough, the scalars must be written alike.
-        scalars = sorted(
-            token.value
-            for token in yaml.scan(text, Loader=loader)
-            if isinstance(token, yaml.ScalarToken)
-        )
     except (yaml.YAMLError, ValueError, RecursionError):  # ValueError: 2024-02-30
         return None
-    return (_Strict(documents), _hash_comments(text), tuple(scalars))
+    return (_Strict(documents), *written)
+
+
+def _yaml_written(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """A YAML file's comments, and its scalars as written, sorted. YAML 1.1 and 1.2 read
+    `no`, `on`, `010`, `1:30` differently: the same data under PyYAML's 1.1 rules is
+    not enough, the scalars must be written alike."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        tokens = yaml.scan(text, Loader=loader)
+        scalars = sorted(token.value for token in tokens if isinstance(token, yaml.ScalarToken))
+    except yaml.YAMLError:
+        return None
+    return _hash_comments(text), tuple(scalars)
 
 
 def _toml_meaning(text: str) -> tuple[Any, ...] | None:
@@ -207,6 +225,8 @@ def _exact(value: Any) -> object:
 
 
 _ORDERED_JSON = frozenset({"package.json"})
+# What a kind's meaning holds that can be read without loading the data.
+_WRITTEN: dict[str, Callable[[str], object]] = {"yaml": _yaml_written}
 _MEANINGS: dict[str, Callable[[str], object]] = {
     "json": _json_meaning,
     "yaml": _yaml_meaning,
