@@ -20,20 +20,25 @@ if TYPE_CHECKING:
 
 
 class WhitespacePolicy(NamedTuple):
-    line_endings: bool  # CRLF vs LF and a missing final newline are insignificant
+    line_endings: bool  # CRLF vs LF (and, with final_newline, a missing final newline)
     trailing: bool  # trailing spaces/tabs are insignificant (never after a backslash)
     # "any": blank lines come and go freely; "runs": only a run's length may change (prose
     # paragraph breaks); "none": blank lines are content.
     blank_lines: Literal["any", "runs", "none"]
     inner: bool  # the amount of whitespace inside a line (not leading) is insignificant
     leading: bool  # leading indentation is insignificant
+    # A missing final newline is insignificant: not in C and C++, whose standards ask a
+    # source file to end with one (C leaves the behaviour undefined; an `#endif` last
+    # in a header is a directive without its line's end).
+    final_newline: bool = True
 
     def describe(self) -> str:
         """What is free, in words, for `explain`."""
+        endings = "line endings" if self.final_newline else "line endings (not the last one)"
         free = [
             name
             for name, on in (
-                ("line endings", self.line_endings),
+                (endings, self.line_endings),
                 ("trailing spaces", self.trailing),
                 ("spacing inside lines", self.inner),
                 ("indentation", self.leading),
@@ -56,6 +61,7 @@ _POLICIES: dict[str, WhitespacePolicy] = {
     "markdown": WhitespacePolicy(True, True, "runs", inner=False, leading=False),
     "text": WhitespacePolicy(True, True, "runs", inner=True, leading=False),
     **dict.fromkeys(lexers.C_FAMILY, _CODE),
+    **dict.fromkeys(("c", "cpp"), _CODE._replace(final_newline=False)),
 }
 
 

@@ -120,7 +120,8 @@ def _key(kind: str, policy: lexical.WhitespacePolicy, line: Line, *, literal: bo
     if literal or not policy.line_endings:
         # Exact: a "\r" or a missing final newline inside a literal is content.
         return f"{line.text}\0{line.newline}"
-    return lexical.normalize_line(kind, _strip_cr(line.text), literal=False)
+    key = lexical.normalize_line(kind, _strip_cr(line.text), literal=False)
+    return key if line.newline or policy.final_newline else f"{key}\0no final newline"
 
 
 def _strip_cr(text: str) -> str:
