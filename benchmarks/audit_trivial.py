@@ -52,36 +52,51 @@ def main() -> int:
     # A root commit has no parent: its range would add every file, which audits nothing.
     pairs = [line.split() for line in _git(options.repo, *log).decode().splitlines()]
     ranges = [f"{ends[1]}..{ends[0]}" for ends in pairs if len(ends) > 1] + options.ranges
-    counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    counts: Counts = collections.defaultdict(collections.Counter)
+    wrong = sum(audit_range(options.repo, rng, counts) for rng in ranges)
+    print_counts(counts)
+    print(f"{len(ranges)} ranges, {wrong} files whose meaning changed")
+    return 1 if wrong else 0
+
+
+Counts = dict[str, collections.Counter[str]]
+
+
+def audit_range(repo: str, rng: str, counts: Counts) -> int:
+    """The range's files with a trivial hunk audited, counted by kind in `counts`; each
+    whose meaning changed printed. Returns how many did."""
+    try:
+        outcome = classify_range(repo, rng, cache=False)
+    except UserError as error:
+        print(f"skipped {rng}: {error}", file=sys.stderr)
+        return 0
     wrong = 0
-    for rng in ranges:
-        try:
-            outcome = classify_range(options.repo, rng, cache=False)
-        except UserError as error:
-            print(f"skipped {rng}: {error}", file=sys.stderr)
+    for item in outcome.files:
+        change = item.change
+        if change.status not in ("modified", "renamed") or not change.old_oid:
             continue
-        for item in outcome.files:
-            change = item.change
-            if change.status not in ("modified", "renamed") or not change.old_oid:
-                continue
-            if not wanted(item.kind, item.verdict.hunks):
-                continue
-            found = audit(
-                item.kind,
-                change.hunks,
-                item.verdict.hunks,
-                _git(options.repo, "cat-file", "blob", change.old_oid),
-                _git(options.repo, "cat-file", "blob", change.new_oid or ""),
-            )
-            if found is None:
-                continue
-            count = counts[item.kind]
-            count["unparsed" if found.kept is None else "audited"] += 1
-            count["all"] += found.kept is not None and found.every_hunk
-            if found.kept is False:
-                count["changed"] += 1
-                wrong += 1
-                print(f"meaning changed: {rng} {change.path}: {'; '.join(found.hunks)}")
+        if not wanted(item.kind, item.verdict.hunks):
+            continue
+        found = audit(
+            item.kind,
+            change.hunks,
+            item.verdict.hunks,
+            _git(repo, "cat-file", "blob", change.old_oid),
+            _git(repo, "cat-file", "blob", change.new_oid or ""),
+        )
+        if found is None:
+            continue
+        count = counts[item.kind]
+        count["unparsed" if found.kept is None else "audited"] += 1
+        count["all"] += found.kept is not None and found.every_hunk
+        if found.kept is False:
+            count["changed"] += 1
+            wrong += 1
+            print(f"meaning changed: {rng} {change.path}: {'; '.join(found.hunks)}")
+    return wrong
+
+
+def print_counts(counts: Counts) -> None:
     print("| kind | files audited | every hunk trivial | meaning changed | not rebuildable |")
     print("|---|---|---|---|---|")
     for kind in sorted(counts):
@@ -90,8 +105,6 @@ def main() -> int:
             f"| {kind} | {count['audited']} | {count['all']} | {count['changed']} "
             f"| {count['unparsed']} |"
         )
-    print(f"{len(ranges)} ranges, {wrong} files whose meaning changed")
-    return 1 if wrong else 0
 
 
 def _git(repo: str, *args: str) -> bytes:
