@@ -8,7 +8,7 @@ import pytest
 from manifests import files_by_path, manifest_of
 from repos import before_and_after
 
-from gitreview.classify.prose_words import _english_words, english_word, typo_edits
+from gitreview.classify.prose_words import _words, listed, typo_edits
 
 # (file name, old text, new text)
 TRAPS: dict[str, tuple[str, str, str]] = {
@@ -145,6 +145,9 @@ def test_trap_is_significant(tmp_path: Path, case: str) -> None:
         # Misspelt endings are still typos: only a swap of whole endings is a new form.
         ("ok3.md", "It is runing, it occured.\n", "It is running, it occurred.\n"),
         ("ok4.md", "Two specifed assignements.\n", "Two specified assignments.\n"),
+        # One word's British and American spellings.
+        ("ok5.md", "Merge each row with its neighbours.\n", "Merge each row with its neighbors.\n"),
+        ("ok6.txt", "The center of the page.\n", "The centre of the page.\n"),
     ],
 )
 def test_genuine_typo_stays_trivial(tmp_path: Path, name: str, old: str, new: str) -> None:
@@ -192,6 +195,9 @@ def test_genuine_typo_stays_trivial(tmp_path: Path, name: str, old: str, new: st
         ("wait", "want"),
         ("sheep", "sleep"),
         ("cause", "case"),
+        # Words of both Englishes, whatever else one of them spells them.
+        ("story", "storey"),
+        ("meter", "metre"),
         # Neither is: a name (a command, a setting) may be what changed.
         ("conifg", "config"),
         ("kubctl", "kubectl"),
@@ -242,16 +248,19 @@ def test_front_matter_hunks(
     assert [(h["classification"], h["reasons"]) for h in entry["hunks"]] == expected, what
 
 
-def test_the_word_list_is_searched_as_it_is_sorted() -> None:
-    """words/english.txt holds lower-case ASCII words, one a line, sorted as Python
-    sorts them, each once: what the binary search over its text needs."""
-    text = _english_words()
+@pytest.mark.parametrize("name", ["english", "american-only", "british-only"])
+def test_the_word_lists_are_searched_as_they_are_sorted(name: str) -> None:
+    """words/*.txt hold lower-case ASCII words, one a line, sorted as Python sorts them,
+    each once: what the binary search over their text needs."""
+    text = _words(name)
     words = text.split("\n")
     assert words.pop() == ""  # it ends with a line break
-    assert words == sorted(set(words)) and len(words) > 70_000
+    assert words == sorted(set(words)) and len(words) > 1_000
     assert all(word.isascii() and word.isalpha() and word.islower() for word in words)
-    listed = set(words)
+    known = set(words)
     for word in words[::37]:
-        assert english_word(word)
+        assert listed(word, name)
         for other in (word + "q", word[:-1], "a" + word, word.upper()):
-            assert english_word(other) == (other in listed), other
+            assert listed(other, name) == (other in known), other
+    if name != "english":
+        assert known <= set(_words("english").split())

@@ -6,8 +6,9 @@ changes meaning with one letter (must→most, enable→unable, internal→extern
 the checks here are deliberately narrow (issue #3): plain lower-case or Capitalized
 ASCII words of four letters or more, the same first letter (prefixes carry negation
 and direction: un-, in-/ex-, en-/de-), an old word that is no English word and a new
-one that is (a real word swapped for another, from→form or warm→warn, says something
-else: words/english.txt lists them), no word from a list of meaning-bearing words
+one that is, or one word's British and American spellings (a real word swapped for
+another, from→form or warm→warn, says something else: words/ lists them), no word
+from a list of meaning-bearing words
 (numbers and units among them), and a restricted Damerau-Levenshtein distance of 1 (2
 from eight letters). Each part of a hyphenated word is checked as a word of its own, and
 no edit may add or drop a plural ending, a negating prefix or suffix (in-, un-, non-,
@@ -98,16 +99,17 @@ def _inflections(word: str) -> Iterable[str]:
     yield from (word + word[-1] + "ed", word + word[-1] + "ing", word + word[-1] + "er")
 
 
-def english_word(word: str) -> bool:
-    """Whether a lower-case word is in words/english.txt (SCOWL's American and British
-    lists, one word a line, sorted): a binary search over its text, which is read once
-    and never split (a set of its 75,000 words took 20 ms to make)."""
-    words = _english_words()
-    low, high = 0, len(words)
+def listed(word: str, words: str = "english") -> bool:
+    """Whether a lower-case word is in words/WORDS.txt (SCOWL's American and British
+    lists: `english`, both; `american-only` and `british-only`, the words one has and
+    the other has not), one word a line, sorted: a binary search over its text, which
+    is read once and never split (a set of the 75,000 English words took 20 ms)."""
+    text = _words(words)
+    low, high = 0, len(text)
     while low < high:
-        start = words.rfind("\n", 0, (low + high) // 2) + 1
-        end = words.index("\n", start)
-        line = words[start:end]
+        start = text.rfind("\n", 0, (low + high) // 2) + 1
+        end = text.index("\n", start)
+        line = text[start:end]
         if line == word:
             return True
         if line < word:
@@ -117,18 +119,29 @@ def english_word(word: str) -> bool:
     return False
 
 
+def _spelling_fixed(old: str, new: str) -> bool:
+    """Whether `old` is no English word and `new` is one, or the two are one word spelt
+    the British and the American way (neighbours/neighbors, centre/center: each only
+    in its own list, so story/storey and meter/metre, words of both, are not)."""
+    if not listed(old):
+        return listed(new)
+    return (listed(old, "british-only") and listed(new, "american-only")) or (
+        listed(old, "american-only") and listed(new, "british-only")
+    )
+
+
 @functools.cache
-def _english_words() -> str:
+def _words(name: str) -> str:
     import os
 
-    path = os.path.join(os.path.dirname(os.path.dirname(__file__)), "words", "english.txt")
+    path = os.path.join(os.path.dirname(os.path.dirname(__file__)), "words", f"{name}.txt")
     try:
         with open(path, encoding="ascii") as file:
             return file.read()
     except OSError:  # not a folder: installed as a zip
         from importlib import resources
 
-        return resources.files("gitreview").joinpath("words").joinpath("english.txt").read_text()
+        return resources.files("gitreview").joinpath("words").joinpath(f"{name}.txt").read_text()
 
 
 @functools.cache
@@ -245,7 +258,7 @@ def _part_may_be_typo(old: str, new: str) -> bool:
     of the other: nothing in the edit can carry meaning."""
     if min(len(old), len(new)) < 4 or old[0] != new[0]:
         return False  # un-, in-/ex-, en-/de-, local/global: the start of a word is meaning
-    if english_word(old) or not english_word(new):
+    if not _spelling_fixed(old, new):
         return False  # from→form, warm→warn: a word for another says something else
     if old.endswith("est") != new.endswith("est"):
         return False  # stronger→strongest: a comparative is not a typo
