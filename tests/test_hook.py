@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -55,12 +56,12 @@ def pushing(writable_repo: RepoFactory, tmp_path: Path) -> Path:
     return repo
 
 
-def push(repo: Path, *args: str) -> tuple[int, str]:
+def push(repo: Path, *args: str, to: str = "origin") -> tuple[int, str]:
     """`git push`, with gitreview's console script on PATH as a user's shell has it."""
     scripts = str(Path(sys.executable).parent)
     env = isolated_environment({"PATH": f"{scripts}{os.pathsep}{os.environ['PATH']}"})
     result = subprocess.run(
-        ["git", "push", "--porcelain", "origin", *args],
+        ["git", "push", "--porcelain", to, *args],
         cwd=repo,
         env=env,
         capture_output=True,
@@ -90,6 +91,34 @@ def test_a_clean_push_passes_and_leaves_its_manifest(pushing: Path) -> None:
     validate_manifest(manifest)
     assert [c["subject"] for c in manifest["range"]["commits"]] == ["Document usage"]
     assert git(pushing, "status", "--porcelain") == ""  # nothing written to the work tree
+
+
+def test_a_push_to_a_path_or_url_keeps_its_manifest_in_this_repository(
+    pushing: Path, tmp_path: Path
+) -> None:
+    """git names the remote by its path or URL when the push names none: the manifest
+    went into that path, into the other repository (its refs/tags/ held `v1.json`, a
+    broken ref). Each remote is now one folder, named with a digest where needed."""
+    mirror = tmp_path / "mirror.git"
+    git(tmp_path, "init", "--quiet", "--bare", str(mirror))
+    commit(pushing, "docs/usage.md", "# Usage\n\nRun it.\n", "Document usage")
+    git(pushing, "tag", "-a", "v1", "-m", "v1")
+    before = sorted(str(p.relative_to(mirror)) for p in mirror.rglob("*"))
+    kept = pushing / ".git" / "gitreview" / "pre-push"
+    for to in (str(mirror), f"file://{mirror}", "../mirror.git"):
+        status, stderr = push(pushing, "main", "v1", to=to)
+        assert status == 0, stderr
+        [folder] = [path for path in kept.iterdir() if path.name != "origin"]
+        assert folder.name.startswith("mirror.git-"), folder
+        assert (folder / "refs" / "heads" / "main.json").is_file()
+        assert (folder / "refs" / "tags" / "v1.json").is_file()
+        shutil.rmtree(folder)
+        git(mirror, "update-ref", "-d", "refs/heads/main")
+        git(mirror, "update-ref", "-d", "refs/tags/v1")
+    after = sorted(str(p.relative_to(mirror)) for p in mirror.rglob("*"))
+    assert not [name for name in after if name.endswith(".json")]
+    assert git(mirror, "for-each-ref") == ""
+    assert {name for name in before if "objects" not in name} <= set(after)
 
 
 def test_a_fixup_commit_is_refused(pushing: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from importlib import resources
@@ -191,9 +192,8 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
     spec = f"{(push.base or 'empty tree')[:12]}..{push.head[:12]}"
     outcome = classify_range(repo, spec, base_head=(push.base, push.head))
     # A branch (or a remote) may be named like a token: the file name is printed too.
-    name, remote = _hidden(push.name), _hidden(remote)
-    target = Path(git_dir, "gitreview", "pre-push", remote or "remote", *name.split("/"))
-    target = target.with_name(target.name + ".json")
+    name = _hidden(push.name)
+    target = kept_manifest(git_dir, _hidden(remote), name)
     if target.is_file():
         # What the last push of this branch had reviewed is not sent again (issue #13):
         # after a force-push the range is the branch's own commits, most of them seen.
@@ -223,6 +223,33 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
         for finding in manifest["findings"]
         if finding["severity"] in blocking
     ]
+
+
+def kept_manifest(git_dir: str, remote: str, name: str) -> Path:
+    """Where the last push of a ref to a remote keeps its manifest: under the git
+    directory's gitreview/pre-push/, a folder per remote, then the ref's own path. git
+    names the remote by its URL or path when the push names no remote (`git push
+    ../mirror.git main`): that, or any part that could lead out of the folder, becomes
+    one safe name with a digest of what it stood for, so nothing is ever written in
+    another repository."""
+    parts = [_safe(remote or "remote"), *map(_safe, name.split("/"))]
+    target = Path(git_dir, "gitreview", "pre-push", *parts)
+    return target.with_name(target.name + ".json")
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+
+
+def _safe(part: str) -> str:
+    """A folder or file name: `part` where it is a plain name, else its last part
+    (a URL's or a path's, `mirror.git`) made plain, and a digest of the whole."""
+    if _PLAIN_NAME.fullmatch(part):
+        return part
+    import hashlib
+
+    last = part.rstrip("/").rpartition("/")[2]
+    readable = re.sub(r"[^A-Za-z0-9_.-]+", "_", last).strip("._-")[:40] or "remote"
+    return f"{readable}-{hashlib.sha256(part.encode()).hexdigest()[:12]}"
 
 
 def _hidden(name: str) -> str:
