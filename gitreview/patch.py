@@ -15,6 +15,7 @@ from gitreview.model import MODE_GITLINK, MODE_SYMLINK, FileChange, Hunk, Line, 
 _INDEX = re.compile(r"^index ([0-9a-f]+)\.\.([0-9a-f]+)(?: ([0-7]+))?$")
 _MODE = re.compile(r"^(old mode|new mode|new file mode|deleted file mode) ([0-7]+)$")
 _SIMILARITY = re.compile(r"^(?:similarity|dissimilarity) index (\d+)%$")
+_COMBINED = re.compile(r"^(?:diff --cc |diff --combined |@@@ )", re.MULTILINE)
 _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
 
 
@@ -24,6 +25,13 @@ def read_patch(data: bytes, name: str) -> list[FileChange]:
 
     text = data.decode("utf-8", "replace")
     where = "standard input" if name == "-" else name
+    if _COMBINED.search(text):
+        # Its hunks (`@@@`) are no unified diff's: read as one, they would be dropped.
+        raise UserError(
+            f"{where} holds a combined diff (a merge's `diff --cc`), which cannot be read",
+            status=Exit.PATCH,
+            hint="give the merge's diff against one parent: git diff MERGE^1 MERGE",
+        )
     try:
         patch_set = PatchSet(text)
     except UnidiffParseError as error:

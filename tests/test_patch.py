@@ -85,6 +85,12 @@ def test_empty_patch_is_an_empty_manifest() -> None:
             "no diff found in standard input (hint: give the output of git diff, "
             "git format-patch or diff -u)",
         ),
+        (
+            b"diff --cc x.sh\nindex 9d2a,f25c..75c3\n--- a/x.sh\n+++ b/x.sh\n"
+            b"@@@ -1,2 -1,2 +1,2 @@@\n  a\n- b\n +c\n",
+            "standard input holds a combined diff (a merge's `diff --cc`), which cannot be "
+            "read (hint: give the merge's diff against one parent: git diff MERGE^1 MERGE)",
+        ),
     ],
 )
 def test_malformed_patch(data: bytes, message: str) -> None:
