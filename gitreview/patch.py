@@ -15,6 +15,10 @@ from gitreview.model import MODE_GITLINK, MODE_SYMLINK, FileChange, Hunk, Line, 
 _INDEX = re.compile(r"^index ([0-9a-f]+)\.\.([0-9a-f]+)(?: ([0-7]+))?$")
 _MODE = re.compile(r"^(old mode|new mode|new file mode|deleted file mode) ([0-7]+)$")
 _SIMILARITY = re.compile(r"^(?:similarity|dissimilarity) index (\d+)%$")
+# A header with a CR LF line end: git's first line of a file, or the first `---` line
+# of the text, which only a header can be (a removed line `-- x` of a CRLF file is one
+# further on; so is a hunk's header, which may bring such a line's CR along).
+_CR_HEADER = re.compile(r"^diff --git [^\r\n]*\r$|\A(?:(?!--- )[^\n]*\n)*--- [^\r\n]*\r$", re.M)
 _COMBINED = re.compile(r"^(?:diff --cc |diff --combined |@@@ )", re.MULTILINE)
 _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
 
@@ -25,6 +29,14 @@ def read_patch(data: bytes, name: str) -> list[FileChange]:
 
     text = data.decode("utf-8", "replace")
     where = "standard input" if name == "-" else name
+    if _CR_HEADER.search(text):
+        # Saved with CR LF line ends (an editor, a mail client): its paths would end
+        # with a CR, and which of its lines had one in the files cannot be told.
+        raise UserError(
+            f"{where} has lines that end with CR LF, its headers too",
+            status=Exit.PATCH,
+            hint="give the patch as git wrote it, with LF line ends",
+        )
     if _COMBINED.search(text):
         # Its hunks (`@@@`) are no unified diff's: read as one, they would be dropped.
         raise UserError(

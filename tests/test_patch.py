@@ -86,6 +86,11 @@ def test_empty_patch_is_an_empty_manifest() -> None:
             "git format-patch or diff -u)",
         ),
         (
+            b"diff --git a/x b/x\r\n--- a/x\r\n+++ b/x\r\n@@ -1 +1 @@\r\n-a\r\n+b\r\n",
+            "standard input has lines that end with CR LF, its headers too "
+            "(hint: give the patch as git wrote it, with LF line ends)",
+        ),
+        (
             b"diff --cc x.sh\nindex 9d2a,f25c..75c3\n--- a/x.sh\n+++ b/x.sh\n"
             b"@@@ -1,2 -1,2 +1,2 @@@\n  a\n- b\n +c\n",
             "standard input holds a combined diff (a merge's `diff --cc`), which cannot be "
