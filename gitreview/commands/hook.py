@@ -237,13 +237,15 @@ def kept_manifest(git_dir: str, remote: str, name: str) -> Path:
     return target.with_name(target.name + ".json")
 
 
-_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+# What no folder or file name may hold: a separator, a control character.
+_NOT_IN_A_NAME = re.compile(r"[/\\\x00-\x1f]")
 
 
 def _safe(part: str) -> str:
-    """A folder or file name: `part` where it is a plain name, else its last part
-    (a URL's or a path's, `mirror.git`) made plain, and a digest of the whole."""
-    if _PLAIN_NAME.fullmatch(part):
+    """A folder or file name: `part` where it is one (no separator, not `.` or `..`),
+    else its last part (a URL's or a path's, `mirror.git`) made plain, and a digest
+    of the whole."""
+    if part not in ("", ".", "..") and not _NOT_IN_A_NAME.search(part):
         return part
     import hashlib
 
