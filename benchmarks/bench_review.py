@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gitreview import tokens
-from gitreview.pipeline import classify_range, review_of
+from gitreview.model import Finding
+from gitreview.pipeline import Classified, classify_range, review_of
 from gitreview.render.json import serialize
 
 
@@ -73,29 +74,27 @@ def measure(repo: str, merge: str, budget: int | None) -> Row | None:
     if not diff:
         return None
     outcome = classify_range(repo, f"{merge}^1..{merge}")
+    files = list(outcome.files)  # review_of lets the outcome's go as it reports them
     assembled = review_of(outcome, budget=budget)
     manifest = assembled.manifest
     brief = "".join(piece for pieces in assembled.briefs.values() for piece in pieces)
     return Row(
         merge[:12],
-        len(outcome.files),
+        len(files),
         tokens.estimate(diff),
         manifest["tokens"]["full"],
         tokens.estimate(brief),
         tokens.estimate(serialize(manifest)),
-        tokens.estimate_chars(floor(outcome)),
-        covered(outcome, brief, budget),
+        tokens.estimate_chars(floor(files)),
+        covered(files, outcome.findings, brief, budget),
     )
 
 
-def floor(outcome: object) -> int:
+def floor(files: Sequence[Classified]) -> int:
     """Characters of the significant changed lines, each with its -/+ and newline."""
-    from gitreview.pipeline import Outcome
-
-    assert isinstance(outcome, Outcome)
     return sum(
         len(line.text) + 2
-        for item in outcome.files
+        for item in files
         if item.verdict.classification == "significant"
         for hunk, verdict in zip(item.change.hunks, item.verdict.hunks, strict=True)
         if verdict.classification == "significant"
@@ -104,22 +103,23 @@ def floor(outcome: object) -> int:
     )
 
 
-def covered(outcome: object, brief: str, budget: int | None) -> bool:
+def covered(
+    files: Sequence[Classified], findings: Sequence[Finding], brief: str, budget: int | None
+) -> bool:
     """Every changed line of every significant hunk, removed and added, and every
     finding's message is in the brief (inlined, or its handle listed when a budget
     pushes it out)."""
-    from gitreview.pipeline import Outcome
     from gitreview.secrets import redact
 
-    assert isinstance(outcome, Outcome)
-    for item in outcome.files:
+    assert files, "no file to check"
+    for item in files:
         for hunk, verdict in zip(item.change.hunks, item.verdict.hunks, strict=True):
             if verdict.classification == "trivial" or item.verdict.classification == "trivial":
                 continue
             for line in hunk.lines:
                 if line.origin != " " and redact(line.text.rstrip("\r")) not in brief:
                     return budget is not None
-    return all(redact(finding.message) in brief for finding in outcome.findings)
+    return all(redact(finding.message) in brief for finding in findings)
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
