@@ -72,7 +72,7 @@ class Outcome(NamedTuple):
 
 
 def manifest_of(outcome: Outcome, *, budget: int | None = None) -> dict[str, Any]:
-    """The review manifest of a classified range."""
+    """The review manifest of a classified range (its files are let go: `review_of`)."""
     return review_of(outcome, budget=budget).manifest
 
 
