@@ -61,28 +61,32 @@ def _parse(text: str, listed: Collection[str]) -> tuple[dict[Any, Any], set[int]
     """The data, and the lines (0-based) of the listed keys' top-level entries."""
     import yaml  # imported when a Markdown file with front matter changed: start-up
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    # One safe loader composes the text once: the entries are read off its nodes, then
+    # the data is built from them (which flattens merge keys in the nodes).
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
     try:
-        node = yaml.compose(text, Loader=loader)
-        data = yaml.load(text, Loader=loader)  # a safe loader
+        node = loader.get_single_node()
+        if node is None:
+            return {}, set()  # empty front matter: no keys at all
+        if not isinstance(node, yaml.MappingNode) or node.flow_style:
+            return None
+        entries: set[int] = set()
+        for key, value in node.value:
+            if (
+                isinstance(key, yaml.ScalarNode)
+                and key.tag == "tag:yaml.org,2002:str"
+                and key.value in listed
+                and isinstance(value, yaml.ScalarNode)
+                # Plain (libyaml says "") or quoted; not a block scalar, whose end is fuzzy.
+                and value.style in (None, "", "'", '"')
+            ):
+                entries.update(range(key.start_mark.line, value.end_mark.line + 1))
+        data = loader.construct_document(node)
     except (yaml.YAMLError, ValueError, RecursionError):  # ValueError: 2024-02-30
         return None
-    if node is None:
-        return {}, set()  # empty front matter: no keys at all
-    if not isinstance(node, yaml.MappingNode) or node.flow_style or not isinstance(data, dict):
-        return None
-    entries: set[int] = set()
-    for key, value in node.value:
-        if (
-            isinstance(key, yaml.ScalarNode)
-            and key.tag == "tag:yaml.org,2002:str"
-            and key.value in listed
-            and isinstance(value, yaml.ScalarNode)
-            # Plain (libyaml says "") or quoted; not a block scalar, whose end is fuzzy.
-            and value.style in (None, "", "'", '"')
-        ):
-            entries.update(range(key.start_mark.line, value.end_mark.line + 1))
-    return data, entries
+    finally:
+        loader.dispose()
+    return (data, entries) if isinstance(data, dict) else None
 
 
 def _without(lines: list[str], entries: set[int]) -> list[str]:
