@@ -40,8 +40,9 @@ def formatting(facts: FileFacts, hunk: Hunk) -> Proof | None:
     # each leave the data as it was can change it together.
     written = _WRITTEN.get(facts.kind)
     if written is not None:
-        # Part of the meaning, read without building the data: where it differs, so
-        # does the meaning, and most changed files are never loaded (issue 12).
+        # The part of the meaning read without building the data, compared first: where
+        # it differs, so does the meaning, and most changed files are never loaded
+        # (issue 12). The kind's _MEANINGS entry is then the data alone.
         was = _memo(facts, "formatting:old-written", lambda: written(old_text))
         if was is None or _memo(facts, "formatting:new-written", lambda: written(new_text)) != was:
             return None
@@ -110,18 +111,15 @@ def _ordered_json_meaning(text: str) -> tuple[Any, ...] | None:
     return (*meaning, _Strict(order))
 
 
-def _yaml_meaning(text: str) -> tuple[Any, ...] | None:
+def _yaml_data(text: str) -> tuple[Any, ...] | None:
+    """A YAML file's documents (safe loader); with `_yaml_written`, its meaning."""
     import yaml
 
-    written = _yaml_written(text)
-    if written is None:
-        return None
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        documents = list(yaml.load_all(text, Loader=loader))
+        return (_Strict(list(yaml.load_all(text, Loader=loader))),)
     except (yaml.YAMLError, ValueError, RecursionError):  # ValueError: 2024-02-30
         return None
-    return (_Strict(documents), *written)
 
 
 def _yaml_written(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
@@ -229,7 +227,7 @@ _ORDERED_JSON = frozenset({"package.json"})
 _WRITTEN: dict[str, Callable[[str], object]] = {"yaml": _yaml_written}
 _MEANINGS: dict[str, Callable[[str], object]] = {
     "json": _json_meaning,
-    "yaml": _yaml_meaning,
+    "yaml": _yaml_data,
     "toml": _toml_meaning,
 }
 _IGNORED = {
