@@ -59,19 +59,10 @@ class Config(NamedTuple):
 
 
 def load_schema(name: str) -> dict[str, Any]:
-    """One of the package's JSON Schemas: read beside this module, as the package is
-    installed (or checked out); through importlib.resources only where it is not a
-    folder (a zip), since loading that costs 10 ms of a push with a configuration."""
-    import os
+    """One of the package's JSON Schemas."""
+    from gitreview.packaged import packaged
 
-    try:
-        with open(os.path.join(os.path.dirname(__file__), "schemas", name), "rb") as file:
-            data = file.read()
-    except OSError:
-        from importlib import resources
-
-        data = resources.files("gitreview").joinpath("schemas").joinpath(name).read_bytes()
-    schema: dict[str, Any] = json.loads(data.decode("utf-8"))
+    schema: dict[str, Any] = json.loads(packaged("schemas", name).decode("utf-8"))
     return schema
 
 

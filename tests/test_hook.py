@@ -121,6 +121,24 @@ def test_a_push_to_a_path_or_url_keeps_its_manifest_in_this_repository(
     assert {name for name in before if "objects" not in name} <= set(after)
 
 
+def test_the_hook_imports_nothing_a_push_does_not_use(pushing: Path) -> None:
+    """Every push runs it: importlib.resources (with tempfile and random) is loaded
+    only by install-hook, which reads the script from the package."""
+    head = commit(pushing, "docs/usage.md", "# Usage\n\nRun it.\n", "Document usage")
+    line = f"refs/heads/main {head} refs/heads/main {git(pushing, 'rev-parse', 'origin/main')}"
+    code = (
+        "import io, sys\n"
+        "from gitreview.cli import main\n"
+        f"sys.stdin = io.StringIO({line!r})\n"
+        f"status = main(['pre-push', '--repo', {str(pushing)!r}, 'origin'])\n"
+        "print(status, sorted({'importlib.resources', 'tempfile'} & set(sys.modules)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, check=True, env=isolated_environment()
+    ).stdout
+    assert out.decode().splitlines()[-1] == "0 []"
+
+
 def test_a_fixup_commit_is_refused(pushing: Path) -> None:
     commit(pushing, "README.md", "# Greeting\n\nHello.\n", "fixup! Add README and greeting module")
     status, stderr = push(pushing, "main")

@@ -132,16 +132,9 @@ def _spelling_fixed(old: str, new: str) -> bool:
 
 @functools.cache
 def _words(name: str) -> str:
-    import os
+    from gitreview.packaged import packaged
 
-    path = os.path.join(os.path.dirname(os.path.dirname(__file__)), "words", f"{name}.txt")
-    try:
-        with open(path, encoding="ascii") as file:
-            return file.read()
-    except OSError:  # not a folder: installed as a zip
-        from importlib import resources
-
-        return resources.files("gitreview").joinpath("words").joinpath(f"{name}.txt").read_text()
+    return packaged("words", f"{name}.txt").decode("ascii")
 
 
 @functools.cache

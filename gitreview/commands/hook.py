@@ -16,7 +16,6 @@ import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -276,10 +275,11 @@ def _where(finding: dict[str, Any]) -> str:
 
 def run_install(*, repo: str | None, force: bool) -> int:
     from gitreview.git import open_repository
+    from gitreview.packaged import packaged
 
     hooks = Path(open_repository(repo).hooks_dir())
     target = hooks / "pre-push"
-    script = resources.files("gitreview").joinpath("hooks").joinpath("pre-push").read_text("utf-8")
+    script = packaged("hooks", "pre-push").decode("utf-8")
     if target.exists() or target.is_symlink():
         current = target.read_text("utf-8", "replace") if target.is_file() else ""
         if MARKER not in current:
