@@ -251,8 +251,6 @@ def _part_may_be_typo(old: str, new: str) -> bool:
     of the other: nothing in the edit can carry meaning."""
     if min(len(old), len(new)) < 4 or old[0] != new[0]:
         return False  # un-, in-/ex-, en-/de-, local/global: the start of a word is meaning
-    if not _spelling_fixed(old, new):
-        return False  # from→form, warm→warn: a word for another says something else
     if old.endswith("est") != new.endswith("est"):
         return False  # stronger→strongest: a comparative is not a typo
     if _plural_pair(old, new) or _plural_pair(new, old):
@@ -261,7 +259,10 @@ def _part_may_be_typo(old: str, new: str) -> bool:
         return False  # creates→created, iteration→iterator: another form, not a spelling
     if _affixed(old, new) or _affixed(new, old):
         return False
-    return not _number_prefix_touched(old, new)
+    if _number_prefix_touched(old, new):
+        return False
+    # Last, the word lists (the checks above are on the two words alone):
+    return _spelling_fixed(old, new)  # from→form, warm→warn: a word for another
 
 
 def _plural_pair(short: str, long: str) -> bool:
