@@ -121,13 +121,32 @@ def listed(word: str, words: str = "english") -> bool:
 
 def _spelling_fixed(old: str, new: str) -> bool:
     """Whether `old` is no English word and `new` is one, or the two are one word spelt
-    the British and the American way (neighbours/neighbors, centre/center: each only
-    in its own list, so story/storey and meter/metre, words of both, are not)."""
+    the British and the American way: each only in its own list (story/storey and
+    meter/metre, words of both, are not), and one of the dialects' correspondences
+    apart (neighbours/neighbors; not analysed/analyzer, furore/furors, nitre/nite)."""
     if not listed(old):
         return listed(new)
-    return (listed(old, "british-only") and listed(new, "american-only")) or (
-        listed(old, "american-only") and listed(new, "british-only")
-    )
+    if listed(old, "british-only") and listed(new, "american-only"):
+        return _spelt_apart(old, new)
+    return listed(old, "american-only") and listed(new, "british-only") and _spelt_apart(new, old)
+
+
+# How one word's British and American spellings differ, British first.
+_DIALECTS = (
+    *(("our", "or"), ("re", "er"), ("is", "iz"), ("ys", "yz"), ("ll", "l")),
+    *(("ae", "e"), ("oe", "e"), ("ogue", "og"), ("ence", "ense"), ("sc", "sk"), ("mme", "m")),
+)
+
+
+def _spelt_apart(british: str, american: str) -> bool:
+    """Whether one of _DIALECTS, made once in `british`, spells `american`."""
+    for ours, theirs in _DIALECTS:
+        at = british.find(ours)
+        while at >= 0:
+            if british[:at] + theirs + british[at + len(ours) :] == american:
+                return True
+            at = british.find(ours, at + 1)
+    return False
 
 
 @functools.cache
