@@ -561,7 +561,8 @@ def test_the_code_digest_reads_the_words_and_schemas_verdicts_depend_on(
     monkeypatch.setattr(cache, "_files", recorded)
     cache.code_digest.__wrapped__()
     package = os.path.dirname(cache.__file__)
-    for name in ("words/english.txt", "schemas/config.schema.json"):
+    words = ("english", "american-only", "british-only")
+    for name in (*(f"words/{one}.txt" for one in words), "schemas/config.schema.json"):
         assert os.path.join(package, *name.split("/")) in read, name
 
 
