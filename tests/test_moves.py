@@ -345,6 +345,39 @@ class Account:
         return self._balance_in_cents_of_the_account
 """
 
+
+def decorated(header: str, decorator: str, *, swapped: bool = False) -> str:
+    """A module of three functions, each under `decorator` (its `{name}` the
+    function's: lines that differ, as a real module's would), the first moved last
+    when `swapped`: in what order the decorator sees them is what the move changes."""
+    definitions = [
+        f"{decorator.format(name=name)}\ndef {name}(request):\n"
+        f'    """The {name} step, run for every request before it is routed."""\n'
+        f'    token = request.headers.get("Authorization", "")\n'
+        f'    return token.removeprefix("Bearer ").split(".")[0] or "{name}"\n'
+        for name in ("authenticate", "rate_limit", "audit_log")
+    ]
+    if swapped:
+        definitions = [*definitions[1:], definitions[0]]
+    return header + "\n\n" + "\n\n".join(definitions)
+
+
+FLASK = "from flask import Flask\n\napp = Flask(__name__)\n"
+REGISTRY = "from registry import Registered\n\n\n"
+CLASSES = """\
+class Json(metaclass=Registered):
+    \"\"\"Reads and writes the JSON format, the first one tried.\"\"\"
+
+    suffix = ".json"
+
+
+class Yaml(metaclass=Registered):
+    \"\"\"Reads and writes the YAML format, tried after JSON.\"\"\"
+
+    suffix = ".yaml"
+"""
+CLASSES_SWAPPED = "\n\n".join(reversed(CLASSES.split("\n\n\n"))) + "\n"
+
 MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
     # (what, old files, new files, the classification of every hunk of the range)
     (
@@ -411,6 +444,72 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
             "circle.py": EXPORTS + "import math\n",
             "shapes.py": "import math\n\n\n" + AREA_AND_PERIMETER,
         },
+        "significant",
+    ),
+    (
+        "three request hooks reordered (a decorator records each: they run in that order)",
+        {"hooks.py": decorated(FLASK, "@app.before_request  # {name}")},
+        {"hooks.py": decorated(FLASK, "@app.before_request  # {name}", swapped=True)},
+        "significant",
+    ),
+    (
+        "three cached functions reordered (functools' decorators record nothing)",
+        {
+            "cached.py": decorated(
+                "import functools\n", "@functools.lru_cache(typed={name!r} > 'b')"
+            )
+        },
+        {
+            "cached.py": decorated(
+                "import functools\n", "@functools.lru_cache(typed={name!r} > 'b')", swapped=True
+            )
+        },
+        "trivial",
+    ),
+    (
+        "three functions reordered under a decorator imported as dataclass from elsewhere",
+        {
+            "shadowed.py": decorated(
+                "from registry import record as dataclass\n", "@dataclass(name='{name}')"
+            )
+        },
+        {
+            "shadowed.py": decorated(
+                "from registry import record as dataclass\n",
+                "@dataclass(name='{name}')",
+                swapped=True,
+            )
+        },
+        "significant",
+    ),
+    (
+        "three fixtures reordered",
+        {"conftest.py": decorated("import pytest\n", "@pytest.fixture(name='{name}_step')")},
+        {
+            "conftest.py": decorated(
+                "import pytest\n", "@pytest.fixture(name='{name}_step')", swapped=True
+            )
+        },
+        "trivial",
+    ),
+    (
+        "three autouse fixtures reordered (set up in the order of definition)",
+        {
+            "conftest.py": decorated(
+                "import pytest\n", "@pytest.fixture(name='{name}_step', autouse=True)"
+            )
+        },
+        {
+            "conftest.py": decorated(
+                "import pytest\n", "@pytest.fixture(name='{name}_step', autouse=True)", swapped=True
+            )
+        },
+        "significant",
+    ),
+    (
+        "two classes under a metaclass swapped (it may record them in order)",
+        {"formats.py": REGISTRY + CLASSES},
+        {"formats.py": REGISTRY + CLASSES_SWAPPED},
         "significant",
     ),
     (
@@ -504,6 +603,27 @@ def test_explain_says_why_a_reordering_is_no_move(tmp_path: Path) -> None:
         "but a move is trivial only for whole top-level definitions or sections: "
         "the order of statements, keys and rules is meaning\n"
     )
+
+
+def test_explain_names_the_decorator_that_records_a_moved_function(tmp_path: Path) -> None:
+    hooks = "@app.before_request  # {name}"
+    repo = two_commits(
+        tmp_path / "repo",
+        {"hooks.py": decorated(FLASK, hooks)},
+        {"hooks.py": decorated(FLASK, hooks, swapped=True)},
+    )
+    [entry] = files_by_path(manifest_of("--repo", repo, "HEAD")).values()
+    why = {
+        hunk["handle"]: run("explain", "--repo", repo, hunk["handle"], "HEAD").stdout
+        for hunk in entry["hunks"]
+    }
+    assert len(why) == 2
+    for handle, said in why.items():
+        assert said.startswith(f"{handle}\n  significant: content\n  moved "), said
+        assert said.endswith(
+            ", but @app.before_request runs as authenticate is defined and may record it "
+            "(a hook, a receiver, a handler): its place among what is recorded is meaning\n"
+        ), said
 
 
 def outline_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:

@@ -34,6 +34,11 @@ MIN_LINES = 3
 MIN_ALNUM = 40
 MAX_CANDIDATES = 50  # places tried per line: bounds the work on repetitive code
 _MOVABLE_STATUSES = ("modified", "renamed", "copied")
+# Why a move stays significant when the block is not whole units whose order is free.
+_NOT_WHOLE = (
+    "a move is trivial only for whole top-level definitions or sections: "
+    "the order of statements, keys and rules is meaning"
+)
 _SAME_ORIGIN = {origin: re.compile(re.escape(origin) + "+") for origin in "-+"}
 
 FileInput = tuple[FileChange, str, bool, FileVerdict]  # change, kind, t1, verdict
@@ -176,7 +181,7 @@ def find_moves(files: Sequence[FileInput]) -> list[FileVerdict]:
         for run in _runs(files, f, h, "-")
     )
     matcher.match(added, removed)
-    valid: dict[int, bool] = {}
+    why: dict[int, str | None] = {}  # block -> why its order may be meaning (None: it is not)
     verdicts = [verdict for _, _, _, verdict in files]
     for f, h in candidates:
         blocks = _moved(matcher, f, h)
@@ -189,18 +194,15 @@ def find_moves(files: Sequence[FileInput]) -> list[FileVerdict]:
             else:
                 pointers[("moved_from", matcher.blocks[block].there)] = None
         for _, block in blocks:
-            if block not in valid:
-                valid[block] = _order_free(matcher, matcher.blocks[block])
+            if block not in why:
+                why[block] = _order_meaning(matcher, matcher.blocks[block])
         evidence = "; ".join(f"{name.replace('_', ' ')} {handle}" for name, handle in pointers)
-        if all(valid[block] for _, block in blocks):
+        meaning = next((why[block] for _, block in blocks if why[block]), None)
+        if meaning is None:
             verdict = Verdict("trivial", ("moved",), evidence + ", unchanged", tuple(pointers))
         else:
             verdict = Verdict(
-                "significant",
-                ("content",),
-                f"{evidence}, but a move is trivial only for whole top-level definitions "
-                "or sections: the order of statements, keys and rules is meaning",
-                tuple(pointers),
+                "significant", ("content",), f"{evidence}, but {meaning}", tuple(pointers)
             )
         hunks = list(verdicts[f].hunks)
         hunks[h] = verdict
@@ -270,17 +272,18 @@ def _moved(matcher: _Matcher, f: int, h: int) -> list[tuple[str, int]] | None:
     return list(blocks) or None
 
 
-def _order_free(matcher: _Matcher, block: _Block) -> bool:
-    """Whether the block is whole top-level definitions or sections on both sides,
-    the same ones, with every name still resolving where it now is."""
+def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
+    """None when the block is whole top-level definitions or sections on both sides,
+    the same ones, with every name still resolving where it now is and nothing
+    recording them as they are defined; else why its order may be meaning."""
     files = matcher.files
     _, kind, _, source_verdict = files[block.source.file]
     _, target_kind, _, target_verdict = files[block.target.file]
     outlines = (source_verdict.outline, target_verdict.outline)
     if kind != target_kind or outlines[0] is None or outlines[1] is None:
-        return False
+        return _NOT_WHOLE
     if outlines[0].old is None or outlines[1].new is None:
-        return False
+        return _NOT_WHOLE
     source = block.source
     lines = files[source.file][0].hunks[source.hunk].lines
     texts = list(texts_of(lines, source.start, source.start + source.length))
@@ -290,21 +293,30 @@ def _order_free(matcher: _Matcher, block: _Block) -> bool:
     was = whole_units(outlines[0].old, first_old, first_old + len(texts) - 1, texts)
     now = whole_units(outlines[1].new, first_new, first_new + len(texts) - 1, texts)
     if was is None or now is None or [u.name for u in was] != [u.name for u in now]:
-        return False
+        return _NOT_WHOLE
     same_file = block.source.file == block.target.file
     if kind == "markdown":
         # A subsection moved under another heading now documents something else
         # (`### Windows` from Install to Uninstall): within a file, the headings above
         # stay the same; into another file, only a page's title may be above it.
         if same_file:
-            return all(one.parents == two.parents for one, two in zip(was, now, strict=True))
+            parents = all(one.parents == two.parents for one, two in zip(was, now, strict=True))
+            return None if parents else _NOT_WHOLE
         if any(level > 1 for unit in (*was, *now) for level, _ in unit.parents):
-            return False
+            return _NOT_WHOLE
         # Into another file, a relative or reference link may no longer resolve.
-        return not any("[" in text or HTML_LINK.search(text) for text in texts)
-    return all(
-        _resolves(outlines[1].new, unit, None if same_file else outlines[0].new) for unit in now
-    )
+        linked = any("[" in text or HTML_LINK.search(text) for text in texts)
+        return _NOT_WHOLE if linked else None
+    source_head = None if same_file else outlines[0].new
+    if not all(_resolves(outlines[1].new, unit, source_head) for unit in now):
+        return _NOT_WHOLE
+    recorded = next((unit for unit in (*was, *now) if unit.recorded_by), None)
+    if recorded is not None:
+        return (
+            f"{recorded.recorded_by} runs as {recorded.name} is defined and may record it "
+            "(a hook, a receiver, a handler): its place among what is recorded is meaning"
+        )
+    return None
 
 
 def _resolves(head: Side, unit: Unit, source_head: Side | None) -> bool:

@@ -34,6 +34,23 @@ _STARTS = {
 }
 # Names a module has without binding them.
 MODULE_NAMES = frozenset(dir(builtins)) | {"__file__", "__builtins__", "__path__", "__cached__"}
+# Decorators that wrap or describe a definition and record it nowhere, by the name
+# their module gives them: the order of the definitions they decorate is no meaning.
+# Any other decorator runs when the definition is made and may record it in a list
+# (Flask's before_request, a signal's receivers, atexit), whose order is meaning.
+_RECORDING_NOTHING = frozenset(
+    {
+        *("builtins.staticmethod", "builtins.classmethod", "builtins.property"),
+        *("functools.cache", "functools.lru_cache", "functools.cached_property"),
+        *("functools.total_ordering", "functools.singledispatch", "functools.wraps"),
+        *("contextlib.contextmanager", "contextlib.asynccontextmanager"),
+        *("dataclasses.dataclass", "abc.abstractmethod", "enum.unique"),
+        *("typing.final", "typing.no_type_check", "typing.runtime_checkable"),
+        *("typing_extensions.final", "typing_extensions.runtime_checkable"),
+        *("attr.s", "attr.define", "attr.frozen", "attrs.define", "attrs.frozen"),
+        "pytest.fixture",  # an autouse fixture is set up in the order of definition
+    }
+)
 
 
 class Unit(NamedTuple):
@@ -45,6 +62,10 @@ class Unit(NamedTuple):
     needs_first: frozenset[str] = frozenset()  # module names it reads at import time
     # Markdown: the headings above it (level, text): the section documents part of them.
     parents: tuple[tuple[int, str], ...] = ()
+    # Python: what runs when it is defined and may record it somewhere (a decorator,
+    # a metaclass), as written: in a list of request hooks, receivers or exit
+    # handlers, its place among the others is meaning. "" when nothing does.
+    recorded_by: str = ""
 
 
 class Module(NamedTuple):
@@ -140,7 +161,7 @@ def _python(text: str) -> Side | None:
     tables: dict[tuple[str, int], symtable.SymbolTable] = {
         (child.get_name(), child.get_lineno()): child for child in table.get_children()
     }
-    units = []
+    units: list[tuple[Unit, ast.stmt]] = []
     bound: dict[str, list[int]] = {}
     read_early: dict[str, list[int]] = {}
     definitions = {
@@ -149,7 +170,9 @@ def _python(text: str) -> Side | None:
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
     }
     calls: list[int] = []
+    imported: dict[str, str] = {}  # name -> the module, or module.name, it was imported as
     for statement in tree.body:
+        imported |= _imported(statement)
         first = min([statement.lineno, *_decorator_lines(statement)])
         last = statement.end_lineno or statement.lineno
         for name in _bindings(statement):
@@ -159,20 +182,21 @@ def _python(text: str) -> Side | None:
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             child = tables.get((statement.name, statement.lineno))
             if child is None:
-                units.append(Unit(first, last, False))
+                units.append((Unit(first, last, False), statement))
                 continue
             early = set(_header_names(statement))
             if isinstance(statement, ast.ClassDef):
                 early |= _class_reads(child)
             for name in early:
                 read_early.setdefault(name, []).append(first)
+            reads = frozenset(_reads(child))
             units.append(
-                Unit(first, last, True, statement.name, frozenset(_reads(child)), frozenset(early))
+                (Unit(first, last, True, statement.name, reads, frozenset(early)), statement)
             )
         else:
             for name in _early_reads(statement):
                 read_early.setdefault(name, []).append(first)
-            units.append(Unit(first, last, False))
+            units.append((Unit(first, last, False), statement))
     # Read: every name loaded, and every string that could name one (`__all__`,
     # getattr(module, "name")): a name that only a string reads still must resolve.
     read: set[str] = set()
@@ -185,7 +209,72 @@ def _python(text: str) -> Side | None:
                 read.add(node.value)
         elif isinstance(node, ast.ImportFrom):
             star = star or any(alias.name == "*" for alias in node.names)
-    return Side(tuple(units), Module(bound, read_early, frozenset(read), star, tuple(calls)))
+    recorded = tuple(_recorded(unit, statement, imported, bound) for unit, statement in units)
+    return Side(recorded, Module(bound, read_early, frozenset(read), star, tuple(calls)))
+
+
+def _imported(statement: ast.stmt) -> dict[str, str]:
+    """What a top-level statement imports (in its `if` and `try` bodies too): each name
+    it binds, with the module or module.name it stands for (relative imports aside)."""
+    import ast
+
+    imported = {}
+    for node in _walk_early(statement, class_bodies=False):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    imported[alias.asname] = alias.name
+                else:
+                    imported[alias.name.split(".")[0]] = alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                imported[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return imported
+
+
+def _recorded(
+    unit: Unit, statement: ast.stmt, imported: dict[str, str], bound: dict[str, list[int]]
+) -> Unit:
+    """The unit, with the first of its decorators (or its metaclass) that may record it."""
+    import ast
+
+    if not unit.movable:
+        return unit
+    for decorator in getattr(statement, "decorator_list", ()):
+        if not _records_nothing(decorator, imported, bound):
+            return unit._replace(recorded_by="@" + ast.unparse(decorator))
+    for keyword in getattr(statement, "keywords", ()):
+        if keyword.arg == "metaclass":
+            return unit._replace(recorded_by="metaclass=" + ast.unparse(keyword.value))
+    return unit
+
+
+def _records_nothing(
+    decorator: ast.expr, imported: dict[str, str], bound: dict[str, list[int]]
+) -> bool:
+    """Whether a decorator is one of those known to record nothing: its name, from the
+    one import that binds it (or a builtin the module does not bind), is listed."""
+    import ast
+
+    expression, attributes = decorator, []
+    if isinstance(expression, ast.Call):
+        if any(keyword.arg == "autouse" for keyword in expression.keywords):
+            return False  # an autouse fixture: set up in the order of definition
+        expression = expression.func
+    while isinstance(expression, ast.Attribute):
+        attributes.append(expression.attr)
+        expression = expression.value
+    if not isinstance(expression, ast.Name):
+        return False
+    name = expression.id
+    if name not in bound:
+        module = "builtins." + name
+    elif len(bound[name]) == 1 and name in imported:
+        module = imported[name]
+    else:
+        return False  # bound by something else, or more than once
+    qualified = ".".join([module, *reversed(attributes)])
+    return qualified in _RECORDING_NOTHING or qualified.startswith("pytest.mark.")
 
 
 def _callees(statement: ast.stmt) -> Iterator[str]:
