@@ -378,6 +378,30 @@ class Yaml(metaclass=Registered):
 """
 CLASSES_SWAPPED = "\n\n".join(reversed(CLASSES.split("\n\n\n"))) + "\n"
 
+
+def two_classes(header: str, bases: str, *, swapped: bool = False) -> str:
+    """A module of two classes on `bases`, swapped when `swapped`."""
+    classes = [
+        f"class {name}({bases}):\n"
+        f'    """The {name} error, raised when a request is {name.lower()}."""\n\n'
+        f'    status = "{name.lower()}"\n'
+        for name in ("Refused", "Expired")
+    ]
+    if swapped:
+        classes.reverse()
+    return header + "\n\n".join(classes)
+
+
+PLUGINS = """\
+class Plugin:
+    found = []
+
+    def __init_subclass__(cls):
+        Plugin.found.append(cls)
+
+
+"""
+
 MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
     # (what, old files, new files, the classification of every hunk of the range)
     (
@@ -510,6 +534,28 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "two classes under a metaclass swapped (it may record them in order)",
         {"formats.py": REGISTRY + CLASSES},
         {"formats.py": REGISTRY + CLASSES_SWAPPED},
+        "significant",
+    ),
+    (
+        "two exception classes swapped (builtin bases record nothing)",
+        {"errors.py": two_classes("", "PermissionError")},
+        {"errors.py": two_classes("", "PermissionError", swapped=True)},
+        "trivial",
+    ),
+    (
+        "two models swapped (an imported base may record its subclasses)",
+        {"models.py": two_classes("from django.db import models\n\n\n", "models.Model")},
+        {
+            "models.py": two_classes(
+                "from django.db import models\n\n\n", "models.Model", swapped=True
+            )
+        },
+        "significant",
+    ),
+    (
+        "two plugins swapped (the module's base records subclasses in __init_subclass__)",
+        {"plugins.py": two_classes(PLUGINS, "Plugin")},
+        {"plugins.py": two_classes(PLUGINS, "Plugin", swapped=True)},
         "significant",
     ),
     (

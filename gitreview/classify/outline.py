@@ -51,6 +51,16 @@ _RECORDING_NOTHING = frozenset(
         "pytest.fixture",  # an autouse fixture is set up in the order of definition
     }
 )
+# Base classes known to record nothing of their subclasses (builtins too: `Exception`):
+# any other base may, by its `__init_subclass__` or its metaclass (Django's models,
+# SQLAlchemy's declarative classes, plugin registries), in the order they are made.
+_BASES_RECORDING_NOTHING = frozenset(
+    {
+        *("abc.ABC", "enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"),
+        *("typing.NamedTuple", "typing.TypedDict", "typing.Protocol", "typing.Generic"),
+        *("typing_extensions.TypedDict", "typing_extensions.Protocol"),
+    }
+)
 
 
 class Unit(NamedTuple):
@@ -209,7 +219,8 @@ def _python(text: str) -> Side | None:
                 read.add(node.value)
         elif isinstance(node, ast.ImportFrom):
             star = star or any(alias.name == "*" for alias in node.names)
-    recorded = tuple(_recorded(unit, statement, imported, bound) for unit, statement in units)
+    recorders = _Recorders(tree, imported, bound)
+    recorded = tuple(recorders.of(unit, statement) for unit, statement in units)
     return Side(recorded, Module(bound, read_early, frozenset(read), star, tuple(calls)))
 
 
@@ -232,49 +243,97 @@ def _imported(statement: ast.stmt) -> dict[str, str]:
     return imported
 
 
-def _recorded(
-    unit: Unit, statement: ast.stmt, imported: dict[str, str], bound: dict[str, list[int]]
-) -> Unit:
-    """The unit, with the first of its decorators (or its metaclass) that may record it."""
-    import ast
+class _Recorders:
+    """What may record a module's definitions as they are made: a decorator, a
+    metaclass, or a base class's `__init_subclass__` or metaclass. Names are resolved
+    through the module's own imports (or builtins it does not bind); a name bound by
+    anything else, or more than once, is not known."""
 
-    if not unit.movable:
+    def __init__(self, tree: ast.Module, imported: dict[str, str], bound: dict[str, list[int]]):
+        import ast
+
+        self._imported = imported
+        self._bound = bound
+        self._classes = {s.name: s for s in tree.body if isinstance(s, ast.ClassDef)}
+
+    def of(self, unit: Unit, statement: ast.stmt) -> Unit:
+        """The unit, with the first thing that may record it, as written."""
+        import ast
+
+        if not unit.movable:
+            return unit
+        for decorator in getattr(statement, "decorator_list", ()):
+            if not self._decorator_records_nothing(decorator):
+                return unit._replace(recorded_by="@" + ast.unparse(decorator))
+        if isinstance(statement, ast.ClassDef):
+            recorder = self._class_recorder(statement, set())
+            if recorder is not None:
+                return unit._replace(recorded_by=ast.unparse(recorder))
         return unit
-    for decorator in getattr(statement, "decorator_list", ()):
-        if not _records_nothing(decorator, imported, bound):
-            return unit._replace(recorded_by="@" + ast.unparse(decorator))
-    for keyword in getattr(statement, "keywords", ()):
-        if keyword.arg == "metaclass":
-            return unit._replace(recorded_by="metaclass=" + ast.unparse(keyword.value))
-    return unit
 
+    def _decorator_records_nothing(self, decorator: ast.expr) -> bool:
+        import ast
 
-def _records_nothing(
-    decorator: ast.expr, imported: dict[str, str], bound: dict[str, list[int]]
-) -> bool:
-    """Whether a decorator is one of those known to record nothing: its name, from the
-    one import that binds it (or a builtin the module does not bind), is listed."""
-    import ast
+        if isinstance(decorator, ast.Call):
+            if any(keyword.arg == "autouse" for keyword in decorator.keywords):
+                return False  # an autouse fixture: set up in the order of definition
+            decorator = decorator.func
+        qualified = self._qualified(decorator)
+        return qualified is not None and (
+            qualified in _RECORDING_NOTHING or qualified.startswith("pytest.mark.")
+        )
 
-    expression, attributes = decorator, []
-    if isinstance(expression, ast.Call):
-        if any(keyword.arg == "autouse" for keyword in expression.keywords):
-            return False  # an autouse fixture: set up in the order of definition
-        expression = expression.func
-    while isinstance(expression, ast.Attribute):
-        attributes.append(expression.attr)
-        expression = expression.value
-    if not isinstance(expression, ast.Name):
-        return False
-    name = expression.id
-    if name not in bound:
-        module = "builtins." + name
-    elif len(bound[name]) == 1 and name in imported:
-        module = imported[name]
-    else:
-        return False  # bound by something else, or more than once
-    qualified = ".".join([module, *reversed(attributes)])
-    return qualified in _RECORDING_NOTHING or qualified.startswith("pytest.mark.")
+    def _class_recorder(self, statement: ast.ClassDef, seen: set[str]) -> ast.expr | None:
+        """The metaclass or the base (this class's, or a base's of the module's own)
+        that may record the class; None when each base is known to record nothing."""
+        import ast
+
+        seen.add(statement.name)
+        for keyword in statement.keywords:
+            if keyword.arg == "metaclass":
+                return keyword.value
+        for base in statement.bases:
+            plain = base.value if isinstance(base, ast.Subscript) else base  # Generic[T]
+            name = plain.id if isinstance(plain, ast.Name) else ""
+            own = self._classes.get(name)
+            if own is None:
+                qualified = self._qualified(plain) or ""
+                if (
+                    not qualified.startswith("builtins.")
+                    and qualified not in _BASES_RECORDING_NOTHING
+                ):
+                    return base
+            elif len(self._bound[name]) != 1:
+                return base
+            elif name not in seen:
+                hook = any(
+                    isinstance(s, ast.FunctionDef) and s.name == "__init_subclass__"
+                    for s in own.body
+                )
+                if hook or self._class_recorder(own, seen) is not None:
+                    return base
+        return None
+
+    def _qualified(self, expression: ast.expr) -> str | None:
+        """`module.name` of a dotted name, through the import that binds its first part."""
+        import ast
+
+        attributes = []
+        while isinstance(expression, ast.Attribute):
+            attributes.append(expression.attr)
+            expression = expression.value
+        if not isinstance(expression, ast.Name):
+            return None
+        name = expression.id
+        if name not in self._bound:
+            if not hasattr(builtins, name):
+                return None  # bound nowhere the module shows
+            module = "builtins." + name
+        elif len(self._bound[name]) == 1 and name in self._imported:
+            module = self._imported[name]
+        else:
+            return None  # bound by something else, or more than once
+        return ".".join([module, *reversed(attributes)])
 
 
 def _callees(statement: ast.stmt) -> Iterator[str]:
