@@ -565,6 +565,26 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "trivial",
     ),
     (
+        "two numbered steps swapped (their headings number them)",
+        {
+            "guide.md": DOC.replace("## Install", "## 1. Install").replace(
+                "## Configure", "## 2. Configure"
+            )
+        },
+        {
+            "guide.md": DOC_SWAPPED.replace("## Install", "## 1. Install").replace(
+                "## Configure", "## 2. Configure"
+            )
+        },
+        "significant",
+    ),
+    (
+        "a section moved after one whose heading says what comes next",
+        {"guide.md": DOC.replace("## Configure", "## Then configure")},
+        {"guide.md": DOC_SWAPPED.replace("## Configure", "## Then configure")},
+        "significant",
+    ),
+    (
         "a Markdown subsection moved under another heading",
         {"guide.md": NESTED},
         {"guide.md": NESTED_MOVED},

@@ -39,6 +39,11 @@ _NOT_WHOLE = (
     "a move is trivial only for whole top-level definitions or sections: "
     "the order of statements, keys and rules is meaning"
 )
+# A heading slug that numbers or sequences its section: a digit, or a word of order.
+_SEQUENCE = re.compile(
+    r"\d|(?:^|-)(?:step|steps|first|second|third|then|next|finally|last|before|after|"
+    r"phase|stage|part|chapter|prerequisites?|afterwards?)(?:-|$)"
+)
 _SAME_ORIGIN = {origin: re.compile(re.escape(origin) + "+") for origin in "-+"}
 
 FileInput = tuple[FileChange, str, bool, FileVerdict]  # change, kind, t1, verdict
@@ -296,6 +301,15 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
         return _NOT_WHOLE
     same_file = block.source.file == block.target.file
     if kind == "markdown":
+        # Sections whose headings number or sequence them (`Step 1`, `Then deploy`,
+        # `2.0.0`) are read in their order, the moved ones' or their neighbours'.
+        for side, units in ((outlines[0].old, was), (outlines[1].new, now)):
+            ordered = _sequenced(side, units)
+            if ordered:
+                return (
+                    f"the headings number or sequence the sections ({ordered}): "
+                    "their order is meaning"
+                )
         # A subsection moved under another heading now documents something else
         # (`### Windows` from Install to Uninstall): within a file, the headings above
         # stay the same; into another file, only a page's title may be above it.
@@ -317,6 +331,16 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
             "(a hook, a receiver, a handler): its place among what is recorded is meaning"
         )
     return None
+
+
+def _sequenced(side: Side, units: list[Unit]) -> str:
+    """The first heading slug, among the moved sections and the sections beside them
+    (under the same headings), that holds a number or a word of sequence; "" if none."""
+    parents = {unit.parents for unit in units}
+    for unit in side.units:
+        if unit.movable and unit.parents in parents and _SEQUENCE.search(unit.name):
+            return unit.name
+    return ""
 
 
 def _resolves(head: Side, unit: Unit, source_head: Side | None) -> bool:
