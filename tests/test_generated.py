@@ -19,6 +19,9 @@ EXPECTED = {
     "src/gen/marker.js": ("trivial", ["generated"]),  # @generated
     "src/hand.py": ("significant", ["content"]),  # says "generated" but not "do not edit"
     "src/newly_marked.py": ("significant", ["content"]),  # the header arrived in this range
+    # Added with a header (whole, or as a copy of a generated file): the range wrote it.
+    "src/gen/added.js": ("significant", ["added"]),
+    "src/gen/added.py": ("significant", ["content"]),
     "api/service.pb.go": ("trivial", ["generated"]),  # configured glob *.pb.go
     "build/bundle.js": ("trivial", ["generated"]),  # configured folder build/
     "vendor/lib/util.js": ("trivial", ["ignored"]),  # configured ignore

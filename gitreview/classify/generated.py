@@ -73,7 +73,11 @@ def generated(facts: FileFacts) -> Proof | None:
     if name in LOCK_FILES:
         return Proof(("generated",), f"{name} is a package manager's lock file")
     if _has_generated_header(facts):
-        evidence = "both sides start with a header saying the file is generated, not edited"
+        evidence = (
+            "both sides start with a header saying the file is generated, not edited"
+            if facts.analysis.new_text is not None
+            else "it started with a header saying it was generated, not edited"
+        )
         return Proof(("generated",), evidence)
     return None
 
@@ -86,11 +90,15 @@ def _paths(facts: FileFacts) -> tuple[str, ...]:
 
 
 def _has_generated_header(facts: FileFacts) -> bool:
-    """Both sides that exist say they are generated: a header added by this
-    range could be hiding a hand edit, so it does not count."""
+    """The base side says it is generated, and so does the head side if there is one.
+    A header this range wrote proves nothing, whether in a file it edits or in one it
+    adds, even as a copy of a generated file: it could be hiding a hand edit."""
     analysis = facts.analysis
-    sides = [text for text in (analysis.old_text, analysis.new_text) if text is not None]
-    return bool(sides) and all(is_generated_header(text) for text in sides)
+    if facts.change.status in ("added", "copied"):
+        return False
+    if analysis.old_text is None or not is_generated_header(analysis.old_text):
+        return False
+    return analysis.new_text is None or is_generated_header(analysis.new_text)
 
 
 def is_generated_header(text: str) -> bool:
