@@ -245,6 +245,47 @@ def test_a_rename_that_changes_the_extension_is_significant(writable_repo: RepoF
     assert "handle" in entry  # routed whole: no hunk says why
 
 
+RENAMES = [
+    # (old path, new path, the new file's classification and reasons)
+    ("test_parser.py", "check_parser.py", "significant", ["path-role"]),  # no longer collected
+    ("pkg/__init__.py", "pkg/init.py", "significant", ["path-role"]),  # no longer a package
+    ("scan.yml", ".github/workflows/scan.yml", "significant", ["path-role"]),  # now runs
+    (".github/workflows/scan.yml", ".github/scan.yml", "significant", ["path-role"]),
+    ("sys_linux.go", "sys.go", "significant", ["path-role"]),  # now built everywhere
+    ("src/app.js", "src/app.test.js", "significant", ["path-role"]),  # now collected
+    ("gitignore", ".gitignore", "significant", ["path-role"]),  # a name tools read
+    ("pkg/core.py", "pkg/engine.py", "trivial", ["renamed"]),
+    ("tests/test_a.py", "tests/unit/test_a.py", "trivial", ["renamed"]),
+    ("docs/old.md", "guide/new.md", "trivial", ["renamed"]),
+]
+
+
+@pytest.mark.parametrize("edited", [False, True], ids=["pure", "with a trailing space dropped"])
+@pytest.mark.parametrize(("old", "new", "classification", "reasons"), RENAMES)
+def test_a_rename_is_trivial_only_where_the_path_tells_tools_the_same(
+    tmp_path: Path, old: str, new: str, classification: str, reasons: list[str], edited: bool
+) -> None:
+    text = "value = compute(1, 2) \nother = compute(3, 4)\n" * 8
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet")
+    (repo / old).parent.mkdir(parents=True, exist_ok=True)
+    (repo / old).write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "--quiet", "-m", "Before")
+    (repo / new).parent.mkdir(parents=True, exist_ok=True)
+    git(repo, "mv", old, new)
+    if edited:  # a trivial hunk rides along: the path still decides
+        (repo / new).write_text(text.replace(" \n", "\n", 1))
+    git(repo, "commit", "--quiet", "-am", "Rename")
+    [entry] = manifest_of("--repo", repo, "--fail-on", "never", "HEAD")["files"]
+    assert (entry["status"], entry["classification"]) == ("renamed", classification), entry
+    if edited and classification == "trivial":
+        reasons = ["renamed", "whitespace"]
+    if not edited or entry["kind"] not in ("unknown", "text"):  # there, whitespace is content
+        assert entry["reasons"] == reasons, entry
+
+
 def test_a_path_that_is_not_utf8(writable_repo: RepoFactory, tmp_path: Path) -> None:
     import os
 

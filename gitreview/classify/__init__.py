@@ -69,6 +69,8 @@ _WHY = {
     "position": "it touches lines whose position is syntax (a shebang, a coding cookie, "
     "a Go build constraint)",
     "extension": "renamed with another extension (ci.yml to ci.yml.disabled turns CI off)",
+    "path-role": "renamed where the path tells tools something else (test_x.py to x.py is no "
+    "longer collected, a workflow out of .github/workflows/ no longer runs)",
     "metadata": "the entry changed in a way no rule covers",
 }
 
@@ -110,6 +112,11 @@ def _classify(facts: FileFacts) -> FileVerdict:
 
 def aggregate(change: FileChange, t1: bool, hunk_verdicts: tuple[Verdict, ...]) -> FileVerdict:
     """A file's verdict from its hunks' (when no file rule applied)."""
+    if all(v.classification == "trivial" for v in hunk_verdicts):
+        # Renamed to a path that tells tools something else: no hunk shows that.
+        role = _role_change(change)
+        if role is not None:
+            return FileVerdict("significant", (role[0],), hunk_verdicts, role[1])
     if hunk_verdicts and all(v.classification == "trivial" for v in hunk_verdicts):
         if _mode_changed(change):
             return FileVerdict(
@@ -178,8 +185,16 @@ def _significant_reasons(change: FileChange, t1: bool) -> tuple[str, ...]:
     if not change.hunks:
         if _mode_changed(change):
             return ("mode",)
-        return ("extension",) if change.status in ("renamed", "copied") else ("metadata",)
+        return ("metadata",)
     return ("content",) if t1 else ("no-analysis",)
+
+
+def _role_change(change: FileChange) -> tuple[str, str] | None:
+    """A renamed or copied file's reason and evidence when its new path tells tools
+    something else (renames.path_role_change)."""
+    if change.status not in ("renamed", "copied") or change.old_path is None:
+        return None
+    return renames.path_role_change(change.old_path, change.path)
 
 
 def _union(reasons: Iterable[str]) -> tuple[str, ...]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import posixpath
+import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gitreview.classify.base import Proof
@@ -13,14 +15,49 @@ if TYPE_CHECKING:
 
 _REGULAR = frozenset({MODE_FILE, MODE_EXECUTABLE})
 
+# Names tools look a file up by: renamed away (or to), the file stops (or starts)
+# doing what the name makes it do. Any name starting with a dot counts too.
+_NAMES_TOOLS_READ = frozenset(
+    {
+        *("__init__.py", "__main__.py", "conftest.py", "setup.py", "noxfile.py", "manage.py"),
+        *("Dockerfile", "Containerfile", "Makefile", "GNUmakefile", "makefile", "CMakeLists.txt"),
+        *("BUILD", "BUILD.bazel", "WORKSPACE", "CODEOWNERS", "Jenkinsfile", "Procfile"),
+        *("Vagrantfile", "Gemfile", "Rakefile", "Taskfile.yml", "justfile", "action.yml"),
+        *("action.yaml", "package.json", "pyproject.toml", "setup.cfg", "tox.ini", "Cargo.toml"),
+        *("go.mod", "mod.rs", "lib.rs", "main.rs", "build.rs", "index.js", "index.ts"),
+        *("index.html", "index.md", "_index.md", "README.md", "SECURITY.md", "LICENSE"),
+    }
+)
+# Names test runners collect: pytest, go test, Jest and Vitest, RSpec, JUnit, xUnit.
+_TEST_NAME = re.compile(
+    r"test_[^/]*\.py|[^/]*_test\.(?:py|go)|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?|[^/]*_spec\.rb"
+    r"|(?:Test[^/]*|[^/]*Tests?)\.(?:java|kt|cs)"
+)
+# Go compiles a file only on the system or architecture its name ends with.
+_GO_SYSTEMS = (
+    "aix|android|darwin|dragonfly|freebsd|hurd|illumos|ios|js|linux|nacl|netbsd|openbsd"
+    "|plan9|solaris|wasip1|windows|zos"
+)
+_GO_ARCHES = (
+    "386|amd64|arm|arm64|loong64|mips|mips64|mips64le|mipsle|ppc64|ppc64le|riscv64|s390x|wasm"
+)
+_GO_CONSTRAINT = re.compile(
+    rf"_(?:(?:{_GO_SYSTEMS})(?:_(?:{_GO_ARCHES}))?|{_GO_ARCHES})(?:_test)?\.go$"
+)
+# Folders whose files tools run or read by where they are (the most specific first).
+_FOLDERS_TOOLS_READ = (
+    *(".github/workflows/", ".github/actions/", ".github/", ".circleci/", ".gitlab/"),
+    *(".buildkite/", ".husky/", ".githooks/", ".devcontainer/", ".vscode/"),
+)
+
 
 def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
-    """Renamed or copied with identical content (and the same kind of entry)."""
+    """Renamed or copied with identical content (and the same kind of entry), to a
+    path that tells tools what the old one told them."""
     change = facts.change
     if change.status not in ("renamed", "copied") or change.old_oid != change.new_oid:
         return None
-    old_name, new_name = posixpath.basename(change.old_path or ""), posixpath.basename(change.path)
-    if posixpath.splitext(old_name)[1] != posixpath.splitext(new_name)[1]:
+    if path_role_change(change.old_path or change.path, change.path) is not None:
         return None  # ci.yml -> ci.yml.disabled switches CI off: a person decides
     reason = "renamed" if change.status == "renamed" else "copied"
     evidence = f"{change.old_path} and {change.path} are the same blob ({change.new_oid})"
@@ -29,6 +66,47 @@ def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
     if {change.old_mode, change.new_mode} <= _REGULAR:
         return Proof((reason, "mode-only"), evidence + "; only the executable bit changed")
     return None
+
+
+def path_role_change(old_path: str, new_path: str) -> tuple[str, str] | None:
+    """How a new path tells tools something the old one did not, as a reason code
+    ("extension", "path-role") and the evidence; None when it tells them the same."""
+    old_name, new_name = posixpath.basename(old_path), posixpath.basename(new_path)
+    if posixpath.splitext(old_name)[1] != posixpath.splitext(new_name)[1]:
+        # ci.yml -> ci.yml.disabled switches CI off: a person decides.
+        return "extension", f"{old_path} and {new_path} have different extensions"
+    for what, role in _ROLES:
+        old, new = role(old_path), role(new_path)
+        if old != new:
+            return "path-role", f"the path changes {what}: {old or 'none'}, then {new or 'none'}"
+    return None
+
+
+def _named(path: str) -> str:
+    name = posixpath.basename(path)
+    return name if name in _NAMES_TOOLS_READ or name.startswith(".") else ""
+
+
+def _test(path: str) -> str:
+    return "a test" if _TEST_NAME.fullmatch(posixpath.basename(path)) else ""
+
+
+def _go_constraint(path: str) -> str:
+    found = _GO_CONSTRAINT.search(posixpath.basename(path))
+    return found.group().removesuffix(".go").removesuffix("_test") if found else ""
+
+
+def _folder(path: str) -> str:
+    return next((folder for folder in _FOLDERS_TOOLS_READ if path.startswith(folder)), "")
+
+
+# What a path tells tools, each read from the path alone.
+_ROLES: tuple[tuple[str, Callable[[str], str]], ...] = (
+    ("the name tools look for", _named),
+    ("what test runners collect", _test),
+    ("the Go build constraint", _go_constraint),
+    ("the folder tools read", _folder),
+)
 
 
 def mode_only(facts: FileFacts) -> Proof | None:
