@@ -22,6 +22,7 @@ DEFAULTS = {
     "text/trailing-whitespace": "info",
     "text/no-final-newline": "info",
     "text/executable": "info",
+    "text/lockfile-source": "warning",
     "range/fixup-commit": "error",
     "range/wip-commit": "error",
 }

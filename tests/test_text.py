@@ -1,6 +1,7 @@
 """Checks for any text (issue #5): conflict markers, whitespace errors, large and binary
 additions, the executable bit; each next to its near miss."""
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -172,3 +173,46 @@ def test_a_file_too_large_to_analyze_is_still_checked(
         None,
         "file added with 126 bytes (large_file_bytes: 16)",
     ) in findings_of(manifest, "text/large-file")
+
+
+LOCKFILE_SOURCES = [
+    (
+        "text/lockfile-source",
+        "warning",
+        "Cargo.lock",
+        9,
+        "fetches packages over plain http: git+http://git.example.invalid/tool.git",
+    ),
+    (
+        "text/lockfile-source",
+        "warning",
+        "package-lock.json",
+        6,
+        # One finding per server; the user, password, port and query stay out.
+        "fetches packages from npm.example.invalid, no public registry: "
+        "https://npm.example.invalid/left-pad-1.3.1.tgz (and 1 more added line)",
+    ),
+    (
+        "text/lockfile-source",
+        "warning",
+        "uv.lock",
+        4,
+        "fetches packages from github.com, no public registry: ssh://github.com/someone/idna.git",
+    ),
+]
+
+
+def test_lock_files_that_fetch_from_elsewhere(fixture_repo: RepoFactory) -> None:
+    """A lockfile injection is reported; the lock files stay trivial (generated). Cargo's
+    sparse index, composer's GitHub archives and a config file (no lock file) are not."""
+    manifest = manifest_with_findings("--repo", fixture_repo("lockfiles"), "v1..v2")
+    assert findings_of(manifest, "text/lockfile-source") == LOCKFILE_SOURCES
+    assert "s3cr3t" not in json.dumps(manifest)
+    classified = {entry["path"]: entry["reasons"] for entry in manifest["files"]}
+    assert classified == {
+        "Cargo.lock": ["generated"],
+        "composer.lock": ["generated"],
+        "config/mirrors.json": ["content"],
+        "package-lock.json": ["generated"],
+        "uv.lock": ["generated"],
+    }

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from gitreview import secrets
 from gitreview.analyze.base import Report, Rule, Subject
+from gitreview.lockfiles import is_lock_file, outside_sources
 from gitreview.model import MODE_EXECUTABLE, MODE_FILE, FileChange, Finding, Line
 
 RULES: tuple[Rule, ...] = (
@@ -23,6 +24,11 @@ RULES: tuple[Rule, ...] = (
     Rule("text/trailing-whitespace", "info", "added lines end in spaces or tabs"),
     Rule("text/no-final-newline", "info", "the last added line has no newline at end of file"),
     Rule("text/executable", "info", "the executable bit was set on a file"),
+    Rule(
+        "text/lockfile-source",
+        "warning",
+        "a lock file's added lines fetch packages from no public registry, or over plain http",
+    ),
 )
 
 # Kinds whose content is not text a person writes line by line.
@@ -58,6 +64,8 @@ def analyze(subject: Subject) -> Report:
             findings += _private_keys(change.path, segment, added)
         findings += _tokens(change.path, added)
         findings += _whitespace(subject, added)
+        if is_lock_file(change.path):
+            findings += _lockfile_sources(change.path, added)
     return Report(tuple(findings))
 
 
@@ -74,6 +82,12 @@ def _head_segments(subject: Subject) -> list[list[tuple[int, str]]]:
 
 
 _SEVERITY = {rule.id: rule.severity for rule in RULES}
+
+
+def _lockfile_sources(path: str, added: Mapping[int, Line]) -> Iterator[Finding]:
+    lines = ((number, added[number].text) for number in sorted(added))
+    for number, message, _ in outside_sources(path, lines):
+        yield _finding("text/lockfile-source", path, number, message)
 
 
 def _finding(rule: str, path: str, line: int | None, message: str) -> Finding:

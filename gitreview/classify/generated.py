@@ -8,33 +8,10 @@ from typing import TYPE_CHECKING
 
 from gitreview import globs
 from gitreview.classify.base import Proof
+from gitreview.lockfiles import is_lock_file
 
 if TYPE_CHECKING:
     from gitreview.classify.base import FileFacts
-
-# Lock files of common package managers, by file name.
-LOCK_FILES = frozenset(
-    {
-        "package-lock.json",
-        "npm-shrinkwrap.json",
-        "yarn.lock",
-        "pnpm-lock.yaml",
-        "bun.lock",
-        "poetry.lock",
-        "uv.lock",
-        "pdm.lock",
-        "Pipfile.lock",
-        "Cargo.lock",
-        "go.sum",
-        "Gemfile.lock",
-        "composer.lock",
-        "flake.lock",
-        "mix.lock",
-        "Podfile.lock",
-        "packages.lock.json",
-        "gradle.lockfile",
-    }
-)
 
 # "generated" and "do not edit" in the first lines, or the @generated marker
 # (Go's "Code generated ... DO NOT EDIT.", protoc, Meta's @generated).
@@ -69,8 +46,8 @@ def generated(facts: FileFacts) -> Proof | None:
     for path in _paths(facts):
         if globs.match_any(facts.config.generated, path):
             return Proof(("generated",), f"{path} matches a configured generated glob")
-    name = posixpath.basename(facts.change.path)
-    if name in LOCK_FILES:
+    if is_lock_file(facts.change.path):
+        name = posixpath.basename(facts.change.path)
         return Proof(("generated",), f"{name} is a package manager's lock file")
     if _has_generated_header(facts):
         evidence = (
