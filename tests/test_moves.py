@@ -1,5 +1,6 @@
 """Moved blocks: trivial both ways and pointing at each other; edits and copies are not."""
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -402,6 +403,15 @@ class Plugin:
 
 """
 
+
+def reordered(
+    what: str, path: str, module: Callable[..., str], *parts: str, expected: str
+) -> tuple[str, dict[str, str], dict[str, str], str]:
+    """A MOVES case: `path` as `module(*parts)` makes it, then with its definitions
+    reordered (`swapped`)."""
+    return (what, {path: module(*parts)}, {path: module(*parts, swapped=True)}, expected)
+
+
 MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
     # (what, old files, new files, the classification of every hunk of the range)
     (
@@ -470,65 +480,45 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         },
         "significant",
     ),
-    (
+    reordered(
         "three request hooks reordered (a decorator records each: they run in that order)",
-        {"hooks.py": decorated(FLASK, "@app.before_request  # {name}")},
-        {"hooks.py": decorated(FLASK, "@app.before_request  # {name}", swapped=True)},
-        "significant",
+        "hooks.py",
+        decorated,
+        FLASK,
+        "@app.before_request  # {name}",
+        expected="significant",
     ),
-    (
+    reordered(
         "three cached functions reordered (functools' decorators record nothing)",
-        {
-            "cached.py": decorated(
-                "import functools\n", "@functools.lru_cache(typed={name!r} > 'b')"
-            )
-        },
-        {
-            "cached.py": decorated(
-                "import functools\n", "@functools.lru_cache(typed={name!r} > 'b')", swapped=True
-            )
-        },
-        "trivial",
+        "cached.py",
+        decorated,
+        "import functools\n",
+        "@functools.lru_cache(typed={name!r} > 'b')",
+        expected="trivial",
     ),
-    (
+    reordered(
         "three functions reordered under a decorator imported as dataclass from elsewhere",
-        {
-            "shadowed.py": decorated(
-                "from registry import record as dataclass\n", "@dataclass(name='{name}')"
-            )
-        },
-        {
-            "shadowed.py": decorated(
-                "from registry import record as dataclass\n",
-                "@dataclass(name='{name}')",
-                swapped=True,
-            )
-        },
-        "significant",
+        "shadowed.py",
+        decorated,
+        "from registry import record as dataclass\n",
+        "@dataclass(name='{name}')",
+        expected="significant",
     ),
-    (
+    reordered(
         "three fixtures reordered",
-        {"conftest.py": decorated("import pytest\n", "@pytest.fixture(name='{name}_step')")},
-        {
-            "conftest.py": decorated(
-                "import pytest\n", "@pytest.fixture(name='{name}_step')", swapped=True
-            )
-        },
-        "trivial",
+        "conftest.py",
+        decorated,
+        "import pytest\n",
+        "@pytest.fixture(name='{name}_step')",
+        expected="trivial",
     ),
-    (
+    reordered(
         "three autouse fixtures reordered (set up in the order of definition)",
-        {
-            "conftest.py": decorated(
-                "import pytest\n", "@pytest.fixture(name='{name}_step', autouse=True)"
-            )
-        },
-        {
-            "conftest.py": decorated(
-                "import pytest\n", "@pytest.fixture(name='{name}_step', autouse=True)", swapped=True
-            )
-        },
-        "significant",
+        "conftest.py",
+        decorated,
+        "import pytest\n",
+        "@pytest.fixture(name='{name}_step', autouse=True)",
+        expected="significant",
     ),
     (
         "two classes under a metaclass swapped (it may record them in order)",
@@ -536,27 +526,29 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         {"formats.py": REGISTRY + CLASSES_SWAPPED},
         "significant",
     ),
-    (
+    reordered(
         "two exception classes swapped (builtin bases record nothing)",
-        {"errors.py": two_classes("", "PermissionError")},
-        {"errors.py": two_classes("", "PermissionError", swapped=True)},
-        "trivial",
+        "errors.py",
+        two_classes,
+        "",
+        "PermissionError",
+        expected="trivial",
     ),
-    (
+    reordered(
         "two models swapped (an imported base may record its subclasses)",
-        {"models.py": two_classes("from django.db import models\n\n\n", "models.Model")},
-        {
-            "models.py": two_classes(
-                "from django.db import models\n\n\n", "models.Model", swapped=True
-            )
-        },
-        "significant",
+        "models.py",
+        two_classes,
+        "from django.db import models\n\n\n",
+        "models.Model",
+        expected="significant",
     ),
-    (
+    reordered(
         "two plugins swapped (the module's base records subclasses in __init_subclass__)",
-        {"plugins.py": two_classes(PLUGINS, "Plugin")},
-        {"plugins.py": two_classes(PLUGINS, "Plugin", swapped=True)},
-        "significant",
+        "plugins.py",
+        two_classes,
+        PLUGINS,
+        "Plugin",
+        expected="significant",
     ),
     (
         "two Markdown sections swapped",
