@@ -51,7 +51,20 @@ def run() -> NoReturn:
 
 
 def _parser(**options: Any) -> argparse.ArgumentParser:
-    return argparse.ArgumentParser(formatter_class=_Formatter, **options)
+    return _Parser(formatter_class=_Formatter, **options)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors are one line like every other error
+    (argparse prints the whole usage first), with status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        from gitreview.secrets import redact_name
+
+        # The message may quote what the user typed: a branch named like a token.
+        line = redact_name(f"{self.prog}: error: {message} (hint: {self.prog} --help)")
+        print(line, file=sys.stderr)
+        raise SystemExit(int(Exit.USAGE))
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -127,8 +140,11 @@ def _manifest(args: list[str]) -> int:
         epilog=(
             "subcommands: show HANDLE... prints the changes handles name; explain HANDLE|PATH "
             "[RANGE] says why a hunk or file got its class; verify --role NAME MANIFEST ANSWER "
-            "checks that a reviewer's answer lists every handle of its share; mcp runs an MCP "
-            "server of read-only tools for coding agents. "
+            "checks that a reviewer's answer lists every handle of its share; ci runs the "
+            "GitHub Actions step; pre-push is what the hook runs; install-hook and "
+            "uninstall-hook set up or remove the pre-push hook; completion bash|zsh prints a "
+            "shell completion script; mcp runs an MCP server of read-only tools for coding "
+            "agents (each with --help). "
             "Exit status: 0 ok, 1 findings at or above --fail-on (verify: handles missing), "
             "2 usage, 3 repository or range, 4 configuration, 5 patch, 6 handle, "
             "70 internal error."

@@ -184,12 +184,9 @@ class Repository:
     def has_commit(self, sha: str) -> bool:
         return self._git("cat-file", "-e", f"{sha}^{{commit}}", check=False).returncode == 0
 
-    def new_commits(self, head: str, remote: str) -> list[str]:
-        """Commits reachable from head and from no remote-tracking ref of `remote`
-        (of any remote when it is not a configured name), oldest first."""
-        remotes = self._git("remote", check=False).stdout.decode("utf-8", "replace").split()
-        scope = f"--remotes={remote}" if remote in remotes else "--remotes"
-        output = self._git("rev-list", "--topo-order", "--reverse", head, "--not", scope)
+    def new_commits(self, head: str) -> list[str]:
+        """Commits reachable from head and from no remote-tracking ref, oldest first."""
+        output = self._git("rev-list", "--topo-order", "--reverse", head, "--not", "--remotes")
         return output.stdout.decode("ascii").split()
 
     def hooks_dir(self) -> str:

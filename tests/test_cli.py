@@ -120,6 +120,7 @@ def test_usage_errors(args: tuple[str, ...], message: str) -> None:
     result = run(*args)
     assert result.status == 2
     assert message in result.stderr
+    assert result.stderr.count("\n") == 1  # one line: not argparse's usage block first
 
 
 def test_the_program_exits_with_main_s_status_its_objects_frozen(

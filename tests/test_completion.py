@@ -148,7 +148,7 @@ def test_unknown_shell() -> None:
     assert result.status == 2
     assert result.stderr.endswith(
         "git review-manifest completion: error: argument shell: invalid choice: 'fish' "
-        "(choose from 'bash', 'zsh')\n"
+        "(choose from 'bash', 'zsh') (hint: git review-manifest completion --help)\n"
     )
 
 

@@ -85,7 +85,7 @@ def test_a_clean_push_passes_and_leaves_its_manifest(pushing: Path) -> None:
     assert status == 0, stderr
     manifest_path = pushing / ".git" / "gitreview" / "pre-push" / "origin" / "refs" / "heads"
     target = manifest_path / "main.json"
-    assert "gitreview: refs/heads/main: 1 files (1 significant), findings: 0 error" in stderr
+    assert "gitreview: refs/heads/main: 1 file (1 significant), findings: 0 error" in stderr
     assert f"manifest: {target}" in stderr
     manifest = json.loads(target.read_text())
     validate_manifest(manifest)
@@ -172,6 +172,24 @@ def test_a_new_branch_is_checked_from_where_it_left_the_remote(pushing: Path) ->
     status, stderr = push(pushing, ":topic")
     assert status == 0, stderr
     assert "gitreview:" not in stderr
+
+
+def test_a_first_push_to_another_remote_checks_only_what_no_remote_has(
+    pushing: Path, tmp_path: Path
+) -> None:
+    """Every commit of main is on origin: mirroring it to a new remote reviews nothing
+    (not the whole history), and a commit on top is checked alone."""
+    mirror = tmp_path / "mirror.git"
+    git(tmp_path, "init", "--quiet", "--bare", str(mirror))
+    git(pushing, "remote", "add", "mirror", str(mirror))
+    status, stderr = push(pushing, "main", to="mirror")
+    assert status == 0, stderr
+    assert "gitreview:" not in stderr
+    git(pushing, "checkout", "--quiet", "-b", "topic")
+    commit(pushing, "src/extra.py", "VALUE = 1\n", "Add extra")
+    status, stderr = push(pushing, "topic", to="mirror")
+    assert status == 0, stderr
+    assert "gitreview: refs/heads/topic: 1 file (1 significant)" in stderr
 
 
 def test_a_push_that_is_already_there_checks_nothing(pushing: Path) -> None:
@@ -356,7 +374,7 @@ def test_pre_commit_s_from_and_to_refs_are_taken_from_their_merge_base(
     monkeypatch.setenv("PRE_COMMIT_TO_REF", "topic")
     result = run("pre-push", "--repo", pushing)
     assert result.status == 0, result.stderr
-    assert "gitreview: HEAD: 1 files (1 significant)" in result.stderr
+    assert "gitreview: HEAD: 1 file (1 significant)" in result.stderr
     manifest = pre_push_manifest(pushing, "HEAD", remote="remote")  # no remote named
     assert [entry["path"] for entry in manifest["files"]] == ["src/extra.py"]
     monkeypatch.setenv("PRE_COMMIT_FROM_REF", "no-such-branch")
@@ -396,7 +414,7 @@ def test_a_force_push_reviews_only_what_the_last_push_did_not(pushing: Path) -> 
     git(pushing, "commit", "--quiet", "--amend", "-am", "Swap, and sub")
     status, stderr = push(pushing, "--force", "topic")
     assert status == 0, stderr
-    summary = "gitreview: refs/heads/topic: 1 files (1 significant, 1 hunks reviewed on the last"
+    summary = "gitreview: refs/heads/topic: 1 file (1 significant, 1 hunk reviewed on the last"
     assert f"{summary} push)" in stderr
     target = pushing / ".git" / "gitreview" / "pre-push" / "origin" / "refs" / "heads"
     manifest = json.loads((target / "topic.json").read_text())

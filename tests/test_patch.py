@@ -117,5 +117,6 @@ def test_range_and_patch_together_is_a_usage_error() -> None:
     result = run("HEAD", "--patch", "-")
     assert result.status == 2
     assert result.stderr.endswith(
-        "git review-manifest: error: give either a range or --patch, not both\n"
+        "git review-manifest: error: give either a range or --patch, not both "
+        "(hint: git review-manifest --help)\n"
     )

@@ -70,7 +70,7 @@ def run_pre_push(*, remote: str, repo: str | None) -> int:
     repository = open_repository(repo)
     given = from_pre_commit(os.environ)
     if given is None:
-        ranges = push_ranges(repository, parse_push_lines(sys.stdin.read()), remote)
+        ranges = push_ranges(repository, parse_push_lines(sys.stdin.read()))
     elif isinstance(given, PreCommitRange):
         ranges = pre_commit_range(repository, given)
         remote = remote or given.remote
@@ -84,7 +84,7 @@ def run_pre_push(*, remote: str, repo: str | None) -> int:
                 file=sys.stderr,
             )
             return int(Exit.OK)
-        ranges = push_ranges(repository, [given.pushed], remote)
+        ranges = push_ranges(repository, [given.pushed])
     failures: list[str] = []
     for push in ranges:
         failures += _check(repository.git_dir, repo, remote, push)
@@ -158,13 +158,13 @@ def pre_commit_range(repository: Repository, given: PreCommitRange) -> list[Push
     return [] if base == head else [PushRange(given.name, base, head)]
 
 
-def push_ranges(
-    repository: Repository, pushed: Sequence[PushedRef], remote: str
-) -> list[PushRange]:
+def push_ranges(repository: Repository, pushed: Sequence[PushedRef]) -> list[PushRange]:
     """What each pushed ref adds: from the remote's commit when it is an ancestor
     here, else (a new branch, a force-push, or a remote that moved) from the
-    parent of the oldest commit no remote-tracking ref has yet, as pre-commit
-    does. Deletions add nothing."""
+    parent of the oldest commit no remote-tracking ref has yet, of any remote: a
+    commit already published elsewhere was checked when it was pushed there, and
+    the first push of a branch to a new remote (a mirror) is not a review of its
+    whole history. Deletions add nothing."""
     ranges = []
     for push in pushed:
         if push.deleted:
@@ -179,10 +179,14 @@ def push_ranges(
             if repository.merge_base(push.remote_sha, head) == remote_head:
                 ranges.append(PushRange(push.local_ref, push.remote_sha, head))
                 continue
-        new = repository.new_commits(head, remote)
+        new = repository.new_commits(head)
         if new:
             ranges.append(PushRange(push.local_ref, repository.first_parent(new[0]), head))
     return ranges
+
+
+def _counted(count: int, thing: str) -> str:
+    return f"{count} {thing}" + ("" if count == 1 else "s")
 
 
 def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list[str]:
@@ -208,8 +212,9 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
     files, findings = summary["files"], summary["findings"]
     seen = manifest.get("since", {}).get("hunks", 0)
     print(
-        f"gitreview: {name}: {files['total']} files ({files['significant']} significant"
-        + (f", {seen} hunks reviewed on the last push" if seen else "")
+        f"gitreview: {name}: {_counted(files['total'], 'file')} ({files['significant']} "
+        "significant"
+        + (f", {_counted(seen, 'hunk')} reviewed on the last push" if seen else "")
         + f"), findings: {findings['error']} error, {findings['warning']} warning, "
         f"{findings['info']} info; manifest: {target}",
         file=sys.stderr,

@@ -33,14 +33,18 @@ def render_text(manifest: dict[str, Any], *, color: bool = False) -> str:
         f"  hunks: {hunks['total']} ({hunks['significant']} significant, "
         f"{hunks['trivial']} trivial)"
     )
+    share = f" ({1 - tokens['reduction']['diff']:.0%} of the diff)" if tokens["diff"] else ""
     console.print(
-        f"tokens: diff {tokens['diff']}, full {tokens['full']}, briefs {tokens['brief']} "
-        f"({1 - tokens['reduction']['diff']:.0%} of the diff), manifest {tokens['manifest']}"
+        f"tokens: diff {tokens['diff']}, full {tokens['full']}, briefs {tokens['brief']}"
+        f"{share}, manifest {tokens['manifest']}"
     )
     ledger = manifest["ledger"]
     trivial = ", ".join(f"{reason} {lines}" for reason, lines in ledger["trivial"].items())
+    # Lines an earlier review covered (--since) go to no reviewer: not "to review".
+    reviewed = ledger.get("reviewed", 0)
+    since = f" ({reviewed} reviewed before, --since)" if reviewed else ""
     console.print(
-        f"lines: {ledger['lines']} changed, {ledger['significant']} to review"
+        f"lines: {ledger['lines']} changed, {ledger['significant'] - reviewed} to review{since}"
         + (f", trivial: {trivial}" if trivial else "")
     )
     for cause, paths in ledger.get("unreviewable", {}).items():
