@@ -192,6 +192,16 @@ def test_a_first_push_to_another_remote_checks_only_what_no_remote_has(
     assert "gitreview: refs/heads/topic: 1 file (1 significant)" in stderr
 
 
+def test_a_warning_does_not_refuse_the_push_but_is_said(pushing: Path) -> None:
+    commit(pushing, "src/debug.py", "def f():\n    breakpoint()\n", "Debug f")
+    status, stderr = push(pushing, "main")
+    assert status == 0, stderr
+    assert (
+        "gitreview:   warning python/debugger src/debug.py:2: debugging leftover: breakpoint()\n"
+        in stderr
+    )
+
+
 def test_a_push_that_is_already_there_checks_nothing(pushing: Path) -> None:
     status, stderr = push(pushing, "main")
     assert status == 0

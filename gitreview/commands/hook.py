@@ -219,14 +219,34 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
         f"{findings['info']} info; manifest: {target}",
         file=sys.stderr,
     )
-    if settings.fail_on == "never":
-        return []
-    blocking = SEVERITIES[SEVERITIES.index(settings.fail_on) :]
+    blocking = (
+        () if settings.fail_on == "never" else SEVERITIES[SEVERITIES.index(settings.fail_on) :]
+    )
+    # What does not refuse the push is still said, not only counted: an added
+    # breakpoint() should not need the manifest opened to be seen.
+    said = [
+        _finding_line(finding)
+        for finding in manifest["findings"]
+        if finding["severity"] in ("error", "warning") and finding["severity"] not in blocking
+    ]
+    for line in said[:_WARNINGS_SHOWN]:
+        print(f"gitreview:   {line}", file=sys.stderr)
+    if len(said) > _WARNINGS_SHOWN:
+        print(
+            f"gitreview:   and {len(said) - _WARNINGS_SHOWN} more in the manifest", file=sys.stderr
+        )
     return [
-        f"{finding['severity']} {finding['rule']} {_where(finding)}: {finding['message']}"
+        _finding_line(finding)
         for finding in manifest["findings"]
         if finding["severity"] in blocking
     ]
+
+
+def _finding_line(finding: dict[str, Any]) -> str:
+    return f"{finding['severity']} {finding['rule']} {_where(finding)}: {finding['message']}"
+
+
+_WARNINGS_SHOWN = 10  # findings that do not refuse a push, printed under its line
 
 
 def kept_manifest(git_dir: str, remote: str, name: str) -> Path:
