@@ -251,6 +251,8 @@ RENAMES = [
     ("pkg/__init__.py", "pkg/init.py", "significant", ["path-role"]),  # no longer a package
     ("scan.yml", ".github/workflows/scan.yml", "significant", ["path-role"]),  # now runs
     (".github/workflows/scan.yml", ".github/scan.yml", "significant", ["path-role"]),
+    (".github/workflows/scan.yml", ".github/workflows/old/scan.yml", "significant", ["path-role"]),
+    ("tests/conftest.py", "tests/unit/conftest.py", "significant", ["path-role"]),  # its scope
     ("sys_linux.go", "sys.go", "significant", ["path-role"]),  # now built everywhere
     ("src/app.js", "src/app.test.js", "significant", ["path-role"]),  # now collected
     ("gitignore", ".gitignore", "significant", ["path-role"]),  # a name tools read
@@ -284,6 +286,40 @@ def test_a_rename_is_trivial_only_where_the_path_tells_tools_the_same(
         reasons = ["renamed", "whitespace"]
     if not edited or entry["kind"] not in ("unknown", "text"):  # there, whitespace is content
         assert entry["reasons"] == reasons, entry
+
+
+@pytest.mark.parametrize(
+    ("source", "copy", "classification", "reasons"),
+    [
+        (".github/workflows/ci.yml", ".github/workflows/deploy.yml", "significant", ["path-role"]),
+        ("tests/conftest.py", "tests/unit/conftest.py", "significant", ["path-role"]),
+        ("tests/test_a.py", "tests/test_b.py", "significant", ["path-role"]),  # collected twice
+        ("lib/a.py", "lib/b.py", "trivial", ["copied"]),
+    ],
+)
+def test_a_copy_is_trivial_only_where_its_path_has_no_role(
+    tmp_path: Path, source: str, copy: str, classification: str, reasons: list[str]
+) -> None:
+    """A copy adds a file: a workflow copied beside another runs too."""
+    text = "".join(f"step_{n} = run('./deploy.sh --target {n}')\n" for n in range(12))
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet")
+    (repo / source).parent.mkdir(parents=True, exist_ok=True)
+    (repo / source).write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "--quiet", "-m", "Before")
+    (repo / source).write_text(text + "\n")  # git looks for copies among changed files
+    (repo / copy).parent.mkdir(parents=True, exist_ok=True)
+    (repo / copy).write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "--quiet", "-m", "Copy")
+    entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))[copy]
+    assert (entry["status"], entry["classification"], entry["reasons"]) == (
+        "copied",
+        classification,
+        reasons,
+    )
 
 
 def test_a_path_that_is_not_utf8(writable_repo: RepoFactory, tmp_path: Path) -> None:

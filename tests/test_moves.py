@@ -1,4 +1,5 @@
-"""Moved blocks: trivial both ways and pointing at each other; edits and copies are not."""
+"""Moved blocks: pointing at each other, trivial both ways where order cannot matter;
+edits and copies are not."""
 
 from collections.abc import Callable
 from pathlib import Path
@@ -36,26 +37,26 @@ def test_moved_blocks_point_at_each_other(
     ledger = blob(fixture_repo, "v1", "src/ledger.py")
     report = blob(fixture_repo, "v2", "src/report.py")
     audit = blob(fixture_repo, "v2", "src/audit.py")
+    # Moved unchanged into another module, each block points at the other; it stays
+    # significant: what imported it from ledger.py no longer finds it there.
     assert summary(moves["src/ledger.py"]) == [
-        ("src/ledger.py:-4-11", "trivial", [], [f"src/report.py:14-21@{report}"]),
+        ("src/ledger.py:-4-11", "significant", [], [f"src/report.py:14-21@{report}"]),
         ("src/ledger.py:-22-29", "significant", [], []),  # moved with a constant changed
-        ("src/ledger.py:-40-47", "trivial", [], [f"src/audit.py:32-39@{audit}"]),
+        ("src/ledger.py:-40-47", "significant", [], [f"src/audit.py:32-39@{audit}"]),
         ("src/ledger.py:-58-61", "significant", [], []),  # two lines: too small to tell
     ]
     assert summary(moves["src/report.py"]) == [
-        ("src/report.py:14-21", "trivial", [f"src/ledger.py:4-11@{ledger}"], []),
+        ("src/report.py:14-21", "significant", [f"src/ledger.py:4-11@{ledger}"], []),
         ("src/report.py:32-39", "significant", [], []),  # the second copy of weekly()
         ("src/report.py:50-51", "significant", [], []),
     ]
     assert summary(moves["src/audit.py"]) == [
         ("src/audit.py:14-21", "significant", [], []),  # yearly() with 12 changed to 13
-        ("src/audit.py:32-39", "trivial", [f"src/ledger.py:40-47@{ledger}"], []),
+        ("src/audit.py:32-39", "significant", [f"src/ledger.py:40-47@{ledger}"], []),
     ]
     for entry in moves.values():
         for hunk in entry["hunks"]:
-            assert hunk["reasons"] == (
-                ["moved"] if hunk["classification"] == "trivial" else ["content"]
-            )
+            assert hunk["reasons"] == ["content"]
 
 
 def test_a_pointer_shows_the_same_lines(
@@ -80,7 +81,9 @@ def test_explain_names_where_a_block_came_from(
     hunk = moves["src/report.py"]["hunks"][0]
     result = run("explain", "--repo", fixture_repo("moves"), hunk["handle"], "v1..v2")
     assert result.stdout == (
-        f"{hunk['handle']}\n  trivial: moved\n  moved from {hunk['moved_from'][0]}, unchanged\n"
+        f"{hunk['handle']}\n  significant: content\n  moved from {hunk['moved_from'][0]}, but "
+        "a Python definition moved into another module is no longer found where other "
+        "modules import it from, or where test runners collect it\n"
     )
 
 
@@ -276,6 +279,19 @@ Run the installer as an administrator and reboot once it is done.
 Then sign in again.
 """
 INSTALL = "## Install" + DOC.split("## Install")[1].split("## Configure")[0]
+LABELLED_INSTALL = (
+    "## Install\n\nRun the installer and answer every question it asks you.\n"
+    "It takes a minute on a fast machine, longer elsewhere.\n\n"
+    "[docs]: https://example.com/install\n"
+)
+LABELLED_CONFIGURE = (
+    "## Configure\n\nEdit the settings file and restart the service afterwards.\n"
+    "Every key has a default that suits most machines.\n\n"
+    "[docs]: https://example.com/configure\n"
+)
+LABELLED = "# Guide\n\nSee [docs].\n\n" + LABELLED_INSTALL + "\n" + LABELLED_CONFIGURE
+LABELLED_SWAPPED = "# Guide\n\nSee [docs].\n\n" + LABELLED_CONFIGURE + "\n" + LABELLED_INSTALL
+
 LINKED = INSTALL.replace("installer", "[installer](tools/install.sh)")
 STEPS = """\
 steps:
@@ -364,6 +380,14 @@ def decorated(header: str, decorator: str, *, swapped: bool = False) -> str:
 
 
 FLASK = "from flask import Flask\n\napp = Flask(__name__)\n"
+NUMBERED = "import itertools\n\nids = itertools.count(1000)\n\n\n" + "\n\n".join(
+    f'def {name}(number=next(ids)):\n    """The {name} step, numbered as it is defined."""\n'
+    f"    return number * 10 + len({name!r})\n"
+    for name in ("alpha", "beta")
+)
+NUMBERED_SWAPPED = (
+    NUMBERED.replace("alpha", "gamma").replace("beta", "alpha").replace("gamma", "beta")
+)
 REGISTRY = "from registry import Registered\n\n\n"
 CLASSES = """\
 class Json(metaclass=Registered):
@@ -454,13 +478,14 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "significant",
     ),
     (
-        "a function moved into another module that imports what it needs",
+        "a function moved into another module that imports what it needs (who imported it "
+        "from the old one no longer finds it)",
         {"circle.py": HELPERS, "shapes.py": "import math\n"},
         {
             "circle.py": "import math\n",
             "shapes.py": "import math\n\n\n" + AREA_AND_PERIMETER,
         },
-        "trivial",
+        "significant",
     ),
     (
         "a function moved away from a module that still calls it",
@@ -521,6 +546,12 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         expected="significant",
     ),
     (
+        "two functions whose defaults call next() swapped (each takes the other's number)",
+        {"steps.py": NUMBERED},
+        {"steps.py": NUMBERED_SWAPPED},
+        "significant",
+    ),
+    (
         "two classes under a metaclass swapped (it may record them in order)",
         {"formats.py": REGISTRY + CLASSES},
         {"formats.py": REGISTRY + CLASSES_SWAPPED},
@@ -574,6 +605,12 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "a section moved after one whose heading says what comes next",
         {"guide.md": DOC.replace("## Configure", "## Then configure")},
         {"guide.md": DOC_SWAPPED.replace("## Configure", "## Then configure")},
+        "significant",
+    ),
+    (
+        "two Markdown sections that each define one link label swapped (the first one wins)",
+        {"guide.md": LABELLED},
+        {"guide.md": LABELLED_SWAPPED},
         "significant",
     ),
     (
@@ -679,8 +716,9 @@ def test_explain_names_the_decorator_that_records_a_moved_function(tmp_path: Pat
     for handle, said in why.items():
         assert said.startswith(f"{handle}\n  significant: content\n  moved "), said
         assert said.endswith(
-            ", but @app.before_request runs as authenticate is defined and may record it "
-            "(a hook, a receiver, a handler): its place among what is recorded is meaning\n"
+            ", but @app.before_request runs as authenticate is defined, in the order of "
+            "definition, and may record it or have effects (a hook, a receiver, a handler): "
+            "its place is meaning\n"
         ), said
 
 

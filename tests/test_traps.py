@@ -67,6 +67,13 @@ TRAPS: list[tuple[str, str, str, str]] = [
     ),
     ("minus zero", "zero.json", '{"x": -0.0}\n', '{"x": 0.0}\n'),
     (
+        "a JSON key named twice (readers keep the first, the last, or refuse)",
+        "twice.json",
+        '{"a": 2, "b": 0}\n',
+        '{"b": 0, "a": 1, "a": 2}\n',
+    ),
+    ("JSON minus zero written as an integer", "zero.json", '{"x": -0}\n', '{"x": 0}\n'),
+    (
         "package.json exports tried in order",
         "package.json",
         '{"exports": {"import": "./a.mjs", "default": "./a.cjs"}}\n',

@@ -194,7 +194,8 @@ def _role_change(change: FileChange) -> tuple[str, str] | None:
     something else (renames.path_role_change)."""
     if change.status not in ("renamed", "copied") or change.old_path is None:
         return None
-    return renames.path_role_change(change.old_path, change.path)
+    copied = change.status == "copied"
+    return renames.path_role_change(change.old_path, change.path, copied=copied)
 
 
 def _union(reasons: Iterable[str]) -> tuple[str, ...]:

@@ -95,10 +95,25 @@ def _memo(facts: FileFacts, key: str, compute: Callable[[], object]) -> object:
 
 
 def _json_meaning(text: str) -> tuple[Any, ...] | None:
+    """The data; None where an object names a key twice, which readers settle
+    differently (Python keeps the last, others the first or refuse the file)."""
     try:
-        return (_Strict(json.loads(text)),)
+        data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_integer)
+        return (_Strict(data),)
     except (ValueError, RecursionError):  # RecursionError: nested too deep to load
         return None
+
+
+def _integer(text: str) -> int | float:
+    """`-0` is JavaScript's negative zero, which Python's integers do not have."""
+    return -0.0 if text == "-0" else int(text)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        raise ValueError("a key named twice")
+    return data
 
 
 def _ordered_json_meaning(text: str) -> tuple[Any, ...] | None:

@@ -39,6 +39,8 @@ _NOT_WHOLE = (
     "a move is trivial only for whole top-level definitions or sections: "
     "the order of statements, keys and rules is meaning"
 )
+# A Markdown link reference definition, `[label]: target`.
+_LINK_DEFINITION = re.compile(r" {0,3}\[[^\]]+\]:")
 # A heading slug that numbers or sequences its section: a digit, or a word of order.
 _SEQUENCE = re.compile(
     r"\d|(?:^|-)(?:step|steps|first|second|third|then|next|finally|last|before|after|"
@@ -301,6 +303,9 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
         return _NOT_WHOLE
     same_file = block.source.file == block.target.file
     if kind == "markdown":
+        # Of two definitions of one link label, the first wins: order decides.
+        if any(_LINK_DEFINITION.match(text) for text in texts):
+            return "a link reference definition moved: of two with one label, the first wins"
         # Sections whose headings number or sequence them (`Step 1`, `Then deploy`,
         # `2.0.0`) are read in their order, the moved ones' or their neighbours'.
         for side, units in ((outlines[0].old, was), (outlines[1].new, now)):
@@ -321,14 +326,21 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
         # Into another file, a relative or reference link may no longer resolve.
         linked = any("[" in text or HTML_LINK.search(text) for text in texts)
         return _NOT_WHOLE if linked else None
-    source_head = None if same_file else outlines[0].new
-    if not all(_resolves(outlines[1].new, unit, source_head) for unit in now):
+    if not same_file:
+        # What imports it from its old module, or collects it there (a test moved out
+        # of a test file), no longer finds it: no file of the range says who does.
+        return (
+            "a Python definition moved into another module is no longer found where "
+            "other modules import it from, or where test runners collect it"
+        )
+    if not all(_resolves(outlines[1].new, unit) for unit in now):
         return _NOT_WHOLE
     recorded = next((unit for unit in (*was, *now) if unit.recorded_by), None)
     if recorded is not None:
         return (
-            f"{recorded.recorded_by} runs as {recorded.name} is defined and may record it "
-            "(a hook, a receiver, a handler): its place among what is recorded is meaning"
+            f"{recorded.recorded_by} runs as {recorded.name} is defined, in the order of "
+            "definition, and may record it or have effects (a hook, a receiver, a handler): "
+            "its place is meaning"
         )
     return None
 
@@ -343,11 +355,11 @@ def _sequenced(side: Side, units: list[Unit]) -> str:
     return ""
 
 
-def _resolves(head: Side, unit: Unit, source_head: Side | None) -> bool:
-    """A Python definition where it now is: bound once, read at import time only
-    after it, reading at import time only names bound once before it, reading when
-    called only names its module has, not reachable from the module's own code run
-    at import time before it; and its old module no longer reads it."""
+def _resolves(head: Side, unit: Unit) -> bool:
+    """A Python definition where it now is, in the same module: bound once, read at
+    import time only after it, reading at import time only names bound once before
+    it, reading when called only names its module has, not reachable from the
+    module's own code run at import time before it."""
     module = head.module
     if module is None or module.star or len(module.bound.get(unit.name, [])) != 1:
         return False
@@ -364,10 +376,4 @@ def _resolves(head: Side, unit: Unit, source_head: Side | None) -> bool:
         return False
     # Code of the module run at import time before the definition may reach it
     # through a function that reads its name: `X = setup()` above `def helper()`.
-    if unit.name in module.read and any(line < unit.first for line in module.calls):
-        return False
-    if source_head is not None and source_head.module is not None:
-        old = source_head.module
-        if old.star or (unit.name in old.read and unit.name not in old.bound):
-            return False
-    return True
+    return unit.name not in module.read or all(line >= unit.first for line in module.calls)

@@ -51,6 +51,18 @@ _RECORDING_NOTHING = frozenset(
         "pytest.fixture",  # an autouse fixture is set up in the order of definition
     }
 )
+# Calls that make a value and do nothing else, as a definition's defaults, bases or
+# class body make them: any other call may have an effect, in the order of definition.
+_CALLS_WITHOUT_EFFECTS = frozenset(
+    {
+        *(f"builtins.{name}" for name in ("int", "float", "str", "bytes", "bool", "complex")),
+        *(f"builtins.{name}" for name in ("tuple", "list", "dict", "set", "frozenset")),
+        *(f"builtins.{name}" for name in ("object", "len", "range", "sorted", "min", "max")),
+        *(f"builtins.{name}" for name in ("staticmethod", "classmethod", "property")),
+        *("dataclasses.field", "enum.auto", "typing.TypeVar", "typing.cast", "typing.NewType"),
+        *("re.compile", "functools.partial", "collections.namedtuple"),
+    }
+)
 # Base classes known to record nothing of their subclasses (builtins too: `Exception`):
 # any other base may, by its `__init_subclass__` or its metaclass (Django's models,
 # SQLAlchemy's declarative classes, plugin registries), in the order they are made.
@@ -269,6 +281,16 @@ class _Recorders:
             recorder = self._class_recorder(statement, set())
             if recorder is not None:
                 return unit._replace(recorded_by=ast.unparse(recorder))
+        # A call in a default, an annotation, a base or the class body runs as it is
+        # defined, in the order of definition: `def a(i=next(ids))`.
+        decorators = {id(one) for one in getattr(statement, "decorator_list", ())}
+        for node in _walk_early(statement):
+            if (
+                isinstance(node, ast.Call)
+                and id(node) not in decorators
+                and self._qualified(node.func) not in _CALLS_WITHOUT_EFFECTS
+            ):
+                return unit._replace(recorded_by=_shortened(ast.unparse(node)))
         return unit
 
     def _decorator_records_nothing(self, decorator: ast.expr) -> bool:
@@ -334,6 +356,10 @@ class _Recorders:
         else:
             return None  # bound by something else, or more than once
         return ".".join([module, *reversed(attributes)])
+
+
+def _shortened(code: str) -> str:
+    return code if len(code) <= 60 else code[:57] + "..."
 
 
 def _callees(statement: ast.stmt) -> Iterator[str]:

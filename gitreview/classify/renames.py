@@ -57,7 +57,8 @@ def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
     change = facts.change
     if change.status not in ("renamed", "copied") or change.old_oid != change.new_oid:
         return None
-    if path_role_change(change.old_path or change.path, change.path) is not None:
+    copied = change.status == "copied"
+    if path_role_change(change.old_path or change.path, change.path, copied=copied) is not None:
         return None  # ci.yml -> ci.yml.disabled switches CI off: a person decides
     reason = "renamed" if change.status == "renamed" else "copied"
     evidence = f"{change.old_path} and {change.path} are the same blob ({change.new_oid})"
@@ -68,23 +69,31 @@ def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
     return None
 
 
-def path_role_change(old_path: str, new_path: str) -> tuple[str, str] | None:
+def path_role_change(
+    old_path: str, new_path: str, *, copied: bool = False
+) -> tuple[str, str] | None:
     """How a new path tells tools something the old one did not, as a reason code
-    ("extension", "path-role") and the evidence; None when it tells them the same."""
+    ("extension", "path-role") and the evidence; None when it tells them the same.
+    A copy leaves the old path as it was: any role of the new one is new (a workflow
+    copied beside another runs too)."""
     old_name, new_name = posixpath.basename(old_path), posixpath.basename(new_path)
     if posixpath.splitext(old_name)[1] != posixpath.splitext(new_name)[1]:
         # ci.yml -> ci.yml.disabled switches CI off: a person decides.
         return "extension", f"{old_path} and {new_path} have different extensions"
     for what, role in _ROLES:
-        old, new = role(old_path), role(new_path)
+        old, new = ("" if copied else role(old_path)), role(new_path)
         if old != new:
+            if copied:
+                return "path-role", f"the copy is new to {what}: {new}"
             return "path-role", f"the path changes {what}: {old or 'none'}, then {new or 'none'}"
     return None
 
 
 def _named(path: str) -> str:
+    """The whole path of a file tools look up by name: where it is counts too (a
+    conftest.py or a Makefile applies to its own folder)."""
     name = posixpath.basename(path)
-    return name if name in _NAMES_TOOLS_READ or name.startswith(".") else ""
+    return path if name in _NAMES_TOOLS_READ or name.startswith(".") else ""
 
 
 def _test(path: str) -> str:
@@ -97,7 +106,11 @@ def _go_constraint(path: str) -> str:
 
 
 def _folder(path: str) -> str:
-    return next((folder for folder in _FOLDERS_TOOLS_READ if path.startswith(folder)), "")
+    """The folder of a file under one that tools read, itself: GitHub runs the workflows
+    of .github/workflows/, not of a folder below it."""
+    if not path.startswith(_FOLDERS_TOOLS_READ):
+        return ""
+    return posixpath.dirname(path) + "/"
 
 
 # What a path tells tools, each read from the path alone.
