@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 
 _BY_EXTENSION = {
     ".md": "markdown",
@@ -55,7 +56,15 @@ _BY_NAME = {
     "copying": "text",
     "authors": "text",
     "notice": "text",
+    # Files named .txt that are no prose: tools read them line by line, word by word.
+    "cmakelists.txt": "cmake",
+    "robots.txt": "unknown",
+    "security.txt": "unknown",
+    "llms.txt": "unknown",
 }
+# pip's requirement and constraint files (requirements.txt, requirements-dev.txt,
+# dev-requirements.txt, constraints.txt, requirements/base.txt): no prose either.
+_REQUIREMENTS = re.compile(r"(?:.*requirements.*|constraints.*|requirements/.*)\.(?:txt|in)")
 
 
 def kind_of(
@@ -72,5 +81,7 @@ def kind_of(
     name = posixpath.basename(path).lower()
     if name in _BY_NAME:
         return _BY_NAME[name]
+    if _REQUIREMENTS.fullmatch(name) or _REQUIREMENTS.fullmatch(path.lower()):
+        return "requirements"
     _, extension = posixpath.splitext(name)
     return _BY_EXTENSION.get(extension, "unknown")

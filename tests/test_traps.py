@@ -67,6 +67,24 @@ TRAPS: list[tuple[str, str, str, str]] = [
     ),
     ("minus zero", "zero.json", '{"x": -0.0}\n', '{"x": 0.0}\n'),
     (
+        "pip requirements joined on one line (no prose: pip refuses it)",
+        "requirements.txt",
+        "flask>=2.0\nrequests>=2.0\nclick>=8.0\n",
+        "flask>=2.0 requests>=2.0\nclick>=8.0\n",
+    ),
+    (
+        "spacing in a CMake string",
+        "CMakeLists.txt",
+        'project(demo)\nmessage(STATUS "Hello  world")\n',
+        'project(demo)\nmessage(STATUS "Hello world")\n',
+    ),
+    (
+        "a word in robots.txt",
+        "robots.txt",
+        "User-agent: *\nDisallow: /privat\n",
+        "User-agent: *\nDisallow: /private\n",
+    ),
+    (
         "a JSON key named twice (readers keep the first, the last, or refuse)",
         "twice.json",
         '{"a": 2, "b": 0}\n',
@@ -78,6 +96,24 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "package.json",
         '{"exports": {"import": "./a.mjs", "default": "./a.cjs"}}\n',
         '{"exports": {"default": "./a.cjs", "import": "./a.mjs"}}\n',
+    ),
+    (
+        "the spacing of a macro's argument, the macro defined in another file",
+        "use.c",
+        '#include "show.h"\nconst char *s = SHOW(a+b);\n',
+        '#include "show.h"\nconst char *s = SHOW(a + b);\n',
+    ),
+    (
+        "the spacing of an assert's condition (its message quotes it)",
+        "check.c",
+        "#include <assert.h>\nvoid f(int a) { assert(a>0); }\n",
+        "#include <assert.h>\nvoid f(int a) { assert(a > 0); }\n",
+    ),
+    (
+        "the spacing of a Rust macro's argument",
+        "main.rs",
+        "fn main() {\n    let s = show!(a+b);\n}\n",
+        "fn main() {\n    let s = show!(a + b);\n}\n",
     ),
     (
         "a stringizing C macro's argument spacing",

@@ -48,6 +48,8 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
             endings = True
         else:
             spacing = True
+            if _in_macro_arguments(facts.kind, before.line.text, after.line.text):
+                return None  # a macro may stringize it, defined anywhere (`assert(a>0)`)
     if spacing:
         if _stringizes(facts):
             return None  # `#x` and stringify! turn the spacing of their argument into text
@@ -66,6 +68,23 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
 
 # C and C++ macros that stringize their argument (`#x`), Rust's stringify!.
 _STRINGIZE = re.compile(r"#[ \t]*define[^\n]*[^#\n]#[ \t]*[A-Za-z_(]|\bstringify!")
+
+
+# A call of what is conventionally a macro: an all-capitals name, C's assert, or any
+# Rust macro. Its arguments' spacing may become text (`#x`, stringify!) where it is
+# defined, in a header no hunk shows.
+_MACRO_CALL = {
+    "c": re.compile(r"\b(?:[A-Z_][A-Z0-9_]+|assert)\s*\("),
+    "cpp": re.compile(r"\b(?:[A-Z_][A-Z0-9_]+|assert)\s*\("),
+    "rust": re.compile(r"\b[A-Za-z_]\w*!\s*[(\[{]"),
+}
+
+
+def _in_macro_arguments(kind: str, before: str, after: str) -> bool:
+    """Whether the spacing inside a line that calls a macro changed (its indentation
+    aside)."""
+    call = _MACRO_CALL.get(kind)
+    return call is not None and before.strip() != after.strip() and bool(call.search(after))
 
 
 def _stringizes(facts: FileFacts) -> bool:
