@@ -59,6 +59,8 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "country: false\nenabled: true\n",
     ),
     ("a YAML octal", "mode.yml", "mode: 010\n", "mode: 8\n"),
+    ("a YAML 1.2 octal quoted (a number to a 1.2 reader)", "v.yml", "v: 0o14\n", "v: '0o14'\n"),
+    ("a YAML exponent quoted (a number to a 1.2 reader)", "e.yml", "e: 1e3\n", 'e: "1e3"\n'),
     (
         "the same instant in another time zone",
         "when.yml",

@@ -137,19 +137,31 @@ def _yaml_data(text: str) -> tuple[Any, ...] | None:
         return None
 
 
-def _yaml_written(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+def _yaml_written(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, bool], ...]] | None:
     """A YAML file's comments, and its scalars as written, sorted. YAML 1.1 and 1.2 read
-    `no`, `on`, `010`, `1:30` differently: the same data under PyYAML's 1.1 rules is
-    not enough, the scalars must be written alike."""
+    `no`, `on`, `010`, `1:30`, `0o14` differently: the same data under PyYAML's 1.1
+    rules is not enough, the scalars must be written alike, and one that some version
+    may read as other than a string must keep its quotes or their absence
+    (`v: 0o14` is a number to a YAML 1.2 reader, `v: '0o14'` never is)."""
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         tokens = yaml.scan(text, Loader=loader)
-        scalars = sorted(token.value for token in tokens if isinstance(token, yaml.ScalarToken))
+        scalars = sorted(
+            (token.value, token.plain and _MAY_BE_TYPED.fullmatch(token.value) is not None)
+            for token in tokens
+            if isinstance(token, yaml.ScalarToken)
+        )
     except yaml.YAMLError:
         return None
     return _hash_comments(text), tuple(scalars)
+
+
+# A plain scalar some YAML version may read as null, a boolean, a number or a date.
+_MAY_BE_TYPED = re.compile(
+    r"(?i)|~|null|y|n|yes|no|true|false|on|off|[-+]?\.?(?:inf|nan)|[-+.]?\d.*"
+)
 
 
 def _toml_meaning(text: str) -> tuple[Any, ...] | None:
