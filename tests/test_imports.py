@@ -27,6 +27,10 @@ REORDERED = {
         "from shapes import (\n    square,\n    circle,\n    triangle,\n)\n",
         "from shapes import (\n    circle,\n    square,\n    triangle,\n)\n",
     ),
+    "two imports swapped, each with its own `# noqa`": (
+        "import zlib  # noqa: F401\nimport abc  # noqa: I001\n",
+        "import abc  # noqa: I001\nimport zlib  # noqa: F401\n",
+    ),
     "sections parted by a blank line": (
         "import os\nimport requests\nimport sys\n",
         "import os\nimport sys\n\nimport requests\n",
@@ -45,6 +49,10 @@ NOT_REORDERED = {
     "imports moved into another block": (
         "if FAST:\n    import fast\n    import quick\nelse:\n    import slow\n",
         "if FAST:\n    import fast\nelse:\n    import quick\n    import slow\n",
+    ),
+    "a `# noqa` moved to another import (nothing reordered)": (
+        "import os  # noqa: F401\nimport sys\n",
+        "import os\nimport sys  # noqa: F401\n",
     ),
     "a name dropped from a parenthesised import": (
         "from shapes import (\n    square,\n    circle,\n    triangle,\n)\n",

@@ -52,7 +52,7 @@ def import_order(facts: FileFacts, hunk: Hunk) -> Proof | None:
     keys = _keys(old_imports)
     if keys != _keys(new_imports) or not _order_free(keys):
         return None
-    if sorted(_comments(parsed[0], old_range)) != sorted(_comments(parsed[1], new_range)):
+    if _comments(parsed[0], old_imports, old_range) != _comments(parsed[1], new_imports, new_range):
         return None
     return Proof(
         ("import-order",),
@@ -149,5 +149,20 @@ def _bound_name(key: ImportKey) -> str:
     return module.split(".")[0] if kind == "import" else name
 
 
-def _comments(parsed: statements.Parsed, lines: tuple[int, int]) -> list[str]:
-    return [text for number, text in parsed.comments if lines[0] <= number <= lines[1]]
+def _comments(
+    parsed: statements.Parsed, imports: list[ast.stmt], lines: tuple[int, int]
+) -> tuple[dict[frozenset[ImportKey], list[str]], list[str]]:
+    """The comments on each import's own lines, by what it imports (a `# noqa` or
+    `# type: ignore` is about its statement: moved to another one, it is about that
+    one), and those on lines of their own, in any order."""
+    on: dict[frozenset[ImportKey], list[str]] = {}
+    loose = []
+    for number, text in parsed.comments:
+        if not lines[0] <= number <= lines[1]:
+            continue
+        owner = next((s for s in imports if s.lineno <= number <= (s.end_lineno or 0)), None)
+        if owner is None:
+            loose.append(text)
+        else:
+            on.setdefault(_keys([owner]), []).append(text)
+    return {key: sorted(texts) for key, texts in on.items()}, sorted(loose)
