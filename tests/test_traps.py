@@ -118,6 +118,14 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "fn main() {\n    let s = show!(a + b);\n}\n",
     ),
     (
+        "the spacing of a Go example's expected output",
+        "show_test.go",
+        'package show\n\nimport "fmt"\n\nfunc ExampleShow() {\n\tfmt.Println("a  b")\n'
+        "\t// Output: a  b\n}\n",
+        'package show\n\nimport "fmt"\n\nfunc ExampleShow() {\n\tfmt.Println("a  b")\n'
+        "\t// Output: a b\n}\n",
+    ),
+    (
         "a stringizing C macro's argument spacing",
         "show.c",
         "#define S(x) #x\nconst char *s = S(a+b);\n",
