@@ -3,10 +3,11 @@
 A lock file is generated (classify/generated.py), so its hunks are trivial: no
 person writes it line by line, nor reads it. But it says where each package is
 downloaded from, and a range may point a package at a server of its author's
-choosing (a lockfile injection). So the URLs its added lines name are checked
+choosing (a lockfile injection). So the sources its added lines name are checked
 (analyze/text.py, `text/lockfile-source`): one finding per server that is not a
 public registry, or that is reached over plain http, with how many added lines
-name it.
+name it. Only the entries that say where a package comes from count (npm's
+`resolved`, Cargo's `source`...), not the links to its funding or home page.
 """
 
 from __future__ import annotations
@@ -50,7 +51,25 @@ _REGISTRIES = (
 )
 _REGISTRIES_OF = {"composer.lock": ("api.github.com/repos", "codeload.github.com", "github.com")}
 # A URL (`https://`, `git+ssh://`, Cargo's `registry+https://`) or git's `git@host:path`.
-_URL = re.compile(r"""(?:[a-z][a-z0-9+.-]*://|git@)[^\s"'<>()\[\]{},;]+""")
+_URL = r"""((?:[a-z][a-z0-9+.-]*://|git@)[^\s"'<>()\[\]{},;]+)"""
+# Where each lock file says a package comes from: the URL after the key that names
+# its source (not a `funding` or `homepage` link). composer's sources are archives or
+# repositories. Lock files not listed name no URL (go.sum) or are not read here.
+_SOURCES = {
+    name: re.compile(pattern + r"""\s*["']?\s*""" + _URL)
+    for names, pattern in (
+        (("package-lock.json", "npm-shrinkwrap.json", "bun.lock"), r'"resolved":'),
+        (("yarn.lock",), r"\bresolved:?"),
+        (("pnpm-lock.yaml",), r"\b(?:tarball|repo):"),
+        (("Cargo.lock",), r"\bsource\s*="),
+        (("poetry.lock", "pdm.lock"), r"\burl\s*="),
+        (("uv.lock",), r"\b(?:registry|git|url)\s*="),
+        (("Pipfile.lock",), r'"url":'),
+        (("Gemfile.lock",), r"\bremote:"),
+        (("composer.lock",), r'"url":(?=\s*"[^"]*(?:\.git"|/zipball/|/tarball/|\.zip"|\.tar))'),
+    )
+    for name in names
+}
 
 
 def is_lock_file(path: str) -> bool:
@@ -61,11 +80,15 @@ def outside_sources(path: str, added: Iterable[tuple[int, str]]) -> Iterator[tup
     """For each server the added lines of a lock file name that is no public
     registry, or that they reach over plain http: the first line naming it, a
     message, and how many added lines name it."""
-    allowed = (*_REGISTRIES, *_REGISTRIES_OF.get(posixpath.basename(path), ()))
+    name = posixpath.basename(path)
+    sources = _SOURCES.get(name)
+    if sources is None:
+        return
+    allowed = (*_REGISTRIES, *_REGISTRIES_OF.get(name, ()))
     found: dict[str, list[int]] = {}  # a server -> the added lines naming it
     said: dict[str, str] = {}  # a server -> its message
     for number, text in added:
-        for url in _URL.findall(text):
+        for url in sources.findall(text):
             where, scheme, insecure = _where(url)
             if where is None:
                 continue
