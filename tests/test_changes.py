@@ -245,6 +245,17 @@ def test_a_rename_that_changes_the_extension_is_significant(writable_repo: RepoF
     assert "handle" in entry  # routed whole: no hunk says why
 
 
+def one_file(repo: Path, path: str, text: str) -> Path:
+    """A repository of one commit holding one file."""
+    repo.mkdir()
+    git(repo, "init", "--quiet")
+    (repo / path).parent.mkdir(parents=True, exist_ok=True)
+    (repo / path).write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "--quiet", "-m", "Before")
+    return repo
+
+
 RENAMES = [
     # (old path, new path, the new file's classification and reasons)
     ("test_parser.py", "check_parser.py", "significant", ["path-role"]),  # no longer collected
@@ -268,13 +279,7 @@ def test_a_rename_is_trivial_only_where_the_path_tells_tools_the_same(
     tmp_path: Path, old: str, new: str, classification: str, reasons: list[str], edited: bool
 ) -> None:
     text = "value = compute(1, 2) \nother = compute(3, 4)\n" * 8
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "--quiet")
-    (repo / old).parent.mkdir(parents=True, exist_ok=True)
-    (repo / old).write_text(text)
-    git(repo, "add", "-A")
-    git(repo, "commit", "--quiet", "-m", "Before")
+    repo = one_file(tmp_path / "repo", old, text)
     (repo / new).parent.mkdir(parents=True, exist_ok=True)
     git(repo, "mv", old, new)
     if edited:  # a trivial hunk rides along: the path still decides
@@ -302,13 +307,7 @@ def test_a_copy_is_trivial_only_where_its_path_has_no_role(
 ) -> None:
     """A copy adds a file: a workflow copied beside another runs too."""
     text = "".join(f"step_{n} = run('./deploy.sh --target {n}')\n" for n in range(12))
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "--quiet")
-    (repo / source).parent.mkdir(parents=True, exist_ok=True)
-    (repo / source).write_text(text)
-    git(repo, "add", "-A")
-    git(repo, "commit", "--quiet", "-m", "Before")
+    repo = one_file(tmp_path / "repo", source, text)
     (repo / source).write_text(text + "\n")  # git looks for copies among changed files
     (repo / copy).parent.mkdir(parents=True, exist_ok=True)
     (repo / copy).write_text(text)
