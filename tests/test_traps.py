@@ -106,6 +106,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         '#include "show.h"\nconst char *s = SHOW(a + b);\n',
     ),
     (
+        "the spacing of a macro's argument on a line below the macro's name",
+        "wrapped.c",
+        '#include "show.h"\nconst char *s = SHOW(first,\n                     a+b);\n',
+        '#include "show.h"\nconst char *s = SHOW(first,\n                     a + b);\n',
+    ),
+    (
         "the spacing of an assert's condition (its message quotes it)",
         "check.c",
         "#include <assert.h>\nvoid f(int a) { assert(a>0); }\n",

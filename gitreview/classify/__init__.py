@@ -112,12 +112,13 @@ def _classify(facts: FileFacts) -> FileVerdict:
 
 def aggregate(change: FileChange, t1: bool, hunk_verdicts: tuple[Verdict, ...]) -> FileVerdict:
     """A file's verdict from its hunks' (when no file rule applied)."""
-    if all(v.classification == "trivial" for v in hunk_verdicts):
+    every_hunk_trivial = all(v.classification == "trivial" for v in hunk_verdicts)
+    if every_hunk_trivial:
         # Renamed to a path that tells tools something else: no hunk shows that.
         role = _role_change(change)
         if role is not None:
             return FileVerdict("significant", (role[0],), hunk_verdicts, role[1])
-    if hunk_verdicts and all(v.classification == "trivial" for v in hunk_verdicts):
+    if hunk_verdicts and every_hunk_trivial:
         if _mode_changed(change):
             return FileVerdict(
                 "significant",

@@ -11,7 +11,7 @@ meaning in Go and JavaScript.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from gitreview.analyze import Side, lexical
 from gitreview.classify.base import Proof
@@ -50,7 +50,7 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
             endings = True
         else:
             spacing = True
-            if _in_macro_arguments(facts.kind, before.line.text, after.line.text):
+            if _in_macro_arguments(facts, before.line.text, after.line):
                 return None  # a macro may stringize it, defined anywhere (`assert(a>0)`)
     if spacing:
         if _stringizes(facts):
@@ -75,18 +75,46 @@ _STRINGIZE = re.compile(r"#[ \t]*define[^\n]*[^#\n]#[ \t]*[A-Za-z_(]|\bstringify
 # A call of what is conventionally a macro: an all-capitals name, C's assert, or any
 # Rust macro. Its arguments' spacing may become text (`#x`, stringify!) where it is
 # defined, in a header no hunk shows.
+_C_MACRO_CALL = re.compile(r"\b(?:[A-Z_][A-Z0-9_]+|assert)\s*\(")
 _MACRO_CALL = {
-    "c": re.compile(r"\b(?:[A-Z_][A-Z0-9_]+|assert)\s*\("),
-    "cpp": re.compile(r"\b(?:[A-Z_][A-Z0-9_]+|assert)\s*\("),
+    "c": _C_MACRO_CALL,
+    "cpp": _C_MACRO_CALL,
     "rust": re.compile(r"\b[A-Za-z_]\w*!\s*[(\[{]"),
 }
+# Lines above a changed one where a macro call it may continue is looked for.
+_MACRO_LOOKBACK = 30
 
 
-def _in_macro_arguments(kind: str, before: str, after: str) -> bool:
-    """Whether the spacing inside a line that calls a macro changed (its indentation
-    aside)."""
-    call = _MACRO_CALL.get(kind)
-    return call is not None and before.strip() != after.strip() and bool(call.search(after))
+def _in_macro_arguments(facts: FileFacts, before: str, after: Line) -> bool:
+    """Whether the spacing inside a line changed (its indentation aside) where the
+    line calls a macro, or continues the arguments of one called on a line above:
+    `ASSERT(a,` then `b+c);`."""
+    call = _MACRO_CALL.get(facts.kind)
+    if call is None or before.strip() == after.text.strip():
+        return False
+    if call.search(after.text):
+        return True
+    text = facts.analysis.new_text
+    if text is None or after.new_no is None:
+        return False
+    if "whitespace:new-lines" not in facts.memo:  # split once per file, not per line
+        facts.memo["whitespace:new-lines"] = text.split("\n")
+    lines = cast("list[str]", facts.memo["whitespace:new-lines"])
+    above = "\n".join(lines[max(0, after.new_no - 1 - _MACRO_LOOKBACK) : after.new_no - 1])
+    return any(_still_open(above, found.end()) for found in call.finditer(above))
+
+
+def _still_open(text: str, start: int) -> bool:
+    """Whether the bracket a call opens just before `start` is still open at the end."""
+    depth = 1
+    for character in text[start:]:
+        if character in "([{":
+            depth += 1
+        elif character in ")]}":
+            depth -= 1
+            if depth == 0:
+                return False
+    return True
 
 
 # The comment a Go example's output is checked against, to the end of its function.
