@@ -54,9 +54,10 @@ _REGISTRIES_OF = {"composer.lock": ("api.github.com/repos", "codeload.github.com
 _URL = r"""((?:[a-z][a-z0-9+.-]*://|git@)[^\s"'<>()\[\]{},;]+)"""
 # Where each lock file says a package comes from: the URL after the key that names
 # its source (not a `funding` or `homepage` link). composer's sources are archives or
-# repositories. Lock files not listed name no URL (go.sum) or are not read here.
+# repositories. Lock files not listed name no URL (go.sum) or are not read here. Kept
+# as text and compiled when a lock file is read: not at every run's start (issue 12).
 _SOURCES = {
-    name: re.compile(pattern + r"""\s*["']?\s*""" + _URL)
+    name: pattern + r"""\s*["']?\s*""" + _URL
     for names, pattern in (
         (("package-lock.json", "npm-shrinkwrap.json", "bun.lock"), r'"resolved":'),
         (("yarn.lock",), r"\bresolved:?"),
@@ -81,9 +82,9 @@ def outside_sources(path: str, added: Iterable[tuple[int, str]]) -> Iterator[tup
     registry, or that they reach over plain http: the first line naming it, a
     message, and how many added lines name it."""
     name = posixpath.basename(path)
-    sources = _SOURCES.get(name)
-    if sources is None:
+    if name not in _SOURCES:
         return
+    sources = re.compile(_SOURCES[name])
     allowed = (*_REGISTRIES, *_REGISTRIES_OF.get(name, ()))
     found: dict[str, list[int]] = {}  # a server -> the added lines naming it
     said: dict[str, str] = {}  # a server -> its message

@@ -29,7 +29,9 @@ _NAMES_TOOLS_READ = frozenset(
     }
 )
 # Names test runners collect: pytest, go test, Jest and Vitest, RSpec, JUnit, xUnit.
-_TEST_NAME = re.compile(
+# (This pattern and the next are compiled when a rename is first looked at, not at
+# every run's start: issue 12.)
+_TEST_NAME = (
     r"test_[^/]*\.py|[^/]*_test\.(?:py|go)|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?|[^/]*_spec\.rb"
     r"|(?:Test[^/]*|[^/]*Tests?)\.(?:java|kt|cs)"
 )
@@ -41,9 +43,7 @@ _GO_SYSTEMS = (
 _GO_ARCHES = (
     "386|amd64|arm|arm64|loong64|mips|mips64|mips64le|mipsle|ppc64|ppc64le|riscv64|s390x|wasm"
 )
-_GO_CONSTRAINT = re.compile(
-    rf"_(?:(?:{_GO_SYSTEMS})(?:_(?:{_GO_ARCHES}))?|{_GO_ARCHES})(?:_test)?\.go$"
-)
+_GO_CONSTRAINT = rf"_(?:(?:{_GO_SYSTEMS})(?:_(?:{_GO_ARCHES}))?|{_GO_ARCHES})(?:_test)?\.go$"
 # Folders whose files tools run or read by where they are (the most specific first).
 _FOLDERS_TOOLS_READ = (
     *(".github/workflows/", ".github/actions/", ".github/", ".circleci/", ".gitlab/"),
@@ -97,11 +97,11 @@ def _named(path: str) -> str:
 
 
 def _test(path: str) -> str:
-    return "a test" if _TEST_NAME.fullmatch(posixpath.basename(path)) else ""
+    return "a test" if re.fullmatch(_TEST_NAME, posixpath.basename(path)) else ""
 
 
 def _go_constraint(path: str) -> str:
-    found = _GO_CONSTRAINT.search(posixpath.basename(path))
+    found = re.search(_GO_CONSTRAINT, posixpath.basename(path))
     return found.group().removesuffix(".go").removesuffix("_test") if found else ""
 
 
