@@ -1,6 +1,7 @@
 """Every kind of change, read from git objects, with the same pairs and hunks as git diff."""
 
 import json
+import posixpath
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ EXPECTED = {
     "docs/obsolete.md": ("deleted", "markdown", "significant", ["deleted"], None),
     "docs/user guide.md": ("modified", "markdown", "significant", ["content"], None),
     "legacy/notes-latin1.txt": ("modified", "text", "significant", ["no-analysis"], "undecodable"),
-    "scripts/deploy.sh": ("modified", "shell", "trivial", ["mode-only"], "no-analyzer"),
+    "scripts/deploy.sh": ("modified", "shell", "significant", ["mode"], "no-analyzer"),
     "src/app.py": ("modified", "python", "significant", ["content"], None),
     "src/handlers/admin.py": ("copied", "python", "significant", ["content"], None),
     "src/handlers/base.py": ("modified", "python", "significant", ["content"], None),
@@ -319,6 +320,48 @@ def test_a_copy_is_trivial_only_where_its_path_has_no_role(
         classification,
         reasons,
     )
+
+
+MODES = [
+    # (path, content, the file's classification and reasons when only its +x goes)
+    ("docs/guide.md", b"# Title\n", "trivial", ["mode-only"]),
+    ("src/lib.c", b"int f(void) { return 1; }\n", "trivial", ["mode-only"]),
+    ("assets/logo.png", b"\x89PNG\r\n\x1a\n\x00\x00", "trivial", ["mode-only"]),
+    ("tools/run.py", b"#!/usr/bin/env python3\nprint(1)\n", "significant", ["mode"]),
+    ("scripts/build.sh", b"make all\n", "significant", ["mode"]),  # run by sh anyway
+    (".husky/pre-commit", b"npm test\n", "significant", ["mode"]),  # git's hooks fall back on sh
+    ("bin/tool", b"\x7fELF\x02\x01\x01\x00", "significant", ["mode"]),
+]
+
+
+@pytest.mark.parametrize("renamed", [False, True], ids=["in place", "renamed"])
+@pytest.mark.parametrize(("path", "content", "classification", "reasons"), MODES)
+def test_the_executable_bit_is_trivial_only_on_a_file_nothing_runs(
+    tmp_path: Path,
+    path: str,
+    content: bytes,
+    classification: str,
+    reasons: list[str],
+    renamed: bool,
+) -> None:
+    """`chmod -x` on a hook switches it off: a person decides about that."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet")
+    (repo / path).parent.mkdir(parents=True, exist_ok=True)
+    (repo / path).write_bytes(content)
+    git(repo, "add", "--chmod=+x", path)
+    git(repo, "commit", "--quiet", "-m", "Before")
+    git(repo, "update-index", "--chmod=-x", path)
+    new = path
+    if renamed:
+        new = posixpath.join(posixpath.dirname(path), "moved-" + posixpath.basename(path))
+        git(repo, "mv", path, new)
+    git(repo, "commit", "--quiet", "-m", "Mode")
+    [entry] = manifest_of("--repo", repo, "--fail-on", "never", "HEAD")["files"]
+    assert entry["mode"] == ["100755", "100644"]
+    expected = ["renamed", *reasons] if renamed and classification == "trivial" else reasons
+    assert (entry["classification"], entry["reasons"]) == (classification, expected), entry
 
 
 def test_a_path_that_is_not_utf8(writable_repo: RepoFactory, tmp_path: Path) -> None:

@@ -65,7 +65,7 @@ _WHY = {
     "type-changed": "the entry changed type (file, symlink, submodule)",
     "binary": "binary content: no rule can look inside it",
     "submodule": "a submodule now points at another commit",
-    "mode": "the mode changed",
+    "mode": "the mode changed: the executable bit decides whether a script or program runs",
     "position": "it touches lines whose position is syntax (a shebang, a coding cookie, "
     "a Go build constraint)",
     "extension": "renamed with another extension (ci.yml to ci.yml.disabled turns CI off)",
@@ -179,6 +179,12 @@ def _significant_reasons(change: FileChange, t1: bool) -> tuple[str, ...]:
     """Why a file needs a reviewer: what kind of change no rule could prove trivial."""
     if change.is_submodule:
         return ("submodule",)
+    if (
+        change.status not in _WHOLE_FILE_STATUSES
+        and change.old_oid == change.new_oid
+        and _mode_changed(change)
+    ):
+        return ("mode",)  # an executable's bit, whatever its content
     if change.binary:
         return ("binary",)
     if change.status in _WHOLE_FILE_STATUSES:

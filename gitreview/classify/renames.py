@@ -64,8 +64,8 @@ def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
     evidence = f"{change.old_path} and {change.path} are the same blob ({change.new_oid})"
     if change.old_mode == change.new_mode:
         return Proof((reason,), evidence)
-    if {change.old_mode, change.new_mode} <= _REGULAR:
-        return Proof((reason, "mode-only"), evidence + "; only the executable bit changed")
+    if {change.old_mode, change.new_mode} <= _REGULAR and not _runs(facts):
+        return Proof((reason, "mode-only"), f"{evidence}; {_BIT_MEANS_NOTHING}")
     return None
 
 
@@ -123,15 +123,35 @@ _ROLES: tuple[tuple[str, Callable[[str], str]], ...] = (
 
 
 def mode_only(facts: FileFacts) -> Proof | None:
-    """Only the executable bit changed, on a regular file."""
+    """Only the executable bit changed, on a regular file nothing runs."""
     change = facts.change
     if (
         change.status == "modified"
         and change.old_oid == change.new_oid
         and change.old_mode != change.new_mode
         and {change.old_mode, change.new_mode} <= _REGULAR
+        and not _runs(facts)
     ):
-        return Proof(
-            ("mode-only",), f"same blob ({change.new_oid}); only the executable bit changed"
-        )
+        return Proof(("mode-only",), f"same blob ({change.new_oid}); {_BIT_MEANS_NOTHING}")
     return None
+
+
+_BIT_MEANS_NOTHING = "only the executable bit changed, on a file nothing runs"
+# The starts of what a system runs: a #! line, and executable binaries (ELF,
+# Mach-O, universal Mach-O, PE).
+_RUNNABLE_STARTS = (
+    *(b"#!", b"\x7fELF", b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf", b"\xce\xfa\xed\xfe"),
+    *(b"\xcf\xfa\xed\xfe", b"\xca\xfe\xba\xbe", b"MZ"),
+)
+
+
+def _runs(facts: FileFacts) -> bool:
+    """Whether the executable bit may decide if the file runs: a script's `#!` line,
+    an executable binary, or text a shell runs as a script when the system will not
+    (execve's ENOEXEC, which git's hooks and every shell fall back on): a shell
+    script, or a file of unknown kind with no extension. A side not read: maybe."""
+    data = facts.change.new_data
+    if data is None or data.startswith(_RUNNABLE_STARTS):
+        return True
+    name = posixpath.basename(facts.change.path)
+    return facts.kind == "shell" or (facts.kind == "unknown" and "." not in name)
