@@ -127,6 +127,17 @@ FORMATTED_TRAPS = {
         COMMENT_MOVED[1].replace("argument_number_two", "argument_number_three"),
     ),
     "a comment changed as it moved": (PRAGMA_MOVED[0], PRAGMA_MOVED[1].replace("arg-", "")),
+    # A comment tools read suppresses what is on its line: elsewhere, something else.
+    "a type: ignore moved to another line of its statement": (
+        PRAGMA_MOVED[1],
+        PRAGMA_MOVED[1]
+        .replace("(  # type: ignore[arg-type]", "(")
+        .replace("strict=True\n", "strict=True  # type: ignore[arg-type]\n"),
+    ),
+    "a nosec moved beside the next statement": (
+        "def sixth(values):\n    shell = run(values, shell=True)  # nosec\n    return shell\n",
+        "def sixth(values):\n    shell = run(values, shell=True)\n    return shell  # nosec\n",
+    ),
     "a number changed type as it was respelled": (NUMBERS[0], NUMBERS[1].replace("1.0", "1")),
     "a string's content changed between its reformatted ends": (
         QUOTES_AT_BOTH_ENDS[0],

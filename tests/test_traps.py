@@ -100,6 +100,14 @@ TRAPS: list[tuple[str, str, str, str]] = [
         '{"exports": {"default": "./a.cjs", "import": "./a.mjs"}}\n',
     ),
     (
+        "composer.json repositories tried in order",
+        "composer.json",
+        '{"repositories": {"mirror": {"type": "composer", "url": "https://m.example"},'
+        ' "private": {"type": "vcs", "url": "https://git.example/a"}}}\n',
+        '{"repositories": {"private": {"type": "vcs", "url": "https://git.example/a"},'
+        ' "mirror": {"type": "composer", "url": "https://m.example"}}}\n',
+    ),
+    (
         "the spacing of a macro's argument, the macro defined in another file",
         "use.c",
         '#include "show.h"\nconst char *s = SHOW(a+b);\n',

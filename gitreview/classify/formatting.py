@@ -117,8 +117,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _ordered_json_meaning(text: str) -> tuple[Any, ...] | None:
-    """For JSON whose reader gives key order a meaning: Node tries package.json's
-    conditional "exports" in order."""
+    """For JSON whose reader gives key order a meaning (_ORDERED_JSON)."""
     meaning = _json_meaning(text)
     if meaning is None:
         return None
@@ -249,7 +248,9 @@ def _exact(value: Any) -> object:
     return value
 
 
-_ORDERED_JSON = frozenset({"package.json"})
+# Node tries package.json's conditional "exports" in order; Composer asks
+# composer.json's "repositories" for a package in order.
+_ORDERED_JSON = frozenset({"package.json", "composer.json"})
 # What a kind's meaning holds that can be read without loading the data.
 _WRITTEN: dict[str, Callable[[str], object]] = {"yaml": _yaml_written}
 _MEANINGS: dict[str, Callable[[str], object]] = {

@@ -35,7 +35,7 @@ _DIRECTIVE = re.compile(
 )
 # Tools' names and markers that make a whole comment read by a tool, whichever of its
 # lines they stand on (`/* eslint-disable` and the rule names on the lines after it).
-_TOOL_COMMENT = re.compile(
+TOOL_COMMENT = re.compile(
     r"noqa|nolint|nosec|pragma|pylint|pyright|mypy|eslint|jshint|jslint|tslint|prettier|"
     r"istanbul|\bc8\b|noinspection|clang-|cppcheck|-\*-|fall(?:s|ing)?[\s_-]*thr|"
     r"\b(?:vim?|ex):|coding[:=]|type:\s*ignore",
@@ -79,4 +79,4 @@ def in_prose_comment(comments: Comments, line: int, start: int, end: int) -> boo
     eol = len(text) if eol < 0 else eol
     piece = text[max(base, comments.starts[index]) : min(eol, comments.ends[index])]
     whole = text[comments.starts[index] : comments.ends[index]]
-    return not (_DIRECTIVE.search(piece) or CODE_LIKE.search(piece) or _TOOL_COMMENT.search(whole))
+    return not (_DIRECTIVE.search(piece) or CODE_LIKE.search(piece) or TOOL_COMMENT.search(whole))

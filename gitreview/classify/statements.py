@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 from gitreview.analyze.python import HEAD_TREE, unwarned
 from gitreview.classify import python_names
 from gitreview.classify.base import FileFacts
+from gitreview.classify.prose_comments import TOOL_COMMENT
 from gitreview.model import Hunk
 
 if TYPE_CHECKING:
@@ -138,11 +139,33 @@ def parse(
     _clean_docstring_of(tree)
     # Normalized where compared (_same): most statements of a large file never are.
     starts, found = side.starts, side.scan
-    comments = tuple(
-        (bisect.bisect_right(starts, start), " ".join(text[start:end].lstrip("#").split()))
-        for start, end in found.comments
-    )
-    return Parsed(tree, comments)
+    comments = []
+    first_lines: dict[int, str] | None = None
+    for start, end in found.comments:
+        line = bisect.bisect_right(starts, start)
+        comment = " ".join(text[start:end].lstrip("#").split())
+        if TOOL_COMMENT.search(comment):
+            if first_lines is None:
+                first_lines = _simple_statements(tree)
+            comment += "\0" + first_lines.get(line, "".join(text[starts[line - 1] : start].split()))
+        comments.append((line, comment))
+    return Parsed(tree, tuple(comments))
+
+
+def _simple_statements(tree: ast.Module) -> dict[int, str]:
+    """Each simple statement (no body) by its first line, as compared (positions
+    aside). A comment tools read (`# type: ignore`, `# noqa`, `# nosec`) applies to
+    the line it is on: on another line of its statement, or beside another
+    statement, it suppresses something else. On a statement's first line it stays
+    where formatters keep it as they split the statement; anywhere else the code
+    before it on its line, spacing aside, tells where it is."""
+    import ast
+
+    found: dict[int, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and not hasattr(node, "body"):
+            found.setdefault(node.lineno, "first line of " + ast.dump(node))
+    return found
 
 
 def clean_docstring(text: str) -> str:
