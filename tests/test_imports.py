@@ -35,6 +35,11 @@ REORDERED = {
         "import os\nimport requests\nimport sys\n",
         "import os\nimport sys\n\nimport requests\n",
     ),
+    "other packages' modules in a package's `__init__.py`": (
+        "import sys\nimport json\n",
+        "import json\nimport sys\n",
+        "shop/__init__.py",
+    ),
 }
 
 NOT_REORDERED = {
@@ -58,12 +63,28 @@ NOT_REORDERED = {
         "from shapes import (\n    square,\n    circle,\n    triangle,\n)\n",
         "from shapes import (\n    circle,\n    triangle,\n)\n",
     ),
+    "setuptools moved after distutils (it replaces distutils as it is imported)": (
+        "import setuptools\nimport distutils.core\n",
+        "import distutils.core\nimport setuptools\n",
+    ),
+    "a package's own modules in its `__init__.py` (imports circling between them)": (
+        "from .models import Model\nfrom .admin import Admin\n",
+        "from .admin import Admin\nfrom .models import Model\n",
+        "shop/__init__.py",
+    ),
+    "a package's own modules, named in full, in its `__init__.py`": (
+        "from shop.models import Model\nfrom shop.admin import Admin\n",
+        "from shop.admin import Admin\nfrom shop.models import Model\n",
+        "shop/__init__.py",
+    ),
 }
 
 
-def hunks(tmp_path: Path, old: str, new: str) -> list[tuple[str, list[str]]]:
-    repo = before_and_after(tmp_path / "repo", "module.py", old + USE, new + USE)
-    entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))["module.py"]
+def hunks(
+    tmp_path: Path, old: str, new: str, path: str = "module.py"
+) -> list[tuple[str, list[str]]]:
+    repo = before_and_after(tmp_path / "repo", path, old + USE, new + USE)
+    entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))[path]
     if entry["classification"] == "trivial":
         return [("trivial", entry["reasons"])]
     return [(hunk["classification"], hunk["reasons"]) for hunk in entry["hunks"]]

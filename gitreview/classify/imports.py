@@ -10,6 +10,7 @@ one statement like any other (issue 11).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
@@ -50,7 +51,7 @@ def import_order(facts: FileFacts, hunk: Hunk) -> Proof | None:
     if [(kind, line + shift, body) for kind, line, body in old_place] != list(new_place):
         return None
     keys = _keys(old_imports)
-    if keys != _keys(new_imports) or not _order_free(keys):
+    if keys != _keys(new_imports) or not _order_free(keys, facts.change.path):
         return None
     if _comments(parsed[0], old_imports, old_range) != _comments(parsed[1], new_imports, new_range):
         return None
@@ -132,14 +133,27 @@ def _keys(imports: list[ast.stmt]) -> frozenset[ImportKey]:
     return frozenset(keys)
 
 
-def _order_free(keys: frozenset[ImportKey]) -> bool:
+def _order_free(keys: frozenset[ImportKey], path: str) -> bool:
     """Reordering changes nothing only if no two imports bind the same name (the
-    last one wins), none is a star import (it may shadow any name), and none is a
-    __future__ import (which must come first)."""
+    last one wins), none is a star import (it may shadow any name), none is a
+    __future__ import (which must come first), none changes what later imports
+    find (_PATCHING), and, in a package's `__init__.py`, none imports the package's
+    own modules: they run in that order, and with imports circling between them
+    the order decides which one finds the other half made."""
     bound = [_bound_name(key) for key in keys]
-    if any(module == "__future__" or name == "*" for _, module, _, name, _ in keys):
-        return False
+    package = posixpath.basename(posixpath.dirname(path))
+    for _, module, level, name, _ in keys:
+        top = module.partition(".")[0]
+        if module == "__future__" or name == "*" or top in _PATCHING:
+            return False
+        if posixpath.basename(path) == "__init__.py" and (level or top == package):
+            return False
     return len(bound) == len(set(bound))
+
+
+# Modules whose import changes what later imports find: setuptools replaces
+# distutils as it is imported (and pkg_resources imports it).
+_PATCHING = frozenset({"setuptools", "distutils", "pkg_resources", "_distutils_hack"})
 
 
 def _bound_name(key: ImportKey) -> str:
