@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from manifests import review_items, run
-from repos import RepoFactory
+from repos import RepoFactory, before_and_after
 
 from gitreview.review.diffs import GAP
 from gitreview.review.roles import BATCH_FILES, BATCH_HANDLES, ReviewItem, batches
@@ -431,3 +431,21 @@ def test_a_hunk_is_shown_as_its_redacted_rows_show_it() -> None:
         # Rows are kept where something was redacted: the token, and a line of base64
         # alone (key material); an armour line alone is no key, and no line hides it.
         assert (shown.rows is not None) == (text in (f"token = '{token}'", material, "x" * 70))
+
+
+def test_a_range_with_nothing_to_review(tmp_path: Path) -> None:
+    """Every change trivial: the brief says so and asks for `Handles read: none`, which
+    verify accepts; the report says by how much the brief outweighs so small a diff."""
+    repo = before_and_after(tmp_path / "repo", "app.py", "LIMIT = 1\n", "LIMIT = 1 \n")
+    brief = run("--repo", repo, "HEAD~1..HEAD", "--format", "brief").stdout
+    assert "To review: nothing; no change of this role's share needs judgment.\n" in brief
+    assert brief.endswith("\nEnd your answer with one line `Handles read: none`.\n")
+    assert "HANDLE" not in brief  # no handle to open or list
+    manifest_file = tmp_path / "manifest.json"
+    manifest_file.write_text(run("--repo", repo, "HEAD~1..HEAD").stdout)
+    answer = tmp_path / "answer.md"
+    answer.write_text("Nothing to judge.\nHandles read: none\n")
+    result = run("verify", "--role", "default", manifest_file, answer)
+    assert (result.status, result.stdout, result.stderr) == (0, "", "")
+    report = run("--repo", repo, "HEAD~1..HEAD", "--format", "markdown").stdout
+    assert "% more than the diff**" in report, report

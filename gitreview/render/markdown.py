@@ -76,8 +76,8 @@ def _figures(manifest: dict[str, Any]) -> str:
         "",
         f"**Tokens**: {tokens['diff']} for the plain diff, {tokens['full']} for every changed "
         f"file in full plus the diff; the reviewers' briefs {tokens['brief']}: "
-        f"**{tokens['reduction']['diff']:.0%} less than the diff**, "
-        f"{tokens['reduction']['full']:.0%} less than full files.",
+        f"**{_against(tokens['reduction']['diff'], 'the diff')}**, "
+        f"{_against(tokens['reduction']['full'], 'full files')}.",
         "",
     ]
     trivial = ledger["trivial"]
@@ -88,6 +88,14 @@ def _figures(manifest: dict[str, Any]) -> str:
         + (f" ({by_reason})." if by_reason else ".")
     )
     return "\n".join(lines)
+
+
+def _against(reduction: float, what: str) -> str:
+    """ "85% less than the diff"; for a small range, whose briefs' instructions
+    outweigh its changes, "57% more than the diff"."""
+    if reduction < 0:
+        return f"{-reduction:.0%} more than {what}"
+    return f"{reduction:.0%} less than {what}"
 
 
 def _findings(findings: list[dict[str, Any]], counts: dict[str, int]) -> str:

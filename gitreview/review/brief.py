@@ -48,6 +48,13 @@ def render_brief(
         for item in share.items:
             by_path.setdefault(item.path, []).append(item)
         out += [_finding_line(finding, by_path) for finding in share.findings]
+    if not share.items:
+        out.append("\nTo review: nothing; no change of this role's share needs judgment.\n")
+        left_out = _left_out(manifest, others)
+        if left_out:
+            out.append(f"\nNot shown: {left_out}.\n")
+        out.append(f"\nEnd your answer with one line `{HANDLES_READ} none`.\n")
+        return out
     inline, listed = _within_budget(share.items, budget)
     files = len({item.path for item in share.items})
     out.append(
