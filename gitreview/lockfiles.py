@@ -7,7 +7,9 @@ choosing (a lockfile injection). So the sources its added lines name are checked
 (analyze/text.py, `text/lockfile-source`): one finding per server that is not a
 public registry, or that is reached over plain http, with how many added lines
 name it. Only the entries that say where a package comes from count (npm's
-`resolved`, Cargo's `source`...), not the links to its funding or home page.
+`resolved`, Cargo's `source`...), not the links to its funding or home page. In npm
+and yarn lock files, a package given a registry tarball of another package or
+version is reported too: that injection passes through the public registry.
 """
 
 from __future__ import annotations
@@ -109,6 +111,118 @@ def outside_sources(path: str, added: Iterable[tuple[int, str]]) -> Iterator[tup
         others = len(lines) - 1
         more = f" (and {others} more added line{'s' if others > 1 else ''})" if others else ""
         yield lines[0], said[key] + more, len(lines)
+
+
+def other_packages(
+    path: str, text: str | None, added: Iterable[tuple[int, str]]
+) -> Iterator[tuple[int, str]]:
+    """The added lines of an npm or yarn lock file that give a package a registry
+    tarball of another name or version (`node_modules/is-number` resolved to
+    `.../left-pad/-/left-pad-1.3.0.tgz`: a lockfile injection through the public
+    registry itself), each with a message. `text`: the whole lock file at head."""
+    name = posixpath.basename(path)
+    if name not in _TARBALL_NAMES or text is None:
+        return
+    added = [(number, line) for number, line in added if "resolved" in line]
+    if not added:
+        return
+    expected = _TARBALL_NAMES[name](text)
+    if expected is None:
+        return
+    sources = re.compile(_SOURCES[name])
+    for number, line in added:
+        for url in sources.findall(line):
+            tarball = _tarball(url)
+            owners = expected.get(url)
+            if tarball is None or not owners or tarball in owners:
+                continue
+            package, version = sorted(owners)[0]
+            other = "another version's" if tarball[0] == package else "another package's"
+            shown = _shown(_where(url)[0] or url)
+            yield number, f"gives {package} {version} {other} tarball: {shown}"
+
+
+def _tarball(url: str) -> tuple[str, str] | None:
+    """The package and version a registry tarball URL names
+    (`https://registry.npmjs.org/@scope/name/-/name-1.2.3.tgz#sha`)."""
+    from urllib.parse import unquote
+
+    where = _where(url)[0]
+    if where is None or "/-/" not in where:
+        return None
+    # The name is the last part of the path before /-/ (two for a scope): a
+    # registry may be served below a path of its own (/api/npm/remote/name/-/...).
+    package_path, _, file = unquote(where).partition("/")[2].rpartition("/-/")
+    parts = package_path.split("/")
+    package = "/".join(parts[-2:] if len(parts) > 1 and parts[-2].startswith("@") else parts[-1:])
+    stem = file.rpartition("/")[2].removesuffix(".tgz")
+    base = package.rpartition("/")[2]
+    if not stem.startswith(base + "-"):
+        return package, stem  # a file of another name: matches no version
+    return package, stem[len(base) + 1 :]
+
+
+def _npm_tarballs(text: str) -> dict[str, set[tuple[str, str]]] | None:
+    """package-lock.json's resolved URLs, each with the packages (name, version) that
+    name it: `packages` (lockfile 2 and 3) and the nested `dependencies` of 1."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    found: dict[str, set[tuple[str, str]]] = {}
+    packages = data.get("packages") if isinstance(data, dict) else None
+    if isinstance(packages, dict):
+        for key, entry in packages.items():
+            if isinstance(entry, dict) and isinstance(entry.get("resolved"), str):
+                package = entry.get("name") or key.rpartition("node_modules/")[2]
+                owner = (str(package), str(entry.get("version", "")))
+                found.setdefault(entry["resolved"], set()).add(owner)
+    stack = [data.get("dependencies")] if isinstance(data, dict) else []
+    while stack:
+        dependencies = stack.pop()
+        if not isinstance(dependencies, dict):
+            continue
+        for package, entry in dependencies.items():
+            if not isinstance(entry, dict):
+                continue
+            version = str(entry.get("version", ""))
+            if isinstance(entry.get("resolved"), str):
+                if version.startswith("npm:"):  # an alias: npm:real-name@1.2.3
+                    package, _, version = version[len("npm:") :].rpartition("@")
+                found.setdefault(entry["resolved"], set()).add((package, version))
+            stack.append(entry.get("dependencies"))
+    return found
+
+
+_YARN_VERSION = re.compile(r'^\s+version:?\s+"?([^"\s]+)"?', re.MULTILINE)
+
+
+def _yarn_tarballs(text: str) -> dict[str, set[tuple[str, str]]]:
+    """yarn.lock's (version 1) resolved URLs, each with the packages of its entry: the
+    names its header lists (`"@scope/a@^1", a@npm:b@^2`: b), at its version."""
+    found: dict[str, set[tuple[str, str]]] = {}
+    for block in re.split(r"\n(?=\S)", text):
+        header, _, body = block.partition("\n")
+        resolved = re.search(r'^\s+resolved:?\s+"?([^"\s]+)"?', body, re.MULTILINE)
+        version = _YARN_VERSION.search(body)
+        if resolved is None or version is None or header.startswith("#"):
+            continue
+        for spec in header.rstrip(":").split(","):
+            spec = spec.strip().strip('"')
+            if "@npm:" in spec:
+                spec = spec.partition("@npm:")[2]
+            package = spec[: spec.rfind("@")] if spec.rfind("@") > 0 else spec
+            found.setdefault(resolved[1], set()).add((package, version[1]))
+    return found
+
+
+_TARBALL_NAMES = {
+    "package-lock.json": _npm_tarballs,
+    "npm-shrinkwrap.json": _npm_tarballs,
+    "yarn.lock": _yarn_tarballs,
+}
 
 
 def _where(url: str) -> tuple[str | None, str, bool]:

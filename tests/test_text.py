@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from findings import analysis_of, findings_of, git_diff, manifest_with_findings, rows
 from manifests import run
-from repos import RepoFactory
+from repos import RepoFactory, before_and_after
 
 CONFLICT = [
     ("text/conflict-marker", "error", "conflict.txt", 2, "merge conflict marker <<<<<<<"),
@@ -216,3 +216,87 @@ def test_lock_files_that_fetch_from_elsewhere(fixture_repo: RepoFactory) -> None
         "package-lock.json": ["generated"],
         "uv.lock": ["generated"],
     }
+
+
+def npm_lock(*entries: tuple[str, str, str]) -> str:
+    """A package-lock.json (version 3) of (key, version, resolved) entries."""
+    packages = {
+        key: {"version": version, "resolved": f"https://registry.npmjs.org/{resolved}"}
+        for key, version, resolved in entries
+    }
+    return json.dumps({"lockfileVersion": 3, "packages": packages}, indent=2) + "\n"
+
+
+def yarn_lock(header: str, version: str, resolved: str) -> str:
+    url = f"https://registry.yarnpkg.com/{resolved}#0123abcd"
+    return f'# yarn lockfile v1\n\n\n{header}:\n  version "{version}"\n  resolved "{url}"\n'
+
+
+IS_NUMBER = ("node_modules/is-number", "7.0.0", "is-number/-/is-number-7.0.0.tgz")
+LEFT_PAD = "registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz"
+OTHER_TARBALLS = {
+    "a package given another's tarball on the public registry": (
+        "package-lock.json",
+        npm_lock(IS_NUMBER),
+        npm_lock(("node_modules/is-number", "7.0.0", "left-pad/-/left-pad-1.3.0.tgz")),
+        [f"gives is-number 7.0.0 another package's tarball: {LEFT_PAD}"],
+    ),
+    "a package given another version's tarball": (
+        "package-lock.json",
+        npm_lock(IS_NUMBER),
+        npm_lock(("node_modules/is-number", "7.0.0", "is-number/-/is-number-6.0.0.tgz")),
+        [
+            "gives is-number 7.0.0 another version's tarball: "
+            "registry.npmjs.org/is-number/-/is-number-6.0.0.tgz"
+        ],
+    ),
+    "lockfile version 1, nested": (
+        "npm-shrinkwrap.json",
+        '{"lockfileVersion": 1, "dependencies": {"a": {"version": "1.0.0", "dependencies": '
+        '{"is-number": {"version": "7.0.0", "resolved": '
+        '"https://registry.npmjs.org/is-number/-/is-number-7.0.0.tgz"}}}}}\n',
+        '{"lockfileVersion": 1, "dependencies": {"a": {"version": "1.0.0", "dependencies": '
+        '{"is-number": {"version": "7.0.0", "resolved": '
+        '"https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz"}}}}}\n',
+        [f"gives is-number 7.0.0 another package's tarball: {LEFT_PAD}"],
+    ),
+    "yarn": (
+        "yarn.lock",
+        yarn_lock("is-number@^7.0.0", "7.0.0", "is-number/-/is-number-7.0.0.tgz"),
+        yarn_lock("is-number@^7.0.0", "7.0.0", "left-pad/-/left-pad-1.3.0.tgz"),
+        [
+            "gives is-number 7.0.0 another package's tarball: "
+            "registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz"
+        ],
+    ),
+    "an alias, a scope and a registry below a path: their own tarballs": (
+        "package-lock.json",
+        npm_lock(IS_NUMBER),
+        npm_lock(
+            IS_NUMBER,
+            ("node_modules/@babel/core", "7.1.0", "@babel/core/-/core-7.1.0.tgz"),
+            ("node_modules/@types/node", "20.0.0", "@types%2fnode/-/node-20.0.0.tgz"),
+            ("node_modules/mirror", "1.0.0", "api/npm/remote/mirror/-/mirror-1.0.0.tgz"),
+        ).replace('"node_modules/mirror": {', '"node_modules/pad": {"name": "mirror",'),
+        [],
+    ),
+    "a yarn alias": (
+        "yarn.lock",
+        yarn_lock("is-number@^7.0.0", "7.0.0", "is-number/-/is-number-7.0.0.tgz"),
+        yarn_lock('"pad@npm:left-pad@^1.3.0"', "1.3.0", "left-pad/-/left-pad-1.3.0.tgz"),
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("what", sorted(OTHER_TARBALLS))
+def test_a_lock_file_giving_a_package_another_s_tarball(tmp_path: Path, what: str) -> None:
+    """A lockfile injection through the public registry itself: the host is fine, the
+    tarball is another package's. The lock file stays trivial; the finding says it."""
+    path, old, new, expected = OTHER_TARBALLS[what]
+    repo = before_and_after(tmp_path / "repo", path, old, new)
+    manifest = manifest_with_findings("--repo", repo, "HEAD~1..HEAD")
+    messages = [row[-1] for row in findings_of(manifest, "text/lockfile-source")]
+    assert messages == expected
+    [entry] = manifest["files"]
+    assert entry["reasons"] == ["generated"]

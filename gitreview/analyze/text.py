@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from gitreview import secrets
 from gitreview.analyze.base import Report, Rule, Subject
-from gitreview.lockfiles import is_lock_file, outside_sources
+from gitreview.lockfiles import is_lock_file, other_packages, outside_sources
 from gitreview.model import MODE_EXECUTABLE, MODE_FILE, FileChange, Finding, Line
 
 RULES: tuple[Rule, ...] = (
@@ -65,7 +65,7 @@ def analyze(subject: Subject) -> Report:
         findings += _tokens(change.path, added)
         findings += _whitespace(subject, added)
         if is_lock_file(change.path):
-            findings += _lockfile_sources(change.path, added)
+            findings += _lockfile_sources(change.path, subject.new_text, added)
     return Report(tuple(findings))
 
 
@@ -84,9 +84,11 @@ def _head_segments(subject: Subject) -> list[list[tuple[int, str]]]:
 _SEVERITY = {rule.id: rule.severity for rule in RULES}
 
 
-def _lockfile_sources(path: str, added: Mapping[int, Line]) -> Iterator[Finding]:
-    lines = ((number, added[number].text) for number in sorted(added))
+def _lockfile_sources(path: str, text: str | None, added: Mapping[int, Line]) -> Iterator[Finding]:
+    lines = [(number, added[number].text) for number in sorted(added)]
     for number, message, _ in outside_sources(path, lines):
+        yield _finding("text/lockfile-source", path, number, message)
+    for number, message in other_packages(path, text, lines):
         yield _finding("text/lockfile-source", path, number, message)
 
 
