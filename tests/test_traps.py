@@ -100,6 +100,24 @@ TRAPS: list[tuple[str, str, str, str]] = [
         '{"exports": {"default": "./a.cjs", "import": "./a.mjs"}}\n',
     ),
     (
+        "Jest's moduleNameMapper tried in order (any JSON object's order may be read)",
+        "jest.config.json",
+        '{"moduleNameMapper": {"^@/config$": "<rootDir>/mock.js", "^@/(.*)$": "<rootDir>/$1"}}\n',
+        '{"moduleNameMapper": {"^@/(.*)$": "<rootDir>/$1", "^@/config$": "<rootDir>/mock.js"}}\n',
+    ),
+    (
+        "a JSON number a double rounds alike",
+        "prices.json",
+        '{"p": 19.999999999999999999}\n',
+        '{"p": 20.0}\n',
+    ),
+    (
+        "a TOML float a double rounds alike",
+        "prices.toml",
+        "p = 19.999999999999999999\n",
+        "p = 20.0\n",
+    ),
+    (
         "composer.json repositories tried in order",
         "composer.json",
         '{"repositories": {"mirror": {"type": "composer", "url": "https://m.example"},'

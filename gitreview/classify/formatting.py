@@ -29,8 +29,6 @@ def formatting(facts: FileFacts, hunk: Hunk) -> Proof | None:
     if facts.kind == "python":
         return _python(facts, hunk)
     meaning = _MEANINGS.get(facts.kind)
-    if facts.change.path.rpartition("/")[2] in _ORDERED_JSON:
-        meaning = _ordered_json_meaning
     old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
     if meaning is None or old_text is None or new_text is None:
         return None
@@ -95,13 +93,24 @@ def _memo(facts: FileFacts, key: str, compute: Callable[[], object]) -> object:
 
 
 def _json_meaning(text: str) -> tuple[Any, ...] | None:
-    """The data; None where an object names a key twice, which readers settle
-    differently (Python keeps the last, others the first or refuse the file)."""
+    """The data, each object as its pairs in order (Node and Python keep an object's
+    order, and tools read it: package.json's "exports", Jest's moduleNameMapper,
+    TypeScript's "paths", Composer's "repositories" are tried in order), each number
+    as written (19.999999999999999999 is 20.0 to a float, not to a decimal reader);
+    None where an object names a key twice, which readers settle differently
+    (Python keeps the last, others the first or refuse the file)."""
     try:
-        data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_integer)
+        data = json.loads(
+            text, object_pairs_hook=_unique_keys, parse_int=_integer, parse_float=_Float
+        )
         return (_Strict(data),)
     except (ValueError, RecursionError):  # RecursionError: nested too deep to load
         return None
+
+
+class _Float(str):
+    """A float as written: 19.999999999999999999 is 20.0 to a double, not to a decimal
+    reader (Jackson's BigDecimal, Go's UseNumber), nor is 1.0 1.00."""
 
 
 def _integer(text: str) -> int | float:
@@ -109,20 +118,11 @@ def _integer(text: str) -> int | float:
     return -0.0 if text == "-0" else int(text)
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    data = dict(pairs)
-    if len(data) != len(pairs):
+def _unique_keys(pairs: list[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
+    """An object as its pairs in order (a tuple: an array loads as a list)."""
+    if len({key for key, _ in pairs}) != len(pairs):
         raise ValueError("a key named twice")
-    return data
-
-
-def _ordered_json_meaning(text: str) -> tuple[Any, ...] | None:
-    """For JSON whose reader gives key order a meaning (_ORDERED_JSON)."""
-    meaning = _json_meaning(text)
-    if meaning is None:
-        return None
-    order = json.loads(text, object_pairs_hook=list)  # every object as its ordered pairs
-    return (*meaning, _Strict(order))
+    return tuple(pairs)
 
 
 def _yaml_data(text: str) -> tuple[Any, ...] | None:
@@ -164,10 +164,11 @@ _MAY_BE_TYPED = re.compile(
 
 
 def _toml_meaning(text: str) -> tuple[Any, ...] | None:
+    """The data, each float as written (see _json_meaning), and the comments."""
     import tomllib
 
     try:
-        return (_Strict(tomllib.loads(text)), _hash_comments(text))
+        return (_Strict(tomllib.loads(text, parse_float=_Float)), _hash_comments(text))
     except (tomllib.TOMLDecodeError, RecursionError):
         return None
 
@@ -248,9 +249,6 @@ def _exact(value: Any) -> object:
     return value
 
 
-# Node tries package.json's conditional "exports" in order; Composer asks
-# composer.json's "repositories" for a package in order.
-_ORDERED_JSON = frozenset({"package.json", "composer.json"})
 # What a kind's meaning holds that can be read without loading the data.
 _WRITTEN: dict[str, Callable[[str], object]] = {"yaml": _yaml_written}
 _MEANINGS: dict[str, Callable[[str], object]] = {
@@ -260,7 +258,7 @@ _MEANINGS: dict[str, Callable[[str], object]] = {
 }
 _IGNORED = {
     "python": "positions, docstring indentation and string prefixes aside",
-    "json": "key order and spacing aside, types compared",
+    "json": "spacing aside, key order, types and numbers as written compared",
     "yaml": "key order, quoting and layout aside, types compared, comments kept",
     "toml": "key order, quoting and layout aside, types compared, comments kept",
 }
