@@ -268,6 +268,13 @@ RENAMES = [
     ("sys_linux.go", "sys.go", "significant", ["path-role"]),  # now built everywhere
     ("src/app.js", "src/app.test.js", "significant", ["path-role"]),  # now collected
     ("gitignore", ".gitignore", "significant", ["path-role"]),  # a name tools read
+    ("pytest.ini", "config/pytest.ini", "significant", ["path-role"]),  # no longer read
+    ("MANIFEST.in", "packaging/MANIFEST.in", "significant", ["path-role"]),
+    ("web/jest.config.js", "jest.config.js", "significant", ["path-role"]),  # another root
+    ("app/migrations/0002_add.py", "app/migrations/0003_add.py", "significant", ["path-role"]),
+    ("src/main/java/App.java", "src/test/java/App.java", "significant", ["path-role"]),
+    ("src/main/java/a/App.java", "src/main/java/b/App.java", "trivial", ["renamed"]),
+    ("src/shop/core.py", "src/shop/engine.py", "trivial", ["renamed"]),
     ("pkg/core.py", "pkg/engine.py", "trivial", ["renamed"]),
     ("tests/test_a.py", "tests/unit/test_a.py", "trivial", ["renamed"]),
     ("docs/old.md", "guide/new.md", "trivial", ["renamed"]),

@@ -26,8 +26,27 @@ _NAMES_TOOLS_READ = frozenset(
         *("action.yaml", "package.json", "pyproject.toml", "setup.cfg", "tox.ini", "Cargo.toml"),
         *("go.mod", "mod.rs", "lib.rs", "main.rs", "build.rs", "index.js", "index.ts"),
         *("index.html", "index.md", "_index.md", "README.md", "SECURITY.md", "LICENSE"),
+        *("pytest.ini", "MANIFEST.in", "py.typed", "conf.py", "requirements.txt", "Pipfile"),
+        *("environment.yml", "meson.build", "meson_options.txt", "configure.ac", "Makefile.am"),
+        *("docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml"),
+        *("mkdocs.yml", "mkdocs.yaml", "pom.xml", "build.gradle", "build.gradle.kts"),
+        *("settings.gradle", "settings.gradle.kts", "build.sbt", "Package.swift", "Podfile"),
+        *("pubspec.yaml", "mix.exs", "deno.json", "deno.jsonc", "tsconfig.json", "jsconfig.json"),
+        *("angular.json", "nx.json", "turbo.json", "lerna.json", "pnpm-workspace.yaml"),
+        *("netlify.toml", "vercel.json", "firebase.json", "app.yaml", "serverless.yml"),
+        *("azure-pipelines.yml", "bitbucket-pipelines.yml", "codecov.yml", "renovate.json"),
+        *("Chart.yaml", "values.yaml", "kustomization.yaml", "kustomization.yml"),
+        *("skaffold.yaml", "Tiltfile", "Earthfile", "Brewfile", "Snakefile", "SConstruct"),
     }
 )
+# Tools' configuration files found by their name (jest.config.js, vite.config.ts,
+# babel.config.json, karma.conf.js...): each counts as a name tools look up.
+_CONFIG_NAME = r"[^/]+\.(?:config|conf)\.[cm]?[jt]s(?:on)?"
+# Folders whose files' names are versions tools order and record: database migrations
+# (Django's 0002_..., Flyway's V2__..., Rails' timestamps, Alembic's).
+_MIGRATIONS = r"(?:^|/)(?:migrations?|migrate|alembic/versions)/"
+# Maven's and Gradle's source sets: src/main/ is built, src/test/ only tested.
+_SOURCE_SET = r"^(?:.*/)?src/(?:main|test|testFixtures|androidTest|[a-z]+Test)/"
 # Names test runners collect: pytest, go test, Jest and Vitest, RSpec, JUnit, xUnit.
 # (This pattern and the next are compiled when a rename is first looked at, not at
 # every run's start: issue 12.)
@@ -93,7 +112,19 @@ def _named(path: str) -> str:
     """The whole path of a file tools look up by name: where it is counts too (a
     conftest.py or a Makefile applies to its own folder)."""
     name = posixpath.basename(path)
-    return path if name in _NAMES_TOOLS_READ or name.startswith(".") else ""
+    if name in _NAMES_TOOLS_READ or name.startswith(".") or re.fullmatch(_CONFIG_NAME, name):
+        return path
+    return ""
+
+
+def _migration(path: str) -> str:
+    """The whole path of a database migration: its name is its version."""
+    return path if re.search(_MIGRATIONS, path) else ""
+
+
+def _source_set(path: str) -> str:
+    found = re.match(_SOURCE_SET, path)
+    return found.group() if found else ""
 
 
 def _test(path: str) -> str:
@@ -119,6 +150,8 @@ _ROLES: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("what test runners collect", _test),
     ("the Go build constraint", _go_constraint),
     ("the folder tools read", _folder),
+    ("a migration's version", _migration),
+    ("the source set", _source_set),
 )
 
 
