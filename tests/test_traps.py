@@ -118,6 +118,30 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "p = 20.0\n",
     ),
     (
+        "a blank line between an ESLint next-line directive and its line",
+        "run.js",
+        "function f(s) {\n  // eslint-disable-next-line no-eval\n  return eval(s);\n}\n",
+        "function f(s) {\n  // eslint-disable-next-line no-eval\n\n  return eval(s);\n}\n",
+    ),
+    (
+        "a blank line after pylint's disable-next",
+        "imports.py",
+        "# pylint: disable-next=unused-import\nimport os\n",
+        "# pylint: disable-next=unused-import\n\nimport os\n",
+    ),
+    (
+        "a blank line between a Go doc comment and its function",
+        "sum.go",
+        "package sum\n\n// Sum adds.\n//\n// Deprecated: use Add.\nfunc Sum() int { return 1 }\n",
+        "package sum\n\n// Sum adds.\n//\n// Deprecated: use Add.\n\nfunc Sum() int { return 1 }\n",
+    ),
+    (
+        "a blank line removed between a Go comment and a function (now its doc)",
+        "sum.go",
+        "package sum\n\n// TODO: remove.\n\nfunc Sum(a, b int) int { return a + b }\n",
+        "package sum\n\n// TODO: remove.\nfunc Sum(a, b int) int { return a + b }\n",
+    ),
+    (
         "composer.json repositories tried in order",
         "composer.json",
         '{"repositories": {"mirror": {"type": "composer", "url": "https://m.example"},'

@@ -41,6 +41,15 @@ TOOL_COMMENT = re.compile(
     r"\b(?:vim?|ex):|coding[:=]|type:\s*ignore",
     re.IGNORECASE,
 )
+# Comments that apply to the line after them: a blank line put in between leaves that
+# line uncovered (ESLint, pylint, clang-tidy, TypeScript, Prettier, coverage tools,
+# Semgrep, ShellCheck, hadolint, tfsec...).
+NEXT_LINE_DIRECTIVE = re.compile(
+    r"disable-next|NOLINTNEXTLINE|@ts-(?:ignore|expect-error)|prettier-ignore"
+    r"|(?:istanbul|c8|v8)\s+ignore\s+next|biome-ignore|deno-lint-ignore|noinspection"
+    r"|nosemgrep|shellcheck\s+disable|hadolint\s+ignore|(?:tfsec|trivy):ignore",
+    re.IGNORECASE,
+)
 # Characters prose hardly uses and code does: commented-out code, doctests, examples.
 CODE_LIKE = re.compile(r"[=;{}<>$\\`]|::|->")
 

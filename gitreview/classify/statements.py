@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 from gitreview.analyze.python import HEAD_TREE, unwarned
 from gitreview.classify import python_names
 from gitreview.classify.base import FileFacts
-from gitreview.classify.prose_comments import TOOL_COMMENT
+from gitreview.classify.prose_comments import NEXT_LINE_DIRECTIVE, TOOL_COMMENT
 from gitreview.model import Hunk
 
 if TYPE_CHECKING:
@@ -144,10 +144,13 @@ def parse(
     for start, end in found.comments:
         line = bisect.bisect_right(starts, start)
         comment = " ".join(text[start:end].lstrip("#").split())
-        if TOOL_COMMENT.search(comment):
+        if TOOL_COMMENT.search(comment) or NEXT_LINE_DIRECTIVE.search(comment):
             if first_lines is None:
                 first_lines = _simple_statements(tree)
             comment += "\0" + first_lines.get(line, "".join(text[starts[line - 1] : start].split()))
+            if NEXT_LINE_DIRECTIVE.search(comment) and line < len(starts) - 1:
+                # It covers the line after it: a blank line put in between uncovers it.
+                comment += "\0" + str(not text[starts[line] : starts[line + 1]].strip())
         comments.append((line, comment))
     return Parsed(tree, tuple(comments))
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 
 from gitreview.analyze import Side, lexical
 from gitreview.classify.base import Proof
+from gitreview.classify.prose_comments import NEXT_LINE_DIRECTIVE
 from gitreview.model import Hunk, Line
 
 if TYPE_CHECKING:
@@ -157,12 +158,17 @@ def _items(
     items: list[_Item] = []
     blanks = 0
     previous_blank = False
+    above = ""  # the last line above that is not blank
     for index, line in enumerate(lines):
         number = line.old_no if side == "old" else line.new_no
         is_literal = literal is None or number in literal
         blank = line.text.strip(" \t\r") == "" and not is_literal
         if blank and index > 0 and lines[index - 1].text.rstrip(" \t\r").endswith("\\"):
             blank = False  # a blank line ends a backslash continuation: it matters
+        if blank and _parts_from_its_comment(kind, above):
+            blank = False
+        if not blank:
+            above = line.text
         if blank:
             blanks += line.origin != " "
             if policy.blank_lines == "any":
@@ -175,6 +181,16 @@ def _items(
         previous_blank = False
         items.append(_Item(_key(kind, policy, line, literal=is_literal), line))
     return items, blanks
+
+
+def _parts_from_its_comment(kind: str, above: str) -> bool:
+    """Whether a blank line after `above` parts a line from a comment about it: a
+    directive for the next line, or in Go any comment, which is a declaration's
+    documentation (`go doc`, a `Deprecated:` notice) only right above it."""
+    code = above.strip()
+    if kind == "go" and (code.startswith("//") or code.endswith("*/")):
+        return True
+    return bool(code) and NEXT_LINE_DIRECTIVE.search(code) is not None
 
 
 def _key(kind: str, policy: lexical.WhitespacePolicy, line: Line, *, literal: bool) -> str:
