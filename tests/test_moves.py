@@ -457,6 +457,46 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "trivial",
     ),
     (
+        "two tests swapped (pytest runs a file's tests in their order)",
+        {"test_circle.py": HELPERS.replace("def ", "def test_")},
+        {"test_circle.py": HELPERS_SWAPPED.replace("def ", "def test_")},
+        "significant",
+    ),
+    (
+        "two helpers swapped in a test file",
+        {"test_circle.py": HELPERS},
+        {"test_circle.py": HELPERS_SWAPPED},
+        "trivial",
+    ),
+    (
+        "two functions swapped in a module that lists them with globals()",
+        {
+            "circle.py": HELPERS
+            + "\n\nRULES = [f for f in list(globals().values()) if callable(f)]\n"
+        },
+        {
+            "circle.py": HELPERS_SWAPPED
+            + "\n\nRULES = [f for f in list(globals().values()) if callable(f)]\n"
+        },
+        "significant",
+    ),
+    reordered(
+        "two subclasses swapped where their base lists them (__subclasses__)",
+        "errors.py",
+        two_classes,
+        "class Base:\n    def first(self):\n        return Base.__subclasses__()[0]\n\n\n",
+        "Base",
+        expected="significant",
+    ),
+    reordered(
+        "two subclasses of the module's own base swapped",
+        "errors.py",
+        two_classes,
+        "class Base:\n    pass\n\n\n",
+        "Base",
+        expected="trivial",
+    ),
+    (
         "a function moved after the statement that registers it",
         {"events.py": REGISTERED},
         {"events.py": REGISTERED_TOO_EARLY},

@@ -27,6 +27,7 @@ from gitreview.analyze import lexical
 from gitreview.classify import aggregate
 from gitreview.classify.base import FileVerdict, Verdict
 from gitreview.classify.outline import HTML_LINK, MODULE_NAMES, Side, Unit, whole_units
+from gitreview.classify.renames import is_test_path
 from gitreview.handles import Handle
 from gitreview.model import FileChange, Line, PackedLines, origins_of, texts_of
 
@@ -333,6 +334,15 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
             "a Python definition moved into another module is no longer found where "
             "other modules import it from, or where test runners collect it"
         )
+    path = files[block.target.file][0].path
+    if is_test_path(path) and any(unit.name.lower().startswith("test") for unit in now):
+        return "pytest runs a test file's tests in their order of definition"
+    for module in (outlines[0].old.module, outlines[1].new.module):
+        if module is not None and module.introspects:
+            return (
+                f"the module lists its definitions in their order ({module.introspects}): "
+                "their order is meaning"
+            )
     if not all(_resolves(outlines[1].new, unit) for unit in now):
         return _NOT_WHOLE
     recorded = next((unit for unit in (*was, *now) if unit.recorded_by), None)

@@ -100,6 +100,9 @@ class Module(NamedTuple):
     # What runs code of the module's own at import time: calls, decorators and bases
     # whose name a top-level def or class binds, by line.
     calls: tuple[int, ...] = ()
+    # The first way the module reads definitions in their order, as written
+    # (`globals()`, `__subclasses__`...); "" when it has none.
+    introspects: str = ""
 
 
 class Side(NamedTuple):
@@ -223,9 +226,14 @@ def _python(text: str) -> Side | None:
     # getattr(module, "name")): a name that only a string reads still must resolve.
     read: set[str] = set()
     star = False
+    introspects = ""
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             read.add(node.id)
+            if node.id in _NAMESPACE_READERS and not introspects:
+                introspects = f"{node.id}()"
+        elif isinstance(node, ast.Attribute) and node.attr in _ORDER_READERS:
+            introspects = introspects or node.attr
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             if node.value.isidentifier():
                 read.add(node.value)
@@ -233,7 +241,14 @@ def _python(text: str) -> Side | None:
             star = star or any(alias.name == "*" for alias in node.names)
     recorders = _Recorders(tree, imported, bound)
     recorded = tuple(recorders.of(unit, statement) for unit, statement in units)
-    return Side(recorded, Module(bound, read_early, frozenset(read), star, tuple(calls)))
+    module = Module(bound, read_early, frozenset(read), star, tuple(calls), introspects)
+    return Side(recorded, module)
+
+
+# What lists a module's definitions, or a class's subclasses, in their order of
+# definition: a registry made of them (`[f for n, f in globals().items() if ...]`).
+_NAMESPACE_READERS = frozenset({"globals", "vars", "locals", "dir"})
+_ORDER_READERS = frozenset({"__subclasses__", "__dict__", "getmembers"})
 
 
 def _imported(statement: ast.stmt) -> dict[str, str]:

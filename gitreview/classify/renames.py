@@ -127,8 +127,13 @@ def _source_set(path: str) -> str:
     return found.group() if found else ""
 
 
+def is_test_path(path: str) -> bool:
+    """Whether a test runner collects the file by its name."""
+    return re.fullmatch(_TEST_NAME, posixpath.basename(path)) is not None
+
+
 def _test(path: str) -> str:
-    return "a test" if re.fullmatch(_TEST_NAME, posixpath.basename(path)) else ""
+    return "a test" if is_test_path(path) else ""
 
 
 def _go_constraint(path: str) -> str:
