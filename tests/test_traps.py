@@ -142,6 +142,14 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "package sum\n\n// TODO: remove.\nfunc Sum(a, b int) int { return a + b }\n",
     ),
     (
+        "a typo fixed in a Go example's expected output (go test compares it)",
+        "hello_test.go",
+        'package ex\n\nimport "fmt"\n\nfunc ExampleHello() {\n\tfmt.Println("recieve")\n'
+        "\t// Output:\n\t// recieve\n}\n",
+        'package ex\n\nimport "fmt"\n\nfunc ExampleHello() {\n\tfmt.Println("recieve")\n'
+        "\t// Output:\n\t// receive\n}\n",
+    ),
+    (
         "composer.json repositories tried in order",
         "composer.json",
         '{"repositories": {"mirror": {"type": "composer", "url": "https://m.example"},'

@@ -193,7 +193,7 @@ def typo(facts: FileFacts, hunk: Hunk) -> Proof | None:
     """Every changed word is a typo fix of the old word, in prose or in a comment."""
     flavor = _flavor(facts.kind)
     pairs = None if _too_long(hunk) else _line_pairs(hunk)
-    if flavor is None or pairs is None:
+    if flavor is None or pairs is None or prose_comments.example_output(facts, hunk):
         return None
     fixes: list[Fixed] = []
     for old, new in pairs:

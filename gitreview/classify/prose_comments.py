@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from gitreview.analyze import lexers
+
+if TYPE_CHECKING:
+    from gitreview.classify.base import FileFacts
+    from gitreview.model import Hunk
 
 KINDS = lexers.SCANNED
 
@@ -50,6 +54,23 @@ NEXT_LINE_DIRECTIVE = re.compile(
     r"|nosemgrep|shellcheck\s+disable|hadolint\s+ignore|(?:tfsec|trivy):ignore",
     re.IGNORECASE,
 )
+# The comment a Go example's output is checked against, to the end of its function.
+_GO_OUTPUT = re.compile(r"^[ \t]*//[ \t]*(?:Unordered output|Output):", re.MULTILINE)
+
+
+def example_output(facts: FileFacts, hunk: Hunk) -> bool:
+    """Whether the hunk changes a comment line of a Go test file with an example's
+    `// Output:`: that comment is the expected output, word for word, blank lines and
+    spaces included (`go test` compares them)."""
+    if facts.kind != "go" or not facts.change.path.endswith("_test.go"):
+        return False
+    texts = (facts.analysis.old_text or "", facts.analysis.new_text or "")
+    if not any(_GO_OUTPUT.search(text) for text in texts):
+        return False
+    changed = (*hunk.removed, *hunk.added)
+    return any(line.text.lstrip().startswith("//") or not line.text.strip() for line in changed)
+
+
 # Characters prose hardly uses and code does: commented-out code, doctests, examples.
 CODE_LIKE = re.compile(r"[=;{}<>$\\`]|::|->")
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 
 from gitreview.analyze import Side, lexical
 from gitreview.classify.base import Proof
-from gitreview.classify.prose_comments import NEXT_LINE_DIRECTIVE
+from gitreview.classify.prose_comments import NEXT_LINE_DIRECTIVE, example_output
 from gitreview.model import Hunk, Line
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
     policy = lexical.policy(facts.kind)
     if policy is None or _visible(hunk.removed) != _visible(hunk.added):
         return None
-    if _example_output(facts, hunk):
+    if example_output(facts, hunk):
         return None  # `go test` compares an example's output with its comment, space for space
     analysis = facts.analysis
     old = [line for line in hunk.lines if line.origin != "+"]
@@ -116,22 +116,6 @@ def _still_open(text: str, start: int) -> bool:
             if depth == 0:
                 return False
     return True
-
-
-# The comment a Go example's output is checked against, to the end of its function.
-_GO_OUTPUT = re.compile(r"^[ \t]*//[ \t]*(?:Unordered output|Output):", re.MULTILINE)
-
-
-def _example_output(facts: FileFacts, hunk: Hunk) -> bool:
-    """Whether the hunk changes a comment line of a Go test file with an example's
-    `// Output:`: that comment is the expected output, blank lines and spaces included."""
-    if facts.kind != "go" or not facts.change.path.endswith("_test.go"):
-        return False
-    texts = (facts.analysis.old_text or "", facts.analysis.new_text or "")
-    if not any(_GO_OUTPUT.search(text) for text in texts):
-        return False
-    changed = (*hunk.removed, *hunk.added)
-    return any(line.text.lstrip().startswith("//") or not line.text.strip() for line in changed)
 
 
 def _stringizes(facts: FileFacts) -> bool:
