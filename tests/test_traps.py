@@ -150,6 +150,24 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "\t// Output:\n\t// receive\n}\n",
     ),
     (
+        "the spacing of a doctest's expected output in a text file (python -m doctest)",
+        "examples.txt",
+        'Examples, checked with python -m doctest.\n\n>>> print("a  b")\na  b\n',
+        'Examples, checked with python -m doctest.\n\n>>> print("a  b")\na b\n',
+    ),
+    (
+        "a trailing space of a doctest's expected output in a text file",
+        "examples.rst",
+        'Examples, checked with python -m doctest.\n\n>>> print("ab ")\nab \n',
+        'Examples, checked with python -m doctest.\n\n>>> print("ab ")\nab\n',
+    ),
+    (
+        "a typo fixed in a doctest's expected output in a text file",
+        "examples.txt",
+        'Examples, checked with python -m doctest.\n\n>>> print("recieve")\nrecieve\n',
+        'Examples, checked with python -m doctest.\n\n>>> print("recieve")\nreceive\n',
+    ),
+    (
         "composer.json repositories tried in order",
         "composer.json",
         '{"repositories": {"mirror": {"type": "composer", "url": "https://m.example"},'

@@ -177,20 +177,23 @@ _BORDER_LIKE = re.compile(r"[=\-~+]+(?:[ \t]+[=\-~+]+)+[ \t]*$")
 
 
 def _text_literal(text: str) -> frozenset[int]:
-    """Prose has no multi-line literals, but tables, literal blocks and listings do.
+    """Prose has no multi-line literals, but tables, literal blocks, listings and
+    doctests (`python -m doctest` runs a text file's `>>>` examples) do.
 
-    Column alignment in tables and spacing in indented or delimited blocks is content:
-    conservatively, every line of those is literal.
+    Column alignment in tables and spacing in indented or delimited blocks and in
+    doctests is content: conservatively, every line of those is literal.
     """
     split = [line.rstrip("\r") for line in text.split("\n")]
     lines: set[int] = set()
     closer = ""  # the delimiter that ends the literal block we are in
     table = False
+    doctest = False  # a `>>>` example and its expected output, to a blank line
     for index, line in enumerate(split):
         bare = line.strip()
         previous = split[index - 1].strip() if index else ""
         following = split[index + 1].strip() if index + 1 < len(split) else ""
         opener = _FENCE.match(bare) or _ADOC_DELIMITER.match(bare)
+        doctest = bare.startswith(">>>") or (doctest and bool(bare))
         if closer:
             if bare and bare.startswith(closer) and not bare.strip(closer[0]):
                 closer = ""
@@ -198,7 +201,9 @@ def _text_literal(text: str) -> frozenset[int]:
             closer = opener.group(1)
         elif _TABLE_BORDER.match(line):
             table = not (table and not following)  # a border then a blank line ends it
-        elif not (table or (bare and line[0] in " \t") or "|" in line or line.startswith("+")):
+        elif not (
+            table or doctest or (bare and line[0] in " \t") or "|" in line or line.startswith("+")
+        ):
             continue
         lines.add(index + 1)
     return frozenset(lines)
