@@ -168,6 +168,14 @@ TRAPS: list[tuple[str, str, str, str]] = [
         'Examples, checked with python -m doctest.\n\n>>> print("recieve")\nreceive\n',
     ),
     (
+        "a setext heading re-wrapped (its anchor is made from its text)",
+        "doc.md",
+        "Some intro paragraph that is long enough to matter here.\n\n"
+        "Install the tool\n================\n\nRun the installer.\n",
+        "Some intro paragraph that is long enough to matter here.\n\n"
+        "Install the\ntool\n================\n\nRun the installer.\n",
+    ),
+    (
         "composer.json repositories tried in order",
         "composer.json",
         '{"repositories": {"mirror": {"type": "composer", "url": "https://m.example"},'

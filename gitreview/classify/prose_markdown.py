@@ -249,8 +249,12 @@ def _normalize(rendered: str) -> tuple[Piece, ...]:
 
 
 def _text(out: list[Piece], text: str, where: Where) -> None:
+    """A text node: whitespace as a browser shows it, except where it is shown and in
+    a heading, whose anchor is made from its text (`Install the` then `tool` on the
+    next line is `#install-thetool`)."""
     if text:
-        out.append(Piece(False, text if where == "shown" else _HTML_SPACE.sub(" ", text), where))
+        exact = where in ("shown", "heading")
+        out.append(Piece(False, text if exact else _HTML_SPACE.sub(" ", text), where))
 
 
 @functools.cache
