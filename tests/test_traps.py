@@ -176,6 +176,24 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "Install the\ntool\n================\n\nRun the installer.\n",
     ),
     (
+        "the indentation of a line a backslash and a space splice to the one above",
+        "divide.c",
+        "int f(int a, int *p) {\n  return a /\\ \n*p /* divide */;\n}\n",
+        "int f(int a, int *p) {\n  return a /\\ \n *p /* divide */;\n}\n",
+    ),
+    (
+        "a digraph #define's spacing (%:define F (x) is no function-like macro)",
+        "digraph.c",
+        "%:define F(x) ((x)+1)\nint g(void) { return F(1); }\n",
+        "%:define F (x) ((x)+1)\nint g(void) { return F(1); }\n",
+    ),
+    (
+        "the spacing of a one-letter macro's argument, the macro defined in another file",
+        "one.c",
+        '#include "s.h"\nconst char *s = S(a+b);\n',
+        '#include "s.h"\nconst char *s = S(a + b);\n',
+    ),
+    (
         "composer.json repositories tried in order",
         "composer.json",
         '{"repositories": {"mirror": {"type": "composer", "url": "https://m.example"},'

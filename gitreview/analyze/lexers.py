@@ -112,6 +112,11 @@ _STARTS["cpp"] = _STARTS["c"]
 _STARTS["typescript"] = _STARTS["javascript"]
 
 
+# What follows a `\` that splices two lines: gcc and clang also join lines at a `\`
+# followed by spaces (with a warning).
+_SPLICE = re.compile(r"[ \t\f\v]*\r?\n")
+
+
 class _Lang(NamedTuple):
     starts: re.Pattern[str]
     starts_in_hole: re.Pattern[str]  # the same plus braces, inside an interpolation hole
@@ -205,7 +210,7 @@ class _Scanner:
                     pos = self._line_end(start)
                     self._emit(self.out.comments, start, pos)
             elif char == "\\":
-                if text.startswith("\n", pos) or text.startswith("\r\n", pos):
+                if _SPLICE.match(text, pos):  # `\` then spaces: gcc and clang join too
                     self.out.splices.append(start)  # C/C++: the next line joins this one
             elif char == "{":
                 self.stack[-1].depth += 1
@@ -368,7 +373,7 @@ class _Scanner:
             end = text.find("\n", pos)
             if end < 0:
                 return len(text)
-            splice = self.kind in ("c", "cpp") and text[end - 2 : end].rstrip("\r").endswith("\\")
+            splice = self.kind in ("c", "cpp") and text[pos:end].rstrip(" \t\f\v\r").endswith("\\")
             if not splice:
                 return end
             self.out.splices.append(end - 1)  # a C comment continues past `\`-newline

@@ -253,7 +253,7 @@ def normalize_line(kind: str, line: str, *, literal: bool) -> str:
     if kind == "text":
         return lead + _text_key(body if keep_trailing else core, indented=bool(lead))
     segments = lexers.line_segments(kind, body)
-    if segments is None or (kind in _DIRECTIVE_KINDS and body.startswith("#")):
+    if segments is None or (kind in _DIRECTIVE_KINDS and body.startswith(("#", "%:"))):
         # A JS regex-or-division slash, or a preprocessor line (`#define F(x)` differs
         # from `#define F (x)`, `#include <a b.h>`): only the ends of the line are free.
         return lead + (body if keep_trailing else core)

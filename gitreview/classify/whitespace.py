@@ -70,13 +70,16 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
 
 
 # C and C++ macros that stringize their argument (`#x`), Rust's stringify!.
-_STRINGIZE = re.compile(r"#[ \t]*define[^\n]*[^#\n]#[ \t]*[A-Za-z_(]|\bstringify!")
+# (`%:` is the digraph of `#`.)
+_STRINGIZE = re.compile(
+    r"(?:#|%:)[ \t]*define[^\n]*(?:[^#\n%]#|[^%\n]%:)[ \t]*[A-Za-z_(]|\bstringify!"
+)
 
 
 # A call of what is conventionally a macro: an all-capitals name, C's assert, or any
 # Rust macro. Its arguments' spacing may become text (`#x`, stringify!) where it is
 # defined, in a header no hunk shows.
-_C_MACRO_CALL = re.compile(r"\b(?:[A-Z_][A-Z0-9_]+|assert)\s*\(")
+_C_MACRO_CALL = re.compile(r"\b(?:[A-Z][A-Z0-9_]*|_[A-Z0-9_]+|assert)\s*\(")
 _MACRO_CALL = {
     "c": _C_MACRO_CALL,
     "cpp": _C_MACRO_CALL,
