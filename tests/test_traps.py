@@ -194,6 +194,22 @@ TRAPS: list[tuple[str, str, str, str]] = [
         '#include "s.h"\nconst char *s = S(a + b);\n',
     ),
     (
+        "a trailing space inside a Markdown code span that goes on to the next line",
+        "span.md",
+        "Intro paragraph that is long enough to stand on its own here.\n\n"
+        'Run `printf "%s \nok"` to see it.\n',
+        "Intro paragraph that is long enough to stand on its own here.\n\n"
+        'Run `printf "%s\nok"` to see it.\n',
+    ),
+    (
+        "two spaces inside an RST inline literal (docutils shows them)",
+        "guide.rst",
+        "Intro paragraph that is long enough to stand on its own here.\n\n"
+        "The header is ``Name  Size`` in the output.\n",
+        "Intro paragraph that is long enough to stand on its own here.\n\n"
+        "The header is ``Name Size`` in the output.\n",
+    ),
+    (
         "composer.json repositories tried in order",
         "composer.json",
         '{"repositories": {"mirror": {"type": "composer", "url": "https://m.example"},'

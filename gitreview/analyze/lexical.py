@@ -211,9 +211,19 @@ def _text_literal(text: str) -> frozenset[int]:
 
 def _text_key(body: str, *, indented: bool) -> str:
     # Context-free guards too, for callers that compare text without literal_lines.
-    if indented or "|" in body or body.startswith("+") or _BORDER_LIKE.match(body):
+    # An RST inline literal (``a  b``) shows its spaces.
+    if indented or "|" in body or "``" in body or body.startswith("+") or _BORDER_LIKE.match(body):
         return body
     return _WS_RUN.sub(" ", body)  # words stay apart: a run of spaces is one space
+
+
+def _open_code_span(line: str) -> bool:
+    """Whether a Markdown line may end inside a code span: an odd number of backtick
+    runs (one that opens a span and none that closes it), conservatively."""
+    return len(_BACKTICKS.findall(line)) % 2 == 1
+
+
+_BACKTICKS = re.compile(r"`+")
 
 
 # --- normalize_line ------------------------------------------------------------------
@@ -246,8 +256,10 @@ def normalize_line(kind: str, line: str, *, literal: bool) -> str:
     core = body.rstrip(_WS)
     # `foo \` + spaces vs `foo \`: shells, make, C macros and Markdown read them differently.
     keep_trailing = not rules.trailing or core.endswith("\\")
-    if kind == "markdown" and len(body) - len(core) >= 2:
-        keep_trailing = True  # two trailing spaces make a hard line break
+    if kind == "markdown" and (len(body) - len(core) >= 2 or _open_code_span(core)):
+        # Two trailing spaces make a hard line break; inside a code span that goes on
+        # to the next line, a space is the code's own (`printf "%s ` then `ok"`).
+        keep_trailing = True
     if not rules.inner:
         return lead + (body if keep_trailing else core)
     if kind == "text":

@@ -166,6 +166,8 @@ def _text_reflow(analysis: Analysis, hunk: Hunk) -> Proof | None:
     new_side = [line.text for line in hunk.lines if line.origin != "-"]
     if prose_text.paragraphs(old_side) != prose_text.paragraphs(new_side):
         return None  # a paragraph break appeared, vanished or moved
+    if any("``" in line.text for line in (*hunk.removed, *hunk.added)):
+        return None  # an RST inline literal (``a  b``) shows its spaces
     sides = _changed_lines(analysis, hunk)
     if sides is None or not _plain(analysis, sides):
         return None
