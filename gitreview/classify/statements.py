@@ -139,34 +139,39 @@ def parse(
     _clean_docstring_of(tree)
     # Normalized where compared (_same): most statements of a large file never are.
     starts, found = side.starts, side.scan
-    comments = []
-    first_lines: dict[int, str] | None = None
+    comments: list[tuple[int, str]] = []
+    tools: list[tuple[int, int, int]] = []  # comments tools read: index, line, start
     for start, end in found.comments:
         line = bisect.bisect_right(starts, start)
         comment = " ".join(text[start:end].lstrip("#").split())
         if TOOL_COMMENT.search(comment) or NEXT_LINE_DIRECTIVE.search(comment):
-            if first_lines is None:
-                first_lines = _simple_statements(tree)
-            comment += "\0" + first_lines.get(line, "".join(text[starts[line - 1] : start].split()))
+            tools.append((len(comments), line, start))
+        comments.append((line, comment))
+    if tools:
+        first_lines = _simple_statements(tree, {line for _, line, _ in tools})
+        for index, line, start in tools:
+            comment = comments[index][1]
+            where = first_lines.get(line, "".join(text[starts[line - 1] : start].split()))
+            comment += "\0" + where
             if NEXT_LINE_DIRECTIVE.search(comment) and line < len(starts) - 1:
                 # It covers the line after it: a blank line put in between uncovers it.
                 comment += "\0" + str(not text[starts[line] : starts[line + 1]].strip())
-        comments.append((line, comment))
+            comments[index] = (line, comment)
     return Parsed(tree, tuple(comments))
 
 
-def _simple_statements(tree: ast.Module) -> dict[int, str]:
-    """Each simple statement (no body) by its first line, as compared (positions
-    aside). A comment tools read (`# type: ignore`, `# noqa`, `# nosec`) applies to
-    the line it is on: on another line of its statement, or beside another
-    statement, it suppresses something else. On a statement's first line it stays
-    where formatters keep it as they split the statement; anywhere else the code
-    before it on its line, spacing aside, tells where it is."""
+def _simple_statements(tree: ast.Module, lines: set[int]) -> dict[int, str]:
+    """The simple statements (no body) that start on `lines`, by line, as compared
+    (positions aside). A comment tools read (`# type: ignore`, `# noqa`, `# nosec`)
+    applies to the line it is on: on another line of its statement, or beside
+    another statement, it suppresses something else. On a statement's first line
+    it stays where formatters keep it as they split the statement; anywhere else
+    the code before it on its line, spacing aside, tells where it is."""
     import ast
 
     found: dict[int, str] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.stmt) and not hasattr(node, "body"):
+        if isinstance(node, ast.stmt) and node.lineno in lines and not hasattr(node, "body"):
             found.setdefault(node.lineno, "first line of " + ast.dump(node))
     return found
 
