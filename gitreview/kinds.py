@@ -61,6 +61,9 @@ _BY_NAME = {
     "robots.txt": "unknown",
     "security.txt": "unknown",
     "llms.txt": "unknown",
+    "sitemap.txt": "unknown",  # one URL a line
+    "ads.txt": "unknown",
+    "humans.txt": "unknown",
 }
 # pip's requirement and constraint files (requirements.txt, requirements-dev.txt,
 # dev-requirements.txt, constraints.txt, requirements/base.txt): no prose either.

@@ -210,6 +210,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "The header is ``Name Size`` in the output.\n",
     ),
     (
+        "a sitemap's URLs joined onto one line (one URL a line)",
+        "sitemap.txt",
+        "https://example.org/a/first-page-of-the-site\nhttps://example.org/b/second-page\n",
+        "https://example.org/a/first-page-of-the-site https://example.org/b/second-page\n",
+    ),
+    (
         "composer.json repositories tried in order",
         "composer.json",
         '{"repositories": {"mirror": {"type": "composer", "url": "https://m.example"},'
