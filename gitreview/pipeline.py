@@ -388,7 +388,7 @@ def _classify(
     sides are read again if a moved block needs its outline (a patch has none: its
     sides are kept). `pool`: the workers, when they were started before the first
     file was read (verdicts.start_provers)."""
-    from gitreview.analyze import RANGE_ANALYZERS, trust
+    from gitreview.analyze import RANGE_ANALYZERS, imports_lost, trust
     from gitreview.analyze import elsewhere as analyze_elsewhere
     from gitreview.classify.moves import find_moves
     from gitreview.verdicts import apply_rule_settings, proved, provers
@@ -423,6 +423,8 @@ def _classify(
     touched = {c.change.path for c in files}
     lost = (one for c in files for one in c.lost)
     findings += apply_rule_settings(analyze_elsewhere(lost, head, touched), settings)
+    moved_away = ((c.change.status, c.change.old_path, c.change.path) for c in files)
+    findings += apply_rule_settings(imports_lost(moved_away, head), settings)
     for range_analyzer in RANGE_ANALYZERS:
         findings += apply_rule_settings(tuple(range_analyzer(rng, settings)), settings)
     return _redacted(Outcome(rng, files, findings, settings, source))

@@ -13,7 +13,17 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from itertools import chain
 from typing import Any, Literal
 
-from gitreview.analyze import code, commits, data, lexical, markdown, python, text, trust
+from gitreview.analyze import (
+    code,
+    commits,
+    data,
+    lexical,
+    markdown,
+    python,
+    python_lost,
+    text,
+    trust,
+)
 from gitreview.analyze.base import (
     Analyzer,
     HeadTree,
@@ -48,7 +58,7 @@ PATCH_ANALYZERS: dict[str, tuple[Analyzer, ...]] = {
 RANGE_ANALYZERS: tuple[RangeAnalyzer, ...] = (commits.analyze_range,)
 RULES: dict[str, Rule] = {
     rule.id: rule
-    for module in (markdown, python, data, code, text, commits, trust)
+    for module in (markdown, python, python_lost, data, code, text, commits, trust)
     for rule in module.RULES
 }
 
@@ -265,3 +275,13 @@ def elsewhere(
     from gitreview.analyze import links
 
     return links.check_elsewhere(targets, links.head_index(head), touched)
+
+
+def imports_lost(
+    changes: Iterable[tuple[str, str | None, str]], head: HeadTree | None
+) -> Iterator[Finding]:
+    """Imports at head of the Python modules the range deleted or renamed away, of
+    (status, old path, path) (python_lost.py); nothing is read when none went."""
+    if head is None:
+        return iter(())
+    return python_lost.check(python_lost.gone(changes, head), head)

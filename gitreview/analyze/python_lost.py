@@ -1,0 +1,158 @@
+"""Python modules the range deletes or renames away that files at head still import
+(`python/import-lost`).
+
+A rename is trivial as a change to its own file (the contract's "pure rename"), but
+whoever imports the old name then fails with ModuleNotFoundError, and that file may
+be one the range never touched. Looked for once per range, and only when a module
+went away: git searches the head's Python files for the module's name, and only
+the files holding it are read and parsed.
+
+A module is known by its path: `pkg/core.py` is `pkg.core`, `src/pkg/core.py` also
+`pkg.core` (the root a project imports from is not known, so an absolute import
+names any tail of the path, of two parts at least unless the module is at the top).
+An import inside `try:` is a fallback, and one whose name a renamed module still
+ends with may resolve: neither is reported.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, NamedTuple
+
+from gitreview.analyze.base import HeadTree, Rule
+from gitreview.model import Finding
+
+if TYPE_CHECKING:
+    import ast
+
+RULE = Rule(
+    "python/import-lost",
+    "warning",
+    "a Python file at head imports a module the range deleted or renamed away",
+)
+RULES = (RULE,)
+_SUFFIXES = (".py", ".pyi")
+# Files searched when no more is known: a name this short is in every file.
+_SHORTEST = 2
+
+
+class Gone(NamedTuple):
+    """A module the range took away: its old path, and its new path if renamed."""
+
+    path: str
+    renamed_to: str | None
+
+
+def gone(changes: Iterable[tuple[str, str | None, str]], head: HeadTree) -> list[Gone]:
+    """The Python modules among (status, old path, path) that are no longer at head."""
+    found = []
+    for status, old_path, path in changes:
+        was = old_path if status == "renamed" else path
+        if status not in ("deleted", "renamed") or was is None or not was.endswith(_SUFFIXES):
+            continue
+        if head.is_file(was):
+            continue
+        found.append(Gone(was, path if status == "renamed" else None))
+    return found
+
+
+def check(lost: list[Gone], head: HeadTree | None) -> Iterator[Finding]:
+    """Each import at head of a module in `lost`."""
+    if head is None or not lost:
+        return
+    names = sorted({_parts(one.path)[-1] for one in lost})
+    names = [name for name in names if len(name) >= _SHORTEST]
+    if not names:
+        return
+    holders = list(head.files_holding(tuple(names), _SUFFIXES))
+    for path, data in zip(holders, head.read_many(holders), strict=True):
+        if data is not None:
+            yield from _imports_of_lost(path, data, lost)
+
+
+def _imports_of_lost(path: str, data: bytes, lost: list[Gone]) -> Iterator[Finding]:
+    import ast
+
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return  # python/syntax says so, where the range touched it
+    fallbacks = _in_try(tree)
+    said: set[tuple[int, str]] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Import | ast.ImportFrom) or node.lineno in fallbacks:
+            continue
+        for name, exact in _imported(node, path):
+            for one in lost:
+                if not _names(one, name, exact) or (node.lineno, one.path) in said:
+                    continue
+                said.add((node.lineno, one.path))
+                what = (
+                    f"deleted {one.path}"
+                    if one.renamed_to is None
+                    else f"renamed {one.path} to {one.renamed_to}"
+                )
+                message = f"imports {'.'.join(name)}, but the range {what}"
+                yield Finding(RULE.id, RULE.severity, path, node.lineno, message)
+
+
+def _in_try(tree: ast.Module) -> set[int]:
+    """The lines of every statement in a `try:` body: an import there has a fallback."""
+    import ast
+
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try | ast.TryStar) and node.handlers:
+            for statement in node.body:
+                lines.update(range(statement.lineno, (statement.end_lineno or 0) + 1))
+    return lines
+
+
+def _imported(node: ast.Import | ast.ImportFrom, path: str) -> Iterator[tuple[list[str], bool]]:
+    """The module names an import may load, each with whether it is a path from the
+    top (a relative import) or may be any tail of one (an absolute import)."""
+    import ast
+
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            yield alias.name.split("."), False
+        return
+    module = node.module.split(".") if node.module else []
+    if node.level:
+        package = _parts(path)[:-1] if not path.endswith(("__init__.py", "__init__.pyi")) else None
+        if package is None:
+            package = _parts(path)
+        if node.level - 1 > len(package):
+            return
+        base = package[: len(package) - (node.level - 1)] + module
+        exact = True
+    else:
+        base, exact = module, False
+    if base:
+        yield base, exact
+    for alias in node.names:
+        if alias.name != "*":
+            yield [*base, alias.name], exact
+
+
+def _names(one: Gone, name: list[str], exact: bool) -> bool:
+    """Whether the import `name` loads the module that went away, and the renamed
+    module's new path does not answer to it as well."""
+    if not _answers(_parts(one.path), name, exact):
+        return False
+    return one.renamed_to is None or not _answers(_parts(one.renamed_to), name, exact)
+
+
+def _answers(parts: list[str], name: list[str], exact: bool) -> bool:
+    if exact:
+        return parts == name
+    if len(name) < 2 and len(parts) > 1:
+        return False  # `import core` loads a top-level module: which root is not known
+    return len(name) <= len(parts) and parts[len(parts) - len(name) :] == name
+
+
+def _parts(path: str) -> list[str]:
+    """A module's dotted name as parts, from its path (`pkg/__init__.py`: pkg)."""
+    stem = posixpath.splitext(path)[0].split("/")
+    return stem[:-1] if stem[-1] == "__init__" else stem

@@ -1,0 +1,95 @@
+"""`python/import-lost`: a module the range deletes or renames away, still imported at
+head. The rename itself stays trivial; the importers are what breaks."""
+
+from pathlib import Path
+
+from findings import findings_of, manifest_with_findings
+from manifests import files_by_path
+from repos import git
+
+RULE = "python/import-lost"
+
+
+def repository(dest: Path, files: dict[str, str]) -> Path:
+    """A repository of one commit holding `files`."""
+    dest.mkdir()
+    git(dest, "init", "--quiet", "--initial-branch=main")
+    for path, text in files.items():
+        (dest / path).parent.mkdir(parents=True, exist_ok=True)
+        (dest / path).write_text(text)
+    git(dest, "add", "-A")
+    git(dest, "commit", "--quiet", "-m", "Before")
+    return dest
+
+
+def lost(repo: Path) -> list[tuple[str | None, int | None, str]]:
+    git(repo, "commit", "--quiet", "-am", "After")
+    manifest = manifest_with_findings("--repo", repo, "HEAD~1..HEAD")
+    return [(path, line, message) for _, _, path, line, message in findings_of(manifest, RULE)]
+
+
+PACKAGE = {
+    "pkg/__init__.py": "",
+    "pkg/core.py": "def answer():\n    return 42\n",
+    "app.py": "from pkg.core import answer\nimport pkg.core\nfrom pkg import core\n",
+    "pkg/other.py": (
+        "from .core import answer\n"
+        "try:\n    from pkg.core import answer\nexcept ImportError:\n    answer = None\n"
+    ),
+    "cli.py": "import json\nimport pkg\n",
+}
+
+
+def test_a_renamed_module_s_importers_are_reported(tmp_path: Path) -> None:
+    """Every way of importing it, from files the range never touched; not an import
+    with a fallback, nor one of another module."""
+    repo = repository(tmp_path / "repo", PACKAGE)
+    git(repo, "mv", "pkg/core.py", "pkg/engine.py")
+    said = "imports pkg.core, but the range renamed pkg/core.py to pkg/engine.py"
+    assert lost(repo) == [
+        ("app.py", 1, said),
+        ("app.py", 2, said),
+        ("app.py", 3, said),
+        ("pkg/other.py", 1, said),
+    ]
+
+
+def test_the_rename_itself_stays_trivial(tmp_path: Path) -> None:
+    repo = repository(tmp_path / "repo", PACKAGE)
+    git(repo, "mv", "pkg/core.py", "pkg/engine.py")
+    git(repo, "commit", "--quiet", "-m", "Rename")
+    manifest = manifest_with_findings("--repo", repo, "HEAD~1..HEAD")
+    assert files_by_path(manifest)["pkg/engine.py"]["reasons"] == ["renamed"]
+
+
+def test_importers_the_range_updates_are_not_reported(tmp_path: Path) -> None:
+    repo = repository(tmp_path / "repo", {k: v for k, v in PACKAGE.items() if k != "app.py"})
+    git(repo, "mv", "pkg/core.py", "pkg/engine.py")
+    (repo / "pkg/other.py").write_text("from .engine import answer\n")
+    assert lost(repo) == []
+
+
+def test_a_deleted_top_level_module(tmp_path: Path) -> None:
+    repo = repository(
+        tmp_path / "repo", {"helpers.py": "X = 1\n", "main.py": "import os\nimport helpers\n"}
+    )
+    git(repo, "rm", "--quiet", "helpers.py")
+    assert lost(repo) == [("main.py", 2, "imports helpers, but the range deleted helpers.py")]
+
+
+def test_a_name_that_still_resolves_or_names_another_module(tmp_path: Path) -> None:
+    """Moved to another root, `pkg.core` still answers; `json` is no tail of
+    tools/json.py of two parts, and which root imports it is not known."""
+    repo = repository(
+        tmp_path / "repo",
+        {
+            "src/pkg/__init__.py": "",
+            "src/pkg/core.py": "X = 1\n",
+            "tools/json.py": "Y = 2\n",
+            "app.py": "from pkg.core import X\nimport json\n",
+        },
+    )
+    (repo / "lib").mkdir()
+    git(repo, "mv", "src/pkg", "lib/pkg")
+    git(repo, "rm", "--quiet", "tools/json.py")
+    assert lost(repo) == []
