@@ -93,3 +93,19 @@ def test_a_name_that_still_resolves_or_names_another_module(tmp_path: Path) -> N
     git(repo, "mv", "src/pkg", "lib/pkg")
     git(repo, "rm", "--quiet", "tools/json.py")
     assert lost(repo) == []
+
+
+def test_a_package_that_loses_its_init_is_still_a_package(tmp_path: Path) -> None:
+    """Without `__init__.py`, a folder of modules is a namespace package: `import pkg`
+    still works. A package whose folder is gone is lost."""
+    repo = repository(
+        tmp_path / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/core.py": "X = 1\n",
+            "old/__init__.py": "",
+            "app.py": "import pkg\nfrom pkg import core\nimport old\n",
+        },
+    )
+    git(repo, "rm", "--quiet", "pkg/__init__.py", "old/__init__.py")
+    assert lost(repo) == [("app.py", 3, "imports old, but the range deleted old/__init__.py")]

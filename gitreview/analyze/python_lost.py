@@ -53,6 +53,8 @@ def gone(changes: Iterable[tuple[str, str | None, str]], head: HeadTree) -> list
             continue
         if head.is_file(was):
             continue
+        if posixpath.basename(was).startswith("__init__.") and head.is_dir(posixpath.dirname(was)):
+            continue  # still a (namespace) package: importing it works
         found.append(Gone(was, path if status == "renamed" else None))
     return found
 
