@@ -196,9 +196,6 @@ def _npm_tarballs(text: str) -> dict[str, set[tuple[str, str]]] | None:
     return found
 
 
-_YARN_VERSION = re.compile(r'^\s+version:?\s+"?([^"\s]+)"?', re.MULTILINE)
-
-
 def _yarn_tarballs(text: str) -> dict[str, set[tuple[str, str]]]:
     """yarn.lock's (version 1) resolved URLs, each with the packages of its entry: the
     names its header lists (`"@scope/a@^1", a@npm:b@^2`: b), at its version."""
@@ -206,7 +203,7 @@ def _yarn_tarballs(text: str) -> dict[str, set[tuple[str, str]]]:
     for block in re.split(r"\n(?=\S)", text):
         header, _, body = block.partition("\n")
         resolved = re.search(r'^\s+resolved:?\s+"?([^"\s]+)"?', body, re.MULTILINE)
-        version = _YARN_VERSION.search(body)
+        version = re.search(r'^\s+version:?\s+"?([^"\s]+)"?', body, re.MULTILINE)
         if resolved is None or version is None or header.startswith("#"):
             continue
         for spec in header.rstrip(":").split(","):

@@ -112,11 +112,6 @@ _STARTS["cpp"] = _STARTS["c"]
 _STARTS["typescript"] = _STARTS["javascript"]
 
 
-# What follows a `\` that splices two lines: gcc and clang also join lines at a `\`
-# followed by spaces (with a warning).
-_SPLICE = re.compile(r"[ \t\f\v]*\r?\n")
-
-
 class _Lang(NamedTuple):
     starts: re.Pattern[str]
     starts_in_hole: re.Pattern[str]  # the same plus braces, inside an interpolation hole
@@ -210,8 +205,10 @@ class _Scanner:
                     pos = self._line_end(start)
                     self._emit(self.out.comments, start, pos)
             elif char == "\\":
-                if _SPLICE.match(text, pos):  # `\` then spaces: gcc and clang join too
-                    self.out.splices.append(start)  # C/C++: the next line joins this one
+                end = text.find("\n", pos)
+                # C/C++: the next line joins this one (after spaces too: gcc and clang).
+                if end >= 0 and not text[pos:end].strip(" \t\f\v\r"):
+                    self.out.splices.append(start)
             elif char == "{":
                 self.stack[-1].depth += 1
             elif self.stack[-1].depth:  # "}"

@@ -220,10 +220,7 @@ def _text_key(body: str, *, indented: bool) -> str:
 def _open_code_span(line: str) -> bool:
     """Whether a Markdown line may end inside a code span: an odd number of backtick
     runs (one that opens a span and none that closes it), conservatively."""
-    return len(_BACKTICKS.findall(line)) % 2 == 1
-
-
-_BACKTICKS = re.compile(r"`+")
+    return len(re.findall("`+", line)) % 2 == 1
 
 
 # --- normalize_line ------------------------------------------------------------------

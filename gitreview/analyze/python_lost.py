@@ -33,7 +33,8 @@ RULE = Rule(
 )
 RULES = (RULE,)
 _SUFFIXES = (".py", ".pyi")
-# Files searched when no more is known: a name this short is in every file.
+# Module names shorter than this are not looked for (`x.py`): every Python file holds
+# them, so every one would be read and parsed.
 _SHORTEST = 2
 
 

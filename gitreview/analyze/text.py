@@ -27,7 +27,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "text/lockfile-source",
         "warning",
-        "a lock file's added lines fetch packages from no public registry, or over plain http",
+        "a lock file's added lines fetch packages from no public registry, or over plain http,"
+        " or give a package another package's tarball",
     ),
 )
 

@@ -142,11 +142,12 @@ def _order_free(keys: frozenset[ImportKey], path: str) -> bool:
     the order decides which one finds the other half made."""
     bound = [_bound_name(key) for key in keys]
     package = posixpath.basename(posixpath.dirname(path))
+    init = posixpath.basename(path) == "__init__.py"
     for _, module, level, name, _ in keys:
         top = module.partition(".")[0]
         if module == "__future__" or name == "*" or top in _PATCHING:
             return False
-        if posixpath.basename(path) == "__init__.py" and (level or top == package):
+        if init and (level or top == package):
             return False
     return len(bound) == len(set(bound))
 

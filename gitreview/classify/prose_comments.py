@@ -47,13 +47,20 @@ TOOL_COMMENT = re.compile(
 )
 # Comments that apply to the line after them: a blank line put in between leaves that
 # line uncovered (ESLint, pylint, clang-tidy, TypeScript, Prettier, coverage tools,
-# Semgrep, ShellCheck, hadolint, tfsec...).
-NEXT_LINE_DIRECTIVE = re.compile(
-    r"disable-next|NOLINTNEXTLINE|@ts-(?:ignore|expect-error)|prettier-ignore"
+# Semgrep, ShellCheck, hadolint, tfsec...). Compiled when first asked, not at every
+# run's start (issue 12): most runs never ask.
+_NEXT_LINE = (
+    r"(?i)disable-next|NOLINTNEXTLINE|@ts-(?:ignore|expect-error)|prettier-ignore"
     r"|(?:istanbul|c8|v8)\s+ignore\s+next|biome-ignore|deno-lint-ignore|noinspection"
-    r"|nosemgrep|shellcheck\s+disable|hadolint\s+ignore|(?:tfsec|trivy):ignore",
-    re.IGNORECASE,
+    r"|nosemgrep|shellcheck\s+disable|hadolint\s+ignore|(?:tfsec|trivy):ignore"
 )
+
+
+def about_next_line(comment: str) -> bool:
+    """Whether a comment is a directive for the line after it (`_NEXT_LINE`)."""
+    return re.search(_NEXT_LINE, comment) is not None
+
+
 # The comment a Go example's output is checked against, to the end of its function.
 _GO_OUTPUT = re.compile(r"^[ \t]*//[ \t]*(?:Unordered output|Output):", re.MULTILINE)
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 from gitreview.analyze.python import HEAD_TREE, unwarned
 from gitreview.classify import python_names
 from gitreview.classify.base import FileFacts
-from gitreview.classify.prose_comments import NEXT_LINE_DIRECTIVE, TOOL_COMMENT
+from gitreview.classify.prose_comments import TOOL_COMMENT, about_next_line
 from gitreview.model import Hunk
 
 if TYPE_CHECKING:
@@ -140,20 +140,23 @@ def parse(
     # Normalized where compared (_same): most statements of a large file never are.
     starts, found = side.starts, side.scan
     comments: list[tuple[int, str]] = []
-    tools: list[tuple[int, int, int]] = []  # comments tools read: index, line, start
+    # Comments tools read: their index, line, start, and whether they are about the
+    # next line.
+    tools: list[tuple[int, int, int, bool]] = []
     for start, end in found.comments:
         line = bisect.bisect_right(starts, start)
         comment = " ".join(text[start:end].lstrip("#").split())
-        if TOOL_COMMENT.search(comment) or NEXT_LINE_DIRECTIVE.search(comment):
-            tools.append((len(comments), line, start))
+        next_line = about_next_line(comment)
+        if next_line or TOOL_COMMENT.search(comment):
+            tools.append((len(comments), line, start, next_line))
         comments.append((line, comment))
     if tools:
-        first_lines = _simple_statements(tree, {line for _, line, _ in tools})
-        for index, line, start in tools:
+        first_lines = _simple_statements(tree, {line for _, line, _, _ in tools})
+        for index, line, start, next_line in tools:
             comment = comments[index][1]
             where = first_lines.get(line, "".join(text[starts[line - 1] : start].split()))
             comment += "\0" + where
-            if NEXT_LINE_DIRECTIVE.search(comment) and line < len(starts) - 1:
+            if next_line and line < len(starts) - 1:
                 # It covers the line after it: a blank line put in between uncovers it.
                 comment += "\0" + str(not text[starts[line] : starts[line + 1]].strip())
             comments[index] = (line, comment)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 
 from gitreview.analyze import Side, lexical
 from gitreview.classify.base import Proof
-from gitreview.classify.prose_comments import NEXT_LINE_DIRECTIVE, example_output
+from gitreview.classify.prose_comments import about_next_line, example_output
 from gitreview.model import Hunk, Line
 
 if TYPE_CHECKING:
@@ -70,10 +70,8 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
 
 
 # C and C++ macros that stringize their argument (`#x`), Rust's stringify!.
-# (`%:` is the digraph of `#`.)
-_STRINGIZE = re.compile(
-    r"(?:#|%:)[ \t]*define[^\n]*(?:[^#\n%]#|[^%\n]%:)[ \t]*[A-Za-z_(]|\bstringify!"
-)
+# (`%:` is the digraph of `#`.) Compiled when a C, C++ or Rust file first asks.
+_STRINGIZE = r"(?:#|%:)[ \t]*define[^\n]*(?:[^#\n%]#|[^%\n]%:)[ \t]*[A-Za-z_(]|\bstringify!"
 
 
 # A call of what is conventionally a macro: an all-capitals name, C's assert, or any
@@ -125,7 +123,7 @@ def _stringizes(facts: FileFacts) -> bool:
     if facts.kind not in ("c", "cpp", "rust"):
         return False
     texts = (facts.analysis.old_text or "", facts.analysis.new_text or "")
-    return any(_STRINGIZE.search(text) for text in texts)
+    return any(re.search(_STRINGIZE, text) for text in texts)
 
 
 def _visible(lines: tuple[Line, ...]) -> str:
@@ -177,7 +175,7 @@ def _parts_from_its_comment(kind: str, above: str) -> bool:
     code = above.strip()
     if kind == "go" and (code.startswith("//") or code.endswith("*/")):
         return True
-    return bool(code) and NEXT_LINE_DIRECTIVE.search(code) is not None
+    return bool(code) and about_next_line(code)
 
 
 def _key(kind: str, policy: lexical.WhitespacePolicy, line: Line, *, literal: bool) -> str:
