@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gitreview.config import SEVERITIES
 from gitreview.errors import Exit, UserError
+from gitreview.render import counted
 
 if TYPE_CHECKING:
     from gitreview.git import Repository
@@ -185,10 +186,6 @@ def push_ranges(repository: Repository, pushed: Sequence[PushedRef]) -> list[Pus
     return ranges
 
 
-def _counted(count: int, thing: str) -> str:
-    return f"{count} {thing}" + ("" if count == 1 else "s")
-
-
 def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list[str]:
     from gitreview.pipeline import classify_range, review_of, since_review
 
@@ -212,9 +209,9 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
     files, findings = summary["files"], summary["findings"]
     seen = manifest.get("since", {}).get("hunks", 0)
     print(
-        f"gitreview: {name}: {_counted(files['total'], 'file')} ({files['significant']} "
+        f"gitreview: {name}: {counted(files['total'], 'file')} ({files['significant']} "
         "significant"
-        + (f", {_counted(seen, 'hunk')} reviewed on the last push" if seen else "")
+        + (f", {counted(seen, 'hunk')} reviewed on the last push" if seen else "")
         + f"), findings: {findings['error']} error, {findings['warning']} warning, "
         f"{findings['info']} info; manifest: {target}",
         file=sys.stderr,

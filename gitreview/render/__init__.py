@@ -27,3 +27,8 @@ def render(manifest: dict[str, Any], output_format: str, *, color: bool = False)
     renderer = getattr(importlib.import_module(module_name), function_name)
     text: str = renderer(manifest, color=color)
     return text
+
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """ "1 file", "3 files": what every format and message says a count with."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"

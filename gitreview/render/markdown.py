@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from gitreview.render import counted
+
 MAX_ITEMS = 50  # files, commits or handles listed in one place
 MAX_FINDINGS = 100
 SHORT_SHA = 12
@@ -54,7 +56,7 @@ def _heading(manifest: dict[str, Any]) -> str:
     base = code(rng["base"][:SHORT_SHA]) if rng["base"] else "the empty tree"
     commits = rng["commits"]
     lines.append(
-        f"{base}..{code(rng['head'][:SHORT_SHA])}, {_count(len(commits), 'commit')}"
+        f"{base}..{code(rng['head'][:SHORT_SHA])}, {counted(len(commits), 'commit')}"
         + (":" if commits else ".")
     )
     if commits:
@@ -83,7 +85,7 @@ def _figures(manifest: dict[str, Any]) -> str:
     trivial = ledger["trivial"]
     by_reason = ", ".join(f"{reason} {lines_}" for reason, lines_ in trivial.items())
     lines.append(
-        f"**Lines**: {_count(ledger['lines'], 'changed line')}: "
+        f"**Lines**: {counted(ledger['lines'], 'changed line')}: "
         f"{ledger['significant']} to review, {sum(trivial.values())} trivial"
         + (f" ({by_reason})." if by_reason else ".")
     )
@@ -130,9 +132,9 @@ def _review(review: dict[str, Any]) -> str:
         batches = entry["batches"]
         lines += [
             "",
-            f"**{text(role)}**: {_count(entry['handles'], 'handle')} in "
-            f"{_count(entry['files'], 'file')}, {entry['tokens']} tokens, "
-            f"{_count(len(batches), 'batch', 'batches')}",
+            f"**{text(role)}**: {counted(entry['handles'], 'handle')} in "
+            f"{counted(entry['files'], 'file')}, {entry['tokens']} tokens, "
+            f"{counted(len(batches), 'batch', 'batches')}",
             "",
             "<details><summary>Handles</summary>",
             "",
@@ -153,12 +155,12 @@ def _skipped(manifest: dict[str, Any]) -> str:
     items: list[str] = []
     trivial = [entry for entry in files if entry["classification"] == "trivial"]
     if trivial:
-        items.append(f"- **Trivial** ({_count(len(trivial), 'file')}), no reviewer reads them:")
+        items.append(f"- **Trivial** ({counted(len(trivial), 'file')}), no reviewer reads them:")
         listed = [f"  - {_path(entry)}: {', '.join(entry['reasons'])}" for entry in trivial]
         items += _capped(listed, len(listed), "files", indent="  ")
     for cause, paths in manifest["ledger"].get("unreviewable", {}).items():
         items.append(
-            f"- **Unreviewable** ({text(cause)}, {_count(len(paths), 'file')}), "
+            f"- **Unreviewable** ({text(cause)}, {counted(len(paths), 'file')}), "
             "no content to read: " + _joined(code(path) for path in paths[:MAX_ITEMS])
         )
         if len(paths) > MAX_ITEMS:
@@ -172,7 +174,7 @@ def _skipped(manifest: dict[str, Any]) -> str:
             else "--fallback would put their full content in the manifest"
         )
         items.append(
-            f"- **Not analyzed** ({_count(len(missing), 'file')}), no tier-1 analysis of "
+            f"- **Not analyzed** ({counted(len(missing), 'file')}), no tier-1 analysis of "
             f"their content; {then}:"
         )
         listed = [f"  - {_path(entry)}: {entry['t1_cause']}" for entry in missing]
@@ -202,7 +204,7 @@ def fit(markdown: str, limit: int = STEP_SUMMARY_BYTES, *, tail: str = "") -> st
     cut = len(lines) - len(kept)
     note = (
         f"**Cut here** to stay under GitHub's limit of {STEP_SUMMARY_BYTES // 1024} KiB "
-        f"for a step summary: {cut} of {_count(len(lines), 'line')} left out; the manifest "
+        f"for a step summary: {cut} of {counted(len(lines), 'line')} left out; the manifest "
         "has everything.\n"
     )
     return "".join([*kept, "\n", _CLOSE * depth, note, tail])
@@ -244,7 +246,3 @@ def _capped(items: list[str], total: int, noun: str, *, indent: str = "") -> lis
 
 def _joined(parts: Iterable[str]) -> str:
     return ", ".join(parts)
-
-
-def _count(number: int, noun: str, plural: str | None = None) -> str:
-    return f"{number} {noun if number == 1 else plural or noun + 's'}"

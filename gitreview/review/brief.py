@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gitreview.model import Finding
+from gitreview.render import counted
 from gitreview.review.roles import ReviewItem, Share
 from gitreview.secrets import redact
 
@@ -34,7 +35,9 @@ def render_brief(
     `others`: significant items only other roles review."""
     rng = manifest["range"]
     commits = rng["commits"]
-    out = [f"# Review brief: {share.role.name} · {rng['spec']} · {_count(commits, 'commit')}\n"]
+    out = [
+        f"# Review brief: {share.role.name} · {rng['spec']} · {counted(len(commits), 'commit')}\n"
+    ]
     if instructions:
         out.append(f"\n{instructions.strip()}\n")
     if commits:
@@ -58,7 +61,7 @@ def render_brief(
     inline, listed = _within_budget(share.items, budget)
     files = len({item.path for item in share.items})
     out.append(
-        f"\nTo review: {_count(share.items, 'change')} in {_count(range(files), 'file')}"
+        f"\nTo review: {counted(len(share.items), 'change')} in {counted(files, 'file')}"
         + (", shown below as changed lines only.\n" if inline else ".\n")
     )
     out.append(
@@ -129,15 +132,11 @@ def _left_out(manifest: Mapping[str, Any], others: int) -> str:
     for cause, paths in ledger.get("unreviewable", {}).items():
         parts.append(f"{cause} content of {', '.join(paths)}")
     if others:
-        parts.append(f"{_count(range(others), 'change')} routed to other roles only")
+        parts.append(f"{counted(others, 'change')} routed to other roles only")
     since = manifest.get("since")
     if since and since["hunks"]:
         parts.append(
-            f"{_count(range(since['hunks']), 'change')} reviewed before (since {since['spec']}), "
+            f"{counted(since['hunks'], 'change')} reviewed before (since {since['spec']}), "
             "the same lines in the same place"
         )
     return "; ".join(parts)
-
-
-def _count(things: Sequence[object] | range, noun: str) -> str:
-    return f"{len(things)} {noun}{'' if len(things) == 1 else 's'}"
