@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gitreview.classify import statements
@@ -86,7 +86,7 @@ def _block(
             break
         inside = [
             (name, sub)
-            for name, sub in _bodies(covered[0])
+            for name, sub in statements.bodies(covered[0])
             if any(s.lineno <= lines[1] and (s.end_lineno or 0) >= lines[0] for s in sub)
         ]
         if len(inside) != 1:
@@ -101,20 +101,6 @@ def _block(
         if number not in inside_statements and text and not text.startswith("#"):
             return None  # a `try:` or `else:` line, or code outside any statement
     return tuple(place), covered
-
-
-def _bodies(statement: ast.stmt) -> Iterator[tuple[str, Sequence[ast.stmt]]]:
-    """The statement lists inside a compound statement, named."""
-    import ast
-
-    for name in ("body", "orelse", "finalbody"):
-        sub = getattr(statement, name, None)
-        if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
-            yield name, sub
-    for index, handler in enumerate(getattr(statement, "handlers", ())):
-        yield f"handler {index}", handler.body
-    for index, case in enumerate(getattr(statement, "cases", ())):
-        yield f"case {index}", case.body
 
 
 def _keys(imports: list[ast.stmt]) -> frozenset[ImportKey]:

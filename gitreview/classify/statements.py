@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 from gitreview.analyze.python import HEAD_TREE, unwarned
@@ -169,14 +169,38 @@ def _simple_statements(tree: ast.Module, lines: set[int]) -> dict[int, str]:
     applies to the line it is on: on another line of its statement, or beside
     another statement, it suppresses something else. On a statement's first line
     it stays where formatters keep it as they split the statement; anywhere else
-    the code before it on its line, spacing aside, tells where it is."""
+    the code before it on its line, spacing aside, tells where it is. Found by
+    going down only into the statements that hold one of `lines`: a large file's
+    tree is not walked whole for a few `# noqa`."""
     import ast
 
     found: dict[int, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.stmt) and node.lineno in lines and not hasattr(node, "body"):
-            found.setdefault(node.lineno, "first line of " + ast.dump(node))
+    wanted = sorted(lines)
+    pending: list[Sequence[ast.stmt]] = [tree.body]
+    while pending:
+        body = pending.pop()
+        firsts = [statement.lineno for statement in body]
+        holding = {bisect.bisect_right(firsts, line) - 1 for line in wanted}
+        for statement in (body[index] for index in sorted(holding) if index >= 0):
+            if hasattr(statement, "body"):
+                pending += [sub for _, sub in bodies(statement)]
+            elif statement.lineno in lines:
+                found.setdefault(statement.lineno, "first line of " + ast.dump(statement))
     return found
+
+
+def bodies(statement: ast.stmt) -> Iterator[tuple[str, Sequence[ast.stmt]]]:
+    """The statement lists inside a compound statement, named."""
+    import ast
+
+    for name in ("body", "orelse", "finalbody"):
+        sub = getattr(statement, name, None)
+        if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
+            yield name, sub
+    for index, handler in enumerate(getattr(statement, "handlers", ())):
+        yield f"handler {index}", handler.body
+    for index, case in enumerate(getattr(statement, "cases", ())):
+        yield f"case {index}", case.body
 
 
 def clean_docstring(text: str) -> str:
