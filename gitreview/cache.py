@@ -391,12 +391,25 @@ def code_digest() -> str:
 
 
 def _files(folder: str, suffix: str) -> list[str]:
-    """The files under `folder` whose names end in `suffix`, sorted: os.walk, which
-    took a third of the time pathlib's rglob did (issue 12). A link to a folder
-    inside is not followed (a loop would never end); `folder` itself may be one."""
+    """The files under `folder` whose names end in `suffix`, sorted. Byte code
+    folders are not entered: os.walk, which listed them too, took three times as
+    long over the libraries (3 ms of every run; pathlib's rglob, three times more
+    again: issue 12). A link to a folder inside is not followed (a loop would never
+    end); `folder` itself may be one."""
     found = []
-    for root, _, names in os.walk(folder):
-        found += [os.path.join(root, name) for name in names if name.endswith(suffix)]
+    folders = [folder]
+    while folders:
+        try:
+            entries = os.scandir(folders.pop())
+        except OSError:
+            continue  # gone or unreadable, as os.walk would skip it
+        with entries:
+            for entry in entries:
+                if entry.is_dir():  # a link to a folder is one too, as os.walk has it
+                    if entry.name != "__pycache__" and not entry.is_symlink():
+                        folders.append(entry.path)
+                elif entry.name.endswith(suffix):
+                    found.append(entry.path)
     return sorted(found)
 
 

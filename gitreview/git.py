@@ -28,6 +28,7 @@ from gitreview.gitdiff import (
     split_blocks,
 )
 from gitreview.model import EMPTY_TREE, Commit, Hunk
+from gitreview.patterns import lazy_compile
 
 if TYPE_CHECKING:
     import threading
@@ -297,7 +298,7 @@ _PATCH_OPTIONS = (
     "--inter-hunk-context=0",
 )
 _ZERO_OID = "0" * 40
-_OBJECT_ID = re.compile(r"\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b")
+_OBJECT_ID = lazy_compile(r"\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b")
 
 
 def missing_object(oid: str, path: str) -> UserError:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from gitreview.model import Hunk, Origin, PackedLines
+from gitreview.patterns import lazy_compile
 
 
 class RawChange(NamedTuple):
@@ -79,8 +80,8 @@ def parse_raw_fields(fields: list[bytes]) -> list[RawChange]:
     return changes
 
 
-_HUNK_HEADER = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-_INDEX = re.compile(r"index ([0-9a-f]+)\.\.([0-9a-f]+)")
+_HUNK_HEADER = lazy_compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_INDEX = lazy_compile(r"index ([0-9a-f]+)\.\.([0-9a-f]+)")
 BLOCK_START = b"diff --git "
 
 

@@ -14,15 +14,17 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import NamedTuple, TypeAlias
 
+from gitreview.patterns import lazy_compile
+
 AttrValue: TypeAlias = bool | str | None
 """``True`` for ``attr``, ``False`` for ``-attr``, ``None`` for ``!attr``, else the string value."""
 
 _BLANK = " \t\r\n"
-_ATTR_NAME = re.compile(r"[A-Za-z0-9_.][-A-Za-z0-9_.]*")
+_ATTR_NAME = lazy_compile(r"[A-Za-z0-9_.][-A-Za-z0-9_.]*")
 _MAX_LINE = 2048  # git >= 2.39.1 ignores longer attribute lines (CVE-2022-23521 hardening)
 _ESCAPES = {b"a": 7, b"b": 8, b"f": 12, b"n": 10, b"r": 13, b"t": 9, b"v": 11, b"\\": 92, b'"': 34}
-_ESCAPE = re.compile(rb'\\([abfnrtv\\"]|[0-3][0-7][0-7])')
-_QUOTED = re.compile(rb'"((?:[^"\\]|' + _ESCAPE.pattern + rb')*)"')
+_ESCAPE = lazy_compile(rb'\\([abfnrtv\\"]|[0-3][0-7][0-7])')
+_QUOTED = lazy_compile(rb'"((?:[^"\\]|' + _ESCAPE.pattern + rb')*)"')
 # git's ctype is ASCII-only, and its isspace() leaves out \v and \f.
 _CLASS_TESTS: dict[str, Callable[[str], bool]] = {
     "alnum": str.isalnum, "alpha": str.isalpha, "digit": str.isdigit, "lower": str.islower,
@@ -32,8 +34,8 @@ _CLASS_TESTS: dict[str, Callable[[str], bool]] = {
     "space": lambda c: c in " \t\n\r", "xdigit": lambda c: c in "0123456789abcdefABCDEF",
 }  # fmt: skip
 _CHAR_CLASSES = {k.encode(): {b for b in range(128) if f(chr(b))} for k, f in _CLASS_TESTS.items()}
-_CHAR = re.compile(rb"\\?(.)", re.DOTALL)  # a byte, possibly escaped
-_CLASS_ITEM = re.compile(rb"\[:([^]]*):\]|" + _CHAR.pattern, re.DOTALL)
+_CHAR = lazy_compile(rb"\\?(.)", re.DOTALL)  # a byte, possibly escaped
+_CLASS_ITEM = lazy_compile(rb"\[:([^]]*):\]|" + _CHAR.pattern, re.DOTALL)
 _NEVER = b"(?!)"
 
 

@@ -19,6 +19,7 @@ import re
 from typing import Literal, NamedTuple
 
 from gitreview.errors import Exit, UserError
+from gitreview.patterns import lazy_compile
 
 # 12 hex digits: fixed (git's auto-abbreviation grows with the repository, which
 # would change handles over time) and unambiguous in practice.
@@ -27,7 +28,7 @@ OID_LENGTH = 12
 Side = Literal["old", "new"]
 
 _OID = r"[0-9a-f]{4,64}"
-_HANDLE = re.compile(
+_HANDLE = lazy_compile(
     rf"^(?P<path>.+?)(?::(?P<side>-?)(?P<first>[0-9]+)-(?P<last>[0-9]+))?"
     rf"(?:@(?:(?P<old>{_OID})?(?P<pair>\.\.)(?P<new>{_OID})?|(?P<blob>{_OID})))?$"
 )

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import posixpath
-import re
+
+from gitreview.patterns import lazy_compile
 
 _BY_EXTENSION = {
     ".md": "markdown",
@@ -67,7 +68,7 @@ _BY_NAME = {
 }
 # pip's requirement and constraint files (requirements.txt, requirements-dev.txt,
 # dev-requirements.txt, constraints.txt, requirements/base.txt): no prose either.
-_REQUIREMENTS = re.compile(r"(?:.*requirements.*|constraints.*|requirements/.*)\.(?:txt|in)")
+_REQUIREMENTS = lazy_compile(r"(?:.*requirements.*|constraints.*|requirements/.*)\.(?:txt|in)")
 
 
 def kind_of(

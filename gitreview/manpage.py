@@ -12,11 +12,11 @@ option added to cli.py fails the tests until the page is regenerated:
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Sequence
 
 from gitreview import __version__
+from gitreview.patterns import lazy_compile
 from gitreview.usage import Argument, Command, commands
 
 MANPAGE = "gitreview/man/man1/git-review-manifest.1"  # from the repository's root
@@ -42,7 +42,7 @@ ENVIRONMENT = (
         "read by the ci subcommand, as GitHub Actions sets them",
     ),
 )
-_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
+_OPTION = lazy_compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
 SEE_ALSO = "git(1), gitrevisions(7), githooks(5), pre-commit(1)"
 
 

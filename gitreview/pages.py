@@ -9,6 +9,8 @@ import posixpath
 import re
 from urllib.parse import quote
 
+from gitreview.patterns import lazy_compile
+
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 
 
@@ -42,8 +44,8 @@ NAME_RUN = _NAME_CHARACTERS + "*\\.(?:{})".format(
         for suffix in sorted(MARKDOWN_SUFFIXES, key=len, reverse=True)  # .mdx before .md
     )
 )
-_NAME_RUNS = re.compile(NAME_RUN.encode("ascii"))
-_OUTSIDE_RUNS = re.compile(f"(?s).*[^{_NAME_CHARACTERS[1:-1]}]")
+_NAME_RUNS = lazy_compile(NAME_RUN.encode("ascii"))
+_OUTSIDE_RUNS = lazy_compile(f"(?s).*[^{_NAME_CHARACTERS[1:-1]}]")
 
 
 def name_runs(data: bytes) -> set[str]:

@@ -11,15 +11,16 @@ import re
 
 from gitreview.errors import Exit, UserError
 from gitreview.model import MODE_GITLINK, MODE_SYMLINK, FileChange, Hunk, Line, Status
+from gitreview.patterns import lazy_compile
 
-_INDEX = re.compile(r"^index ([0-9a-f]+)\.\.([0-9a-f]+)(?: ([0-7]+))?$")
-_MODE = re.compile(r"^(old mode|new mode|new file mode|deleted file mode) ([0-7]+)$")
-_SIMILARITY = re.compile(r"^(?:similarity|dissimilarity) index (\d+)%$")
+_INDEX = lazy_compile(r"^index ([0-9a-f]+)\.\.([0-9a-f]+)(?: ([0-7]+))?$")
+_MODE = lazy_compile(r"^(old mode|new mode|new file mode|deleted file mode) ([0-7]+)$")
+_SIMILARITY = lazy_compile(r"^(?:similarity|dissimilarity) index (\d+)%$")
 # A header with a CR LF line end: git's first line of a file, or the first `---` line
 # of the text, which only a header can be (a removed line `-- x` of a CRLF file is one
 # further on; so is a hunk's header, which may bring such a line's CR along).
-_CR_HEADER = re.compile(r"^diff --git [^\r\n]*\r$|\A(?:(?!--- )[^\n]*\n)*--- [^\r\n]*\r$", re.M)
-_COMBINED = re.compile(r"^(?:diff --cc |diff --combined |@@@ )", re.MULTILINE)
+_CR_HEADER = lazy_compile(r"^diff --git [^\r\n]*\r$|\A(?:(?!--- )[^\n]*\n)*--- [^\r\n]*\r$", re.M)
+_COMBINED = lazy_compile(r"^(?:diff --cc |diff --combined |@@@ )", re.MULTILINE)
 _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
 
 

@@ -9,12 +9,12 @@ merge base, which is what a push would send.
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from gitreview.errors import Exit, UserError
 from gitreview.git import Repository
 from gitreview.model import Range
+from gitreview.patterns import lazy_compile
 
 
 class Ends(NamedTuple):
@@ -65,7 +65,7 @@ def range_ends(repo: Repository, spec: str | None) -> Ends:
 
 
 # git's `REV^-N`: REV's Nth parent against REV.
-_PARENT = re.compile(r"(.+)\^-([0-9]*)")
+_PARENT = lazy_compile(r"(.+)\^-([0-9]*)")
 
 
 def between(repo: Repository, spec: str, base: str | None, head: str) -> Range:

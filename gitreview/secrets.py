@@ -17,6 +17,8 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
+from gitreview.patterns import lazy_compile
+
 REDACTED = "[REDACTED]"
 
 
@@ -117,16 +119,16 @@ def may_hold_token(line: str) -> bool:
 
 PRIVATE_KEY_LABEL = "private key"
 # The PEM and OpenSSH armour; the block between BEGIN and END is the secret.
-_KEY_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----")
-_KEY_END = re.compile(r"-----END (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----")
+_KEY_BEGIN = lazy_compile(r"-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----")
+_KEY_END = lazy_compile(r"-----END (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----")
 _ARMOUR = "PRIVATE KEY"  # in every match of _KEY_BEGIN and _KEY_END: their prefilter
 # Key material: a run of base64 that no prose or "..." placeholder has.
-_KEY_MATERIAL = re.compile(r"[A-Za-z0-9+/]{40}")
+_KEY_MATERIAL = lazy_compile(r"[A-Za-z0-9+/]{40}")
 # The same, alone on a line of a fragment (which may be a diff: `+`, `-` or ` ` first).
-_MATERIAL_LINE = re.compile(r"[-+ ]?[ \t]*[A-Za-z0-9+/]{40,}={0,2}[ \t]*")
+_MATERIAL_LINE = lazy_compile(r"[-+ ]?[ \t]*[A-Za-z0-9+/]{40,}={0,2}[ \t]*")
 _MATERIAL_LENGTH = 40  # the shortest line _MATERIAL_LINE matches
 _END_LITERAL = "-----END "  # in every match of _KEY_END
-_BASE64_LINE = re.compile(r"[-+ ]?[ \t]*[A-Za-z0-9+/]+={0,2}[ \t]*")
+_BASE64_LINE = lazy_compile(r"[-+ ]?[ \t]*[A-Za-z0-9+/]+={0,2}[ \t]*")
 
 
 class TokenMatch(NamedTuple):

@@ -5,11 +5,11 @@ left in JavaScript and TypeScript.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from gitreview.analyze.base import LazyScopes, Report, Rule, Subject
 from gitreview.model import Finding
+from gitreview.patterns import lazy_compile
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -25,7 +25,7 @@ DEBUGGER_KINDS = ("javascript", "typescript")
 
 # `debugger` as a statement of its own: after the start of the line, `;`, `{`, `}`,
 # `)` or `else`, and ending the statement (`;`, `}`, the end of the line).
-_DEBUGGER = re.compile(r"(?:^|[;{})]|\belse\b)[ \t]*debugger[ \t]*(?:;|}|$)")
+_DEBUGGER = lazy_compile(r"(?:^|[;{})]|\belse\b)[ \t]*debugger[ \t]*(?:;|}|$)")
 
 
 def analyze(subject: Subject) -> Report:

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from gitreview.analyze.base import Rule
 from gitreview.config import Config
 from gitreview.model import Commit, Finding, Range
+from gitreview.patterns import lazy_compile
 
 RULES: tuple[Rule, ...] = (
     Rule("range/fixup-commit", "error", "a commit subject starts with fixup!, squash! or amend!"),
@@ -16,11 +17,11 @@ RULES: tuple[Rule, ...] = (
 )
 
 # What `git commit --fixup/--squash` write and `git rebase --autosquash` reads.
-_AUTOSQUASH = re.compile(r"(?:fixup|squash|amend)!(?:\s|$)")
+_AUTOSQUASH = lazy_compile(r"(?:fixup|squash|amend)!(?:\s|$)")
 # WIP as a word: leading in any case (`WIP`, `wip:`, `[WIP]`, `(wip)`), bracketed
 # anywhere, or upper-case last. Not "wipe", "WIP_LIMIT", nor "add WIP label".
-_WIP = re.compile(r"^[\[(]?wip\b|[\[(]wip[\])]|^work in progress\b", re.IGNORECASE)
-_WIP_LAST = re.compile(r"(?:^|[\s:-])WIP[.!]?$")
+_WIP = lazy_compile(r"^[\[(]?wip\b|[\[(]wip[\])]|^work in progress\b", re.IGNORECASE)
+_WIP_LAST = lazy_compile(r"(?:^|[\s:-])WIP[.!]?$")
 SHORT_SHA = 12  # as handles and the text summary abbreviate
 
 

@@ -10,11 +10,11 @@ checked, since it is not YAML until rendered.
 from __future__ import annotations
 
 import fnmatch
-import re
 from collections.abc import Callable
 
 from gitreview.analyze.base import Report, Rule, Subject
 from gitreview.model import Finding
+from gitreview.patterns import lazy_compile
 
 RULES: tuple[Rule, ...] = (
     Rule("data/syntax", "error", "a JSON, YAML or TOML file does not load at head"),
@@ -31,9 +31,9 @@ _JSONC_GLOBS = (
     ".babelrc.json",
     "*.code-workspace",
 )
-_TEMPLATE = re.compile(r"\{\{|\{%")
-_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
-_TOML_WHERE = re.compile(r" \((?:at line (\d+), column \d+|at end of document)\)$")
+_TEMPLATE = lazy_compile(r"\{\{|\{%")
+_TRAILING_COMMA = lazy_compile(r",(\s*[}\]])")
+_TOML_WHERE = lazy_compile(r" \((?:at line (\d+), column \d+|at end of document)\)$")
 
 Problem = tuple[int | None, str]  # line, what is wrong
 

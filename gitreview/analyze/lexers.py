@@ -21,6 +21,8 @@ import re
 from bisect import bisect_left
 from typing import Literal, NamedTuple
 
+from gitreview.patterns import lazy_compile
+
 C_FAMILY = frozenset({"c", "cpp", "java", "javascript", "typescript", "go", "rust", "csharp"})
 SCANNED = C_FAMILY | {"python", "toml", "json"}
 
@@ -57,8 +59,8 @@ def _body(quote: str, *, multiline: bool, escapes: bool = True, hole: str = "") 
         stop += r"\$"
         special.append(r"\$(?!\{)")
     if not special:
-        return re.compile(f"[^{stop}]*")
-    return re.compile(f"[^{stop}]*(?:(?:{'|'.join(special)})[^{stop}]*)*")
+        return lazy_compile(f"[^{stop}]*")
+    return lazy_compile(f"[^{stop}]*(?:(?:{'|'.join(special)})[^{stop}]*)*")
 
 
 _DQ = _Str(_body('"', multiline=False), '"', False)
@@ -67,8 +69,8 @@ _RUST_DQ = _Str(_body('"', multiline=True), '"', True)  # Rust strings may hold 
 _TEMPLATE = _Str(_body("`", multiline=True, hole="${"), "`", True, hole="${")
 _GO_RAW = _Str(None, "`", True)
 _JAVA_BLOCK = _Str(_body('"""', multiline=True), '"""', True)
-_CS_VERBATIM = _Str(re.compile(r'[^"]*(?:""[^"]*)*'), '"', True)  # `""` is an escaped quote
-_CS_VERBATIM_HOLES = _Str(re.compile(r'[^"{]*(?:(?:""|\{\{)[^"{]*)*'), '"', True, hole="{")
+_CS_VERBATIM = _Str(lazy_compile(r'[^"]*(?:""[^"]*)*'), '"', True)  # `""` is an escaped quote
+_CS_VERBATIM_HOLES = _Str(lazy_compile(r'[^"{]*(?:(?:""|\{\{)[^"{]*)*'), '"', True, hole="{")
 _CS_HOLES = _Str(_body('"', multiline=False, hole="{"), '"', False, hole="{")
 _TOML_LITERAL = _Str(_body("'", multiline=False, escapes=False), "'", False)
 _TOML_ML_BASIC = _Str(_body('"""', multiline=True), '"""', True, extra_quotes=True)
@@ -86,13 +88,13 @@ _PY = {
 
 # A Rust `'` starts a char literal only in these shapes; otherwise it is a lifetime or a
 # label (`<'a>`, `&'a str`, `'outer: loop`), and treating it as a quote would swallow code.
-_RUST_CHAR = re.compile(
+_RUST_CHAR = lazy_compile(
     r"'(?:[^\\'\n\r\t]|\\(?:[nrt0\\'\"]|x[0-9a-fA-F]{2}|u\{[0-9a-fA-F_]{1,6}\}))'"
 )
-_CPP_RAW_DELIM = re.compile(r'[^()\\\s"]{0,16}\(')
-_NESTED_COMMENT = re.compile(r"/\*|\*/")
-_QUOTES = re.compile('"+')
-_CGO = re.compile(r'^[ \t]*(?:import[ \t]*)?"C"[ \t]*(?://.*)?$', re.MULTILINE)
+_CPP_RAW_DELIM = lazy_compile(r'[^()\\\s"]{0,16}\(')
+_NESTED_COMMENT = lazy_compile(r"/\*|\*/")
+_QUOTES = lazy_compile('"+')
+_CGO = lazy_compile(r'^[ \t]*(?:import[ \t]*)?"C"[ \t]*(?://.*)?$', re.MULTILINE)
 
 # The characters that may open a comment, a literal, a regex or a splice. The scanner
 # jumps from one to the next with a single-character-class search, which runs in C;
@@ -123,8 +125,8 @@ class _Lang(NamedTuple):
 def _lang(kind: str) -> _Lang:
     chars = re.escape(_STARTS[kind])
     return _Lang(
-        starts=re.compile(f"[{chars}]"),
-        starts_in_hole=re.compile(f"[{chars}{{}}]"),
+        starts=lazy_compile(f"[{chars}]"),
+        starts_in_hole=lazy_compile(f"[{chars}{{}}]"),
         dq=_RUST_DQ if kind == "rust" else _DQ,
         sq=_TOML_LITERAL if kind == "toml" else _SQ,
         backtick=_GO_RAW if kind == "go" else _TEMPLATE,

@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from gitreview.analyze import lexers
+from gitreview.patterns import lazy_compile
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -105,8 +106,8 @@ def _python_literal(text: str) -> frozenset[int] | None:
 
 # Line breaks that PyYAML counts and git does not: its line numbers would not be ours.
 # markdown-it only adds the lone CR.
-_FOREIGN_BREAK = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
-_LONE_CR = re.compile("\r(?!\n)")
+_FOREIGN_BREAK = lazy_compile("\r(?!\n)|[\x85\u2028\u2029]")
+_LONE_CR = lazy_compile("\r(?!\n)")
 
 
 def _yaml_literal(text: str) -> frozenset[int] | None:
@@ -134,7 +135,7 @@ _MARKDOWN_BLOCKS = ("fence", "code_block", "html_block")
 # What a code or HTML block needs: a fence, a tab or four spaces (indented code), or a
 # `<` first in a line after any container markers (a blockquote's `>`, a list item's
 # marker): a `<` inside a line, an autolink, opens none (issue 12).
-_MAY_HOLD_BLOCK = re.compile(r"```|~~~|\t| {4}|^[>*+\-.)\d ]*<", re.MULTILINE)
+_MAY_HOLD_BLOCK = lazy_compile(r"```|~~~|\t| {4}|^[>*+\-.)\d ]*<", re.MULTILINE)
 
 
 @functools.cache
@@ -170,10 +171,10 @@ def _markdown_literal(text: str) -> frozenset[int] | None:
 
 # --- Plain text (.txt, .rst, .adoc) --------------------------------------------------
 
-_FENCE = re.compile(r"(`{3,}|~{3,})")  # Markdown-style fences are common in .txt too
-_ADOC_DELIMITER = re.compile(r"(-{4,}|\.{4,}|\+{4,}|/{4,})[ \t]*$")  # AsciiDoc listings...
-_TABLE_BORDER = re.compile(r"[ \t]*=+(?:[ \t]+=+)+[ \t]*$")  # reStructuredText simple table
-_BORDER_LIKE = re.compile(r"[=\-~+]+(?:[ \t]+[=\-~+]+)+[ \t]*$")
+_FENCE = lazy_compile(r"(`{3,}|~{3,})")  # Markdown-style fences are common in .txt too
+_ADOC_DELIMITER = lazy_compile(r"(-{4,}|\.{4,}|\+{4,}|/{4,})[ \t]*$")  # AsciiDoc listings...
+_TABLE_BORDER = lazy_compile(r"[ \t]*=+(?:[ \t]+=+)+[ \t]*$")  # reStructuredText simple table
+_BORDER_LIKE = lazy_compile(r"[=\-~+]+(?:[ \t]+[=\-~+]+)+[ \t]*$")
 
 
 def _text_literal(text: str) -> frozenset[int]:
@@ -226,14 +227,14 @@ def _open_code_span(line: str) -> bool:
 # --- normalize_line ------------------------------------------------------------------
 
 _WS = " \t\f\v"
-_WS_RUN = re.compile(r"[ \t\f\v]+")
+_WS_RUN = lazy_compile(r"[ \t\f\v]+")
 _OPERATOR = frozenset("+-*/%=<>!&|^~?:.")
 _PUNCT = frozenset("()[]{},;")  # never part of a longer token
 _DIRECTIVE_KINDS = frozenset({"c", "cpp", "csharp"})
 # A doc comment's marker and the spaces after it: `///     x` is a Markdown code block
 # (a Rust doctest), `///  x` a paragraph.
-_DOC_HEAD = re.compile(r"(?:///|//!|/\*\*|/\*!)[ \t\f\v]*")
-_GO_DIRECTIVE = re.compile(r"//(?:go:|line |export |extern )")
+_DOC_HEAD = lazy_compile(r"(?:///|//!|/\*\*|/\*!)[ \t\f\v]*")
+_GO_DIRECTIVE = lazy_compile(r"//(?:go:|line |export |extern )")
 
 
 def normalize_line(kind: str, line: str, *, literal: bool) -> str:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from gitreview.analyze.slugs import Slugger
+from gitreview.patterns import lazy_compile
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from markdown_it.token import Token
 
 # markdown-it ends a line at a lone CR, git does not: a space keeps the line numbers git's.
-_LONE_CR = re.compile("\r(?!\n)")
+_LONE_CR = lazy_compile("\r(?!\n)")
 # Bare URLs GitHub turns into links (its autolink extension); counted, never checked.
 _BARE_URL_STARTS = ("http://", "https://", "www.")
 
@@ -170,9 +171,9 @@ def _read(tokens: Sequence[Token]) -> _Reader:
 # What a block's content may start with: nothing that opens a block (a list marker,
 # `>`, `#`, a fence, `<`, a thematic break, a tab or space) or a construct the line
 # reader leaves to markdown-it (`\`, `&`, `*`, `_`...).
-_PLAIN = re.compile(r"[^\W_]|[`\[!(\"'{]")
-_LIST_START = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
-_ITEM = re.compile(r"(?:([-*+])|[0-9]{1,9}([.)])) ")
+_PLAIN = lazy_compile(r"[^\W_]|[`\[!(\"'{]")
+_LIST_START = lazy_compile(r"(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
+_ITEM = lazy_compile(r"(?:([-*+])|[0-9]{1,9}([.)])) ")
 _ITEM_SORTS = frozenset("-*+.)")  # one block per item, even next to an item of its list
 _UNREAD = ("]:", "^[", "\0")  # a reference definition, an inline footnote, NUL
 
@@ -246,11 +247,11 @@ def _plain_document(blocks: Sequence[_Block], lines: Sequence[str]) -> Document 
 # of markup (it may go on over lines), its destination a relative path or an http(s)
 # URL of characters markdown-it keeps as written (no space, title, parenthesis, quote,
 # percent-escape or `@`).
-_SIMPLE_LINK = re.compile(r"\[([^\[\]`\\<>&!*_~^]*)\]\(((?:https?://)?[A-Za-z0-9./#?=+,;$~-]+)\)")
+_SIMPLE_LINK = lazy_compile(r"\[([^\[\]`\\<>&!*_~^]*)\]\(((?:https?://)?[A-Za-z0-9./#?=+,;$~-]+)\)")
 # What, between such links, could make a token of its own: brackets, code, escapes,
 # tags, entities, images, emphasis (its delimiters split the text a bare URL is
 # counted in).
-_NOT_PLAIN = re.compile(r"[\[\]`\\<>&!*_~^]")
+_NOT_PLAIN = lazy_compile(r"[\[\]`\\<>&!*_~^]")
 
 
 def _simple_links(content: str) -> tuple[list[tuple[str, int]], int] | None:
@@ -362,16 +363,16 @@ def _rules_after_blocks() -> tuple[Callable[[StateCore], None], ...]:
 
 # What lets inline content hold a link, an image, raw HTML (anchors), a bare URL, or
 # text an escape or an entity could turn into one.
-_INLINE_SIGNS = re.compile(r"[<\\&]|https?://|www\.")
-_BACKTICKS = re.compile(r"`+")
-_SINGLE_SPAN = re.compile(r"`[^`]*`")
+_INLINE_SIGNS = lazy_compile(r"[<\\&]|https?://|www\.")
+_BACKTICKS = lazy_compile(r"`+")
+_SINGLE_SPAN = lazy_compile(r"`[^`]*`")
 # What can make a heading's text as rendered differ from its content: emphasis, code,
 # links and images, tags, autolinks, entities, escapes, strikethrough, and a line
 # break (a setext heading's, where trailing spaces make a hard one).
-_MARKUP = re.compile(r"[`*_\[\]<>&\\~!\n]")
+_MARKUP = lazy_compile(r"[`*_\[\]<>&\\~!\n]")
 # A web address between angle brackets: an autolink, whatever is around it (no
 # backtick, bracket or backslash in it, so no code span or escape can cut it).
-_AUTOLINK = re.compile(r"<https?://[^<>\x00-\x20`\[\]\\]*>")
+_AUTOLINK = lazy_compile(r"<https?://[^<>\x00-\x20`\[\]\\]*>")
 
 
 def _inline_that_matters(state: StateCore) -> None:
@@ -473,7 +474,7 @@ def _without_code_spans(text: str) -> str:
 # The line starts' part begins with the line break before a line, searched for in
 # "\n" + text: the regex engine then tries only the places after a line break, ten
 # times faster than every character of the page (it was most of this check).
-_ENTANGLED_LINE = re.compile(
+_ENTANGLED_LINE = lazy_compile(
     r"\n(?:[ \t]|(?:=+|-+)[ \t]*$|[>*+\-.)\d \t]*(?:<|```|~~~)|[>*+\-.)\d \t]+#"
     r"|[|:\->*+.)\d \t]*\|[|:\->*+.)\d \t]*$|#{1,6}(?:[ \t][^\n]*)?\[)",
     re.MULTILINE,
@@ -485,7 +486,7 @@ def _entangled(text: str) -> bool:
 
 
 # An `id` or `name` attribute, as the HTML parser reads one: the only source of anchors.
-_ANCHOR_ATTRIBUTE = re.compile(r"[\s\"'/](?:id|name)\s*=", re.IGNORECASE)
+_ANCHOR_ATTRIBUTE = lazy_compile(r"[\s\"'/](?:id|name)\s*=", re.IGNORECASE)
 
 
 def base_from_head(old_text: str, head: Document, new_text: str) -> Document | None:

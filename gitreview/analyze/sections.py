@@ -10,11 +10,11 @@ heading was renamed. What stays unpaired was removed or added.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from gitreview.analyze.markdown_doc import Document, Heading
+from gitreview.patterns import lazy_compile
 
 # Share of a body that must survive for a changed heading to count as renamed.
 _RENAMED_SIMILARITY = 0.5
@@ -34,9 +34,9 @@ class Section(NamedTuple):
 
 
 # A letter or a digit: what str.isalnum() admits (\w is that and "_").
-_ALNUM = re.compile(r"[^\W_]")
+_ALNUM = lazy_compile(r"[^\W_]")
 # From a word's first letter or digit to its end: one match per word (`_words`).
-_WORD_REST = re.compile(r"[^\W_]\S*")
+_WORD_REST = lazy_compile(r"[^\W_]\S*")
 
 
 def _words(line: str) -> list[str]:

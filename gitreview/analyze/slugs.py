@@ -9,8 +9,9 @@ of that rule, including what happens when a heading's own text ends in `-1`.
 
 from __future__ import annotations
 
-import re
 import unicodedata
+
+from gitreview.patterns import lazy_compile
 
 # Ruby's \p{Word}, which GitHub's filter keeps: letters, marks, decimal digits,
 # connector punctuation and the two join controls.
@@ -20,7 +21,7 @@ _JOIN_CONTROLS = frozenset("\u200c\u200d")
 
 # What the rule takes out of ASCII text, lower-cased: letters, digits and `_` (the one
 # connector) stay, with spaces and hyphens.
-_ASCII_DROPPED = re.compile(r"[^a-z0-9_ -]")
+_ASCII_DROPPED = lazy_compile(r"[^a-z0-9_ -]")
 
 
 def slugify(text: str) -> str:

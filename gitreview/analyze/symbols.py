@@ -21,6 +21,7 @@ from itertools import accumulate
 
 from gitreview.analyze import lexers
 from gitreview.analyze.base import Scope
+from gitreview.patterns import lazy_compile
 
 BRACE_KINDS = ("c", "cpp", "csharp", "go", "java", "javascript", "rust", "typescript")
 END_KINDS = ("ruby",)
@@ -44,21 +45,21 @@ _TYPE_WORDS = {
     "go": (),
 }
 _TYPE_DECLARATION = {
-    kind: re.compile(rf"(?:^|[\s>])({'|'.join(words)})\b ?(.*)")
+    kind: lazy_compile(rf"(?:^|[\s>])({'|'.join(words)})\b ?(.*)")
     for kind, words in _TYPE_WORDS.items()
     if words
 }
-_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_]\w*)*")  # dotted: C# namespaces
-_GO_FUNC = re.compile(r"func ?(?:\(([^()]*)\) ?)?([A-Za-z_]\w*) ?[\[(]")
-_GO_TYPE = re.compile(r"type ([A-Za-z_]\w*)(?:\[[^\]]*\])? (?:struct|interface)$")
-_RUST_FN = re.compile(r"\bfn ([A-Za-z_]\w*)")
-_JS_FUNCTION = re.compile(r"\bfunction ?\*? ?([A-Za-z_$][\w$]*) ?(?:<[^()]*>)? ?\(")
-_JS_ARROW = re.compile(
+_IDENTIFIER = lazy_compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_]\w*)*")  # dotted: C# namespaces
+_GO_FUNC = lazy_compile(r"func ?(?:\(([^()]*)\) ?)?([A-Za-z_]\w*) ?[\[(]")
+_GO_TYPE = lazy_compile(r"type ([A-Za-z_]\w*)(?:\[[^\]]*\])? (?:struct|interface)$")
+_RUST_FN = lazy_compile(r"\bfn ([A-Za-z_]\w*)")
+_JS_FUNCTION = lazy_compile(r"\bfunction ?\*? ?([A-Za-z_$][\w$]*) ?(?:<[^()]*>)? ?\(")
+_JS_ARROW = lazy_compile(
     r"(?:(?:export|default|const|let|var|static|readonly|private|public|protected) )*"
     r"([A-Za-z_$][\w$]*)(?:\?? ?: [^=]*)? ?= ?(?:async )?(?:\([^()]*\)|[A-Za-z_$][\w$]*)"
     r"(?: ?: [^=]*)? ?=>$"
 )
-_ANNOTATION = re.compile(r"@[\w.]+(?: ?\([^()]*\))?|\[\[?[^\[\]]*\]?\]")
+_ANNOTATION = lazy_compile(r"@[\w.]+(?: ?\([^()]*\))?|\[\[?[^\[\]]*\]?\]")
 
 
 class _Brace:
@@ -98,7 +99,7 @@ _HEAD_CHARS = 4000
 _DECORATIONS = ("@", "#[", "[", "template")  # annotations, attributes, C++ templates
 _MAX_RESTARTS = 1000
 _MAX_DEPTH = 100  # blocks nested deeper are not named: no real code goes there
-_DIRECTIVE = re.compile(r"^[ \t]*#.*$", re.MULTILINE)
+_DIRECTIVE = lazy_compile(r"^[ \t]*#.*$", re.MULTILINE)
 
 
 def _brace_scopes(kind: str, text: str, lines: Collection[int] | None) -> list[Scope]:
@@ -422,8 +423,8 @@ def _balanced_to_end(words: str, open_paren: int) -> bool:
 
 # --- Ruby: def, class and module down to the `end` at their own indent ----------------
 
-_RUBY_HEAD = re.compile(r"([ \t]*)(def|class|module) +(?!<<)([^\s(;<=]+)")
-_RUBY_END = re.compile(r"\s*end\b")
+_RUBY_HEAD = lazy_compile(r"([ \t]*)(def|class|module) +(?!<<)([^\s(;<=]+)")
+_RUBY_END = lazy_compile(r"\s*end\b")
 
 
 def _end_scopes(text: str) -> Iterator[Scope]:

@@ -8,13 +8,13 @@ it works from the hunks, whose context lines stand in for the file around them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 
 from gitreview import secrets
 from gitreview.analyze.base import Report, Rule, Subject
 from gitreview.lockfiles import is_lock_file, other_packages, outside_sources
 from gitreview.model import MODE_EXECUTABLE, MODE_FILE, FileChange, Finding, Line
+from gitreview.patterns import lazy_compile
 
 RULES: tuple[Rule, ...] = (
     Rule("text/conflict-marker", "error", "an added line is a git merge conflict marker"),
@@ -41,7 +41,7 @@ _PATCH_SUFFIXES = (".patch", ".diff")
 # the separator alone, which only counts inside a group of markers (a Markdown setext
 # underline or a ruler of seven `=` is not one).
 _OPEN, _BASE, _SEPARATOR, _CLOSE = "<<<<<<<", "|||||||", "=======", ">>>>>>>"
-_MARKER = re.compile(r"(<{7}|\|{7}|>{7}) |={7}$")
+_MARKER = lazy_compile(r"(<{7}|\|{7}|>{7}) |={7}$")
 _MARKER_STARTS = (_OPEN, _BASE, _SEPARATOR, _CLOSE)  # a literal prefilter (issue 12)
 
 Numbered = Sequence[tuple[int, str]]  # head-side line numbers and texts

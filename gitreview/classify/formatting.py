@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import datetime
 import json
-import re
 from collections.abc import Callable
 from typing import Any
 
 from gitreview.classify import statements
 from gitreview.classify.base import FileFacts, Proof
 from gitreview.model import Hunk
+from gitreview.patterns import lazy_compile
 
 MAX_BYTES = 512_000  # data files: compared whole, and YAML loads slowly
 
-_YAML_COMMENT = re.compile(r"(?:^|[ \t])(#.*)$")
+_YAML_COMMENT = lazy_compile(r"(?:^|[ \t])(#.*)$")
 
 
 def formatting(facts: FileFacts, hunk: Hunk) -> Proof | None:
@@ -158,7 +158,7 @@ def _yaml_written(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, bool], .
 
 
 # A plain scalar some YAML version may read as null, a boolean, a number or a date.
-_MAY_BE_TYPED = re.compile(
+_MAY_BE_TYPED = lazy_compile(
     r"(?i)|~|null|y|n|yes|no|true|false|on|off|[-+]?\.?(?:inf|nan)|[-+.]?\d.*"
 )
 

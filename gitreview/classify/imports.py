@@ -11,19 +11,19 @@ one statement like any other (issue 11).
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gitreview.classify import statements
 from gitreview.classify.base import FileFacts, Proof
 from gitreview.model import Hunk
+from gitreview.patterns import lazy_compile
 
 if TYPE_CHECKING:
     import ast
 
 # What a line of an import statement can look like (or a blank line, or a comment).
-_IMPORT_LINE = re.compile(
+_IMPORT_LINE = lazy_compile(
     r"\s*(?:(?:from|import)\s.*|[\w.]+(?:\s+as\s+\w+)?\s*,?\s*\)?|\)|#.*|)\s*(?:#.*)?\r?$"
 )
 ImportKey = tuple[str, str, int, str, str | None]

@@ -30,6 +30,7 @@ from gitreview.classify.outline import HTML_LINK, MODULE_NAMES, Side, Unit, whol
 from gitreview.classify.renames import is_test_path
 from gitreview.handles import Handle
 from gitreview.model import FileChange, Line, PackedLines, origins_of, texts_of
+from gitreview.patterns import lazy_compile
 
 MIN_LINES = 3
 MIN_ALNUM = 40
@@ -41,13 +42,13 @@ _NOT_WHOLE = (
     "the order of statements, keys and rules is meaning"
 )
 # A Markdown link reference definition, `[label]: target`.
-_LINK_DEFINITION = re.compile(r" {0,3}\[[^\]]+\]:")
+_LINK_DEFINITION = lazy_compile(r" {0,3}\[[^\]]+\]:")
 # A heading slug that numbers or sequences its section: a digit, or a word of order.
-_SEQUENCE = re.compile(
+_SEQUENCE = lazy_compile(
     r"\d|(?:^|-)(?:step|steps|first|second|third|then|next|finally|last|before|after|"
     r"phase|stage|part|chapter|prerequisites?|afterwards?)(?:-|$)"
 )
-_SAME_ORIGIN = {origin: re.compile(re.escape(origin) + "+") for origin in "-+"}
+_SAME_ORIGIN = {origin: lazy_compile(re.escape(origin) + "+") for origin in "-+"}
 
 FileInput = tuple[FileChange, str, bool, FileVerdict]  # change, kind, t1, verdict
 

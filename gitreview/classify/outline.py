@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from gitreview.model import FileChange, Hunk, origins_of, texts_of
+from gitreview.patterns import lazy_compile
 
 if TYPE_CHECKING:
     import ast
@@ -29,8 +30,8 @@ if TYPE_CHECKING:
 
 # A changed line that can start a unit: without one, no hunk of the file moved a unit.
 _STARTS = {
-    "python": re.compile(r"(?:async[ \t]+def|def|class)[ \t]|@"),
-    "markdown": re.compile(r"#{1,6}(?:[ \t]|$)|(?:=+|-+)[ \t]*$"),
+    "python": lazy_compile(r"(?:async[ \t]+def|def|class)[ \t]|@"),
+    "markdown": lazy_compile(r"#{1,6}(?:[ \t]|$)|(?:=+|-+)[ \t]*$"),
 }
 # Names a module has without binding them.
 MODULE_NAMES = frozenset(dir(builtins)) | {"__file__", "__builtins__", "__path__", "__cached__"}
@@ -502,7 +503,7 @@ def _class_reads(table: symtable.SymbolTable) -> set[str]:
 # -- Markdown -----------------------------------------------------------------
 
 # Raw HTML that links: moved into another file, its target may no longer resolve.
-HTML_LINK = re.compile(r"\b(?:href|src)\s*=", re.IGNORECASE)
+HTML_LINK = lazy_compile(r"\b(?:href|src)\s*=", re.IGNORECASE)
 
 
 def _markdown(text: str) -> Side:

@@ -8,13 +8,12 @@ or touch them change what the file does, so every hunk rule is skipped there.
 
 from __future__ import annotations
 
-import re
-
 from gitreview.classify.base import FileFacts
 from gitreview.model import Hunk
+from gitreview.patterns import lazy_compile
 
 _BUILD_CONSTRAINT = ("//go:build", "// +build")
-_CODING = re.compile(r"^[ \t\f]*#.*?coding[:=]")  # PEP 263
+_CODING = lazy_compile(r"^[ \t\f]*#.*?coding[:=]")  # PEP 263
 
 
 def position_matters(facts: FileFacts, hunk: Hunk) -> bool:

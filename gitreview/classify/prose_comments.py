@@ -15,6 +15,7 @@ from bisect import bisect_right
 from typing import TYPE_CHECKING, NamedTuple
 
 from gitreview.analyze import lexers
+from gitreview.patterns import lazy_compile
 
 if TYPE_CHECKING:
     from gitreview.classify.base import FileFacts
@@ -28,7 +29,7 @@ KINDS = lexers.SCANNED
 # `TODO(name)`, and any comment that opens with a `keyword:` (`fmt:`, `isort:`,
 # `deploy-hook:`...). Deliberately broad: such comments are short, and a typo missed
 # there costs little, while a "typo fix" that breaks a directive is a real change.
-_DIRECTIVE = re.compile(
+_DIRECTIVE = lazy_compile(
     r"noqa|nolint|nosec|pragma|type:|pylint|pyright|mypy|ruff|isort|fmt:|coverage|"
     r"lint|eslint|jshint|jslint|tslint|prettier|istanbul|\bc8\b|ignor|noinspection|"
     r"suppress|clang-|cppcheck|sourcemappingurl|__pure__|-\*-|@|\+build|"
@@ -39,7 +40,7 @@ _DIRECTIVE = re.compile(
 )
 # Tools' names and markers that make a whole comment read by a tool, whichever of its
 # lines they stand on (`/* eslint-disable` and the rule names on the lines after it).
-TOOL_COMMENT = re.compile(
+TOOL_COMMENT = lazy_compile(
     r"noqa|nolint|nosec|pragma|pylint|pyright|mypy|eslint|jshint|jslint|tslint|prettier|"
     r"istanbul|\bc8\b|noinspection|clang-|cppcheck|-\*-|fall(?:s|ing)?[\s_-]*thr|"
     r"\b(?:vim?|ex):|coding[:=]|type:\s*ignore",
@@ -47,9 +48,8 @@ TOOL_COMMENT = re.compile(
 )
 # Comments that apply to the line after them: a blank line put in between leaves that
 # line uncovered (ESLint, pylint, clang-tidy, TypeScript, Prettier, coverage tools,
-# Semgrep, ShellCheck, hadolint, tfsec...). Compiled when first asked, not at every
-# run's start (issue 12): most runs never ask.
-_NEXT_LINE = (
+# Semgrep, ShellCheck, hadolint, tfsec...).
+_NEXT_LINE = lazy_compile(
     r"(?i)disable-next|NOLINTNEXTLINE|@ts-(?:ignore|expect-error)|prettier-ignore"
     r"|(?:istanbul|c8|v8)\s+ignore\s+next|biome-ignore|deno-lint-ignore|noinspection"
     r"|nosemgrep|shellcheck\s+disable|hadolint\s+ignore|(?:tfsec|trivy):ignore"
@@ -58,11 +58,11 @@ _NEXT_LINE = (
 
 def about_next_line(comment: str) -> bool:
     """Whether a comment is a directive for the line after it (`_NEXT_LINE`)."""
-    return re.search(_NEXT_LINE, comment) is not None
+    return _NEXT_LINE.search(comment) is not None
 
 
 # The comment a Go example's output is checked against, to the end of its function.
-_GO_OUTPUT = re.compile(r"^[ \t]*//[ \t]*(?:Unordered output|Output):", re.MULTILINE)
+_GO_OUTPUT = lazy_compile(r"^[ \t]*//[ \t]*(?:Unordered output|Output):", re.MULTILINE)
 
 
 def example_output(facts: FileFacts, hunk: Hunk) -> bool:
@@ -79,7 +79,7 @@ def example_output(facts: FileFacts, hunk: Hunk) -> bool:
 
 
 # Characters prose hardly uses and code does: commented-out code, doctests, examples.
-CODE_LIKE = re.compile(r"[=;{}<>$\\`]|::|->")
+CODE_LIKE = lazy_compile(r"[=;{}<>$\\`]|::|->")
 
 
 class Comments(NamedTuple):

@@ -25,6 +25,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from gitreview.model import Hunk
+from gitreview.patterns import lazy_compile
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -36,10 +37,10 @@ RENDERED_CHARS_PER_FILE = 2_000_000  # one render per hunk, all hunks of a file
 # Elements in which a browser shows whitespace as it is.
 _SHOWN_WHITESPACE = frozenset({"pre", "code", "textarea", "script", "style", "listing", "xmp"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-_PIECE = re.compile(r"<!--.*?-->|<[A-Za-z/!?](?:[^>\"']|\"[^\"]*\"|'[^']*')*>", re.DOTALL)
-_TAG_NAME = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
-_HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
-_LINE_BREAK = re.compile(r"\r\n?|\n")
+_PIECE = lazy_compile(r"<!--.*?-->|<[A-Za-z/!?](?:[^>\"']|\"[^\"]*\"|'[^']*')*>", re.DOTALL)
+_TAG_NAME = lazy_compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
+_HTML_SPACE = lazy_compile(r"[ \t\n\r\f]+")
+_LINE_BREAK = lazy_compile(r"\r\n?|\n")
 
 Where = Literal["text", "shown", "heading"]
 

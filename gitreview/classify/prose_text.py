@@ -9,26 +9,27 @@ indented lines as literal; these checks add the constructs made of ordinary line
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
+
+from gitreview.patterns import lazy_compile
 
 # A list item, an option or an enumerator: `- x`, `* x`, `• x`, `1. x`, `(a) x`, `iv) x`,
 # `#. x`, AsciiDoc `.. x` and `** x`, callouts `<1> x`.
-_ITEM = re.compile(
+_ITEM = lazy_compile(
     "(?:[-*+\u2022\u2023\u25e6\u2013\u2014]\\S*|"
     r"\.{1,5}|\*{1,5}|#\.?|\(?(?:\d+|[A-Za-z]|[ivxlcdmIVXLCDM]+)[.):]|<\d+>)"
     r"(?:\s|$)"
 )
 # A section underline or overline, a transition, a block delimiter: one punctuation
 # character repeated.
-_ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1+\s*")
+_ADORNMENT = lazy_compile(r"([!-/:-@\[-`{-~])\1+\s*")
 # Lines whose first characters give them a role: headings (`=`, `#`), reStructuredText
 # directives, comments and targets (`..`), fields and AsciiDoc attributes (`:`), block
 # attributes (`[`), comments (`//`), line blocks (`|`), quotes (`>`), continuations (`+`),
 # AsciiDoc block titles (`.Title`).
-_ROLE_START = re.compile(r"[=#:\[|>+]|\.\.|//|\.\w")
-_ADMONITION = re.compile(r"[A-Z]{2,}:(?:\s|$)")  # AsciiDoc `NOTE: ...`
-_ROLE_END = re.compile(r".*(?:::|\s\+)\s*$")  # a literal block follows; a hard line break
+_ROLE_START = lazy_compile(r"[=#:\[|>+]|\.\.|//|\.\w")
+_ADMONITION = lazy_compile(r"[A-Z]{2,}:(?:\s|$)")  # AsciiDoc `NOTE: ...`
+_ROLE_END = lazy_compile(r".*(?:::|\s\+)\s*$")  # a literal block follows; a hard line break
 
 
 def paragraphs(lines: Iterable[str]) -> list[list[str]]:

@@ -20,9 +20,10 @@ doubt, the pair is not a typo.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterable
 from typing import NamedTuple
+
+from gitreview.patterns import lazy_compile
 
 # Words whose replacement changes meaning even when it looks like a one-letter slip:
 # modals, quantifiers, negations, truth values, order and direction, opposite actions,
@@ -82,10 +83,10 @@ _NEGATING_SUFFIXES = ("less", "free")
 
 _APOSTROPHES = "'\u2019"  # typewriter and typographic
 _NEGATION_ENDINGS = tuple(f"n{mark}t" for mark in _APOSTROPHES)
-_WORD = re.compile(f"[A-Za-z]+(?:[{_APOSTROPHES}-][A-Za-z]+)*")
-_PARTS = re.compile(f"[{_APOSTROPHES}-]")
-_SPACES = re.compile(r"(\s+)")
-_TICKS = re.compile(r"`+")
+_WORD = lazy_compile(f"[A-Za-z]+(?:[{_APOSTROPHES}-][A-Za-z]+)*")
+_PARTS = lazy_compile(f"[{_APOSTROPHES}-]")
+_SPACES = lazy_compile(r"(\s+)")
+_TICKS = lazy_compile(r"`+")
 
 
 def _inflections(word: str) -> Iterable[str]:

@@ -31,17 +31,18 @@ from typing import NamedTuple
 
 from gitreview.analyze import lexers
 from gitreview.model import Hunk, origins_of
+from gitreview.patterns import lazy_compile
 
 # A number (its digits, dots and letters, and a sign after an exponent's e), or a
 # name; a name right before a quote is a string's prefix (`rb"..."`).
-_TOKEN = re.compile(
+_TOKEN = lazy_compile(
     r"(?P<number>(?<![\w.])\.?\d(?:[\w.]|(?<=[eE])[+-])*)|(?P<name>(?<!\w)[A-Za-z_]\w*)(?![\w'\"])",
     re.ASCII,
 )
 # Keywords are no nodes (`elif` is `else: if`); soft keywords and `_` may be either.
 _NOT_NAMES = frozenset(keyword.kwlist) | {"_", "case", "match", "type"}
 Token = tuple[str, str]  # ("name", text) or (type, repr of the value)
-_RUN = re.compile(r"-+|\++")  # a hunk's removed or added lines, side by side
+_RUN = lazy_compile(r"-+|\++")  # a hunk's removed or added lines, side by side
 
 
 class Side:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gitreview.classify.base import Proof
 from gitreview.model import MODE_EXECUTABLE, MODE_FILE
+from gitreview.patterns import lazy_compile
 
 if TYPE_CHECKING:
     from gitreview.classify.base import FileFacts
@@ -41,16 +41,14 @@ _NAMES_TOOLS_READ = frozenset(
 )
 # Tools' configuration files found by their name (jest.config.js, vite.config.ts,
 # babel.config.json, karma.conf.js...): each counts as a name tools look up.
-_CONFIG_NAME = r"[^/]+\.(?:config|conf)\.[cm]?[jt]s(?:on)?"
+_CONFIG_NAME = lazy_compile(r"[^/]+\.(?:config|conf)\.[cm]?[jt]s(?:on)?")
 # Folders whose files' names are versions tools order and record: database migrations
 # (Django's 0002_..., Flyway's V2__..., Rails' timestamps, Alembic's).
-_MIGRATIONS = r"(?:^|/)(?:migrations?|migrate|alembic/versions)/"
+_MIGRATIONS = lazy_compile(r"(?:^|/)(?:migrations?|migrate|alembic/versions)/")
 # Maven's and Gradle's source sets: src/main/ is built, src/test/ only tested.
-_SOURCE_SET = r"^(?:.*/)?src/(?:main|test|testFixtures|androidTest|[a-z]+Test)/"
+_SOURCE_SET = lazy_compile(r"^(?:.*/)?src/(?:main|test|testFixtures|androidTest|[a-z]+Test)/")
 # Names test runners collect: pytest, go test, Jest and Vitest, RSpec, JUnit, xUnit.
-# (This pattern and the next are compiled when a rename is first looked at, not at
-# every run's start: issue 12.)
-_TEST_NAME = (
+_TEST_NAME = lazy_compile(
     r"test_[^/]*\.py|[^/]*_test\.(?:py|go)|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?|[^/]*_spec\.rb"
     r"|(?:Test[^/]*|[^/]*Tests?)\.(?:java|kt|cs)"
 )
@@ -62,7 +60,9 @@ _GO_SYSTEMS = (
 _GO_ARCHES = (
     "386|amd64|arm|arm64|loong64|mips|mips64|mips64le|mipsle|ppc64|ppc64le|riscv64|s390x|wasm"
 )
-_GO_CONSTRAINT = rf"_(?:(?:{_GO_SYSTEMS})(?:_(?:{_GO_ARCHES}))?|{_GO_ARCHES})(?:_test)?\.go$"
+_GO_CONSTRAINT = lazy_compile(
+    rf"_(?:(?:{_GO_SYSTEMS})(?:_(?:{_GO_ARCHES}))?|{_GO_ARCHES})(?:_test)?\.go$"
+)
 # Folders whose files tools run or read by where they are (the most specific first).
 _FOLDERS_TOOLS_READ = (
     *(".github/workflows/", ".github/actions/", ".github/", ".circleci/", ".gitlab/"),
@@ -112,24 +112,24 @@ def _named(path: str) -> str:
     """The whole path of a file tools look up by name: where it is counts too (a
     conftest.py or a Makefile applies to its own folder)."""
     name = posixpath.basename(path)
-    if name in _NAMES_TOOLS_READ or name.startswith(".") or re.fullmatch(_CONFIG_NAME, name):
+    if name in _NAMES_TOOLS_READ or name.startswith(".") or _CONFIG_NAME.fullmatch(name):
         return path
     return ""
 
 
 def _migration(path: str) -> str:
     """The whole path of a database migration: its name is its version."""
-    return path if re.search(_MIGRATIONS, path) else ""
+    return path if _MIGRATIONS.search(path) else ""
 
 
 def _source_set(path: str) -> str:
-    found = re.match(_SOURCE_SET, path)
+    found = _SOURCE_SET.match(path)
     return found.group() if found else ""
 
 
 def is_test_path(path: str) -> bool:
     """Whether a test runner collects the file by its name."""
-    return re.fullmatch(_TEST_NAME, posixpath.basename(path)) is not None
+    return _TEST_NAME.fullmatch(posixpath.basename(path)) is not None
 
 
 def _test(path: str) -> str:
@@ -137,7 +137,7 @@ def _test(path: str) -> str:
 
 
 def _go_constraint(path: str) -> str:
-    found = re.search(_GO_CONSTRAINT, posixpath.basename(path))
+    found = _GO_CONSTRAINT.search(posixpath.basename(path))
     return found.group().removesuffix(".go").removesuffix("_test") if found else ""
 
 

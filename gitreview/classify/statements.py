@@ -21,7 +21,6 @@ equal; a region whose meaning changed makes every changed line in it meaningful.
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
@@ -30,12 +29,13 @@ from gitreview.classify import python_names
 from gitreview.classify.base import FileFacts
 from gitreview.classify.prose_comments import TOOL_COMMENT, about_next_line
 from gitreview.model import Hunk
+from gitreview.patterns import lazy_compile
 
 if TYPE_CHECKING:
     import ast
 
 Span = tuple[int, int]  # first and last line, 1-based
-_LONE_CR = re.compile("\r(?!\n)")
+_LONE_CR = lazy_compile("\r(?!\n)")
 
 
 class Parsed(NamedTuple):

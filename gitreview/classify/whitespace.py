@@ -10,13 +10,13 @@ meaning in Go and JavaScript.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from gitreview.analyze import Side, lexical
 from gitreview.classify.base import Proof
 from gitreview.classify.prose_comments import about_next_line, example_output
 from gitreview.model import Hunk, Line
+from gitreview.patterns import lazy_compile
 
 if TYPE_CHECKING:
     from gitreview.classify.base import FileFacts
@@ -70,18 +70,20 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
 
 
 # C and C++ macros that stringize their argument (`#x`), Rust's stringify!.
-# (`%:` is the digraph of `#`.) Compiled when a C, C++ or Rust file first asks.
-_STRINGIZE = r"(?:#|%:)[ \t]*define[^\n]*(?:[^#\n%]#|[^%\n]%:)[ \t]*[A-Za-z_(]|\bstringify!"
+# (`%:` is the digraph of `#`.)
+_STRINGIZE = lazy_compile(
+    r"(?:#|%:)[ \t]*define[^\n]*(?:[^#\n%]#|[^%\n]%:)[ \t]*[A-Za-z_(]|\bstringify!"
+)
 
 
 # A call of what is conventionally a macro: an all-capitals name, C's assert, or any
 # Rust macro. Its arguments' spacing may become text (`#x`, stringify!) where it is
 # defined, in a header no hunk shows.
-_C_MACRO_CALL = re.compile(r"\b(?:[A-Z][A-Z0-9_]*|_[A-Z0-9_]+|assert)\s*\(")
+_C_MACRO_CALL = lazy_compile(r"\b(?:[A-Z][A-Z0-9_]*|_[A-Z0-9_]+|assert)\s*\(")
 _MACRO_CALL = {
     "c": _C_MACRO_CALL,
     "cpp": _C_MACRO_CALL,
-    "rust": re.compile(r"\b[A-Za-z_]\w*!\s*[(\[{]"),
+    "rust": lazy_compile(r"\b[A-Za-z_]\w*!\s*[(\[{]"),
 }
 # Lines above a changed one where a macro call it may continue is looked for.
 _MACRO_LOOKBACK = 30
@@ -123,7 +125,7 @@ def _stringizes(facts: FileFacts) -> bool:
     if facts.kind not in ("c", "cpp", "rust"):
         return False
     texts = (facts.analysis.old_text or "", facts.analysis.new_text or "")
-    return any(re.search(_STRINGIZE, text) for text in texts)
+    return any(_STRINGIZE.search(text) for text in texts)
 
 
 def _visible(lines: tuple[Line, ...]) -> str:

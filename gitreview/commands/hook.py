@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gitreview.config import SEVERITIES
 from gitreview.errors import Exit, UserError
+from gitreview.patterns import lazy_compile
 from gitreview.render import counted
 
 if TYPE_CHECKING:
@@ -259,7 +260,7 @@ def kept_manifest(git_dir: str, remote: str, name: str) -> Path:
 
 
 # What no folder or file name may hold: a separator, a control character.
-_NOT_IN_A_NAME = re.compile(r"[/\\\x00-\x1f]")
+_NOT_IN_A_NAME = lazy_compile(r"[/\\\x00-\x1f]")
 
 
 def _safe(part: str) -> str:

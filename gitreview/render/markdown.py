@@ -8,10 +8,10 @@ holds 65536 characters); the manifest has everything.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
+from gitreview.patterns import lazy_compile
 from gitreview.render import counted
 
 MAX_ITEMS = 50  # files, commits or handles listed in one place
@@ -25,10 +25,10 @@ _CLOSE = "</details>\n\n"
 
 # Characters with an inline meaning in GitHub Markdown; line-start markers (#, -,
 # +, 1.) never begin a line here, so they need no escape.
-_INLINE = re.compile(r"([\\`*_\[\]<>|~&$])")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_BACKTICKS = re.compile(r"`+")
-_FULL_SHA = re.compile(r"\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b")
+_INLINE = lazy_compile(r"([\\`*_\[\]<>|~&$])")
+_CONTROL = lazy_compile(r"[\x00-\x1f\x7f]")
+_BACKTICKS = lazy_compile(r"`+")
+_FULL_SHA = lazy_compile(r"\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b")
 
 
 def render_markdown(manifest: dict[str, Any], *, color: bool = False) -> str:

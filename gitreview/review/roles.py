@@ -11,7 +11,6 @@ order, bounded by handles, files and the role's token budget.
 from __future__ import annotations
 
 import fnmatch
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -19,12 +18,13 @@ from gitreview import globs
 from gitreview.config import Role
 from gitreview.kinds import kind_of
 from gitreview.model import Finding
+from gitreview.patterns import lazy_compile
 
 DEFAULT_ROLE = "default"
 BATCH_HANDLES = 200
 BATCH_FILES = 50
 
-_TESTS = re.compile(
+_TESTS = lazy_compile(
     r"(^|/)(tests?|spec|__tests__|testing)/|(^|/)test_[^/]*$|_test\.[^/]+$|\.(test|spec)\.[^/]+$"
 )
 _DOC_KINDS = frozenset({"markdown", "rst", "text", "asciidoc"})
