@@ -3,6 +3,7 @@ to a heading it renamed or removed, an anchor it removed, or a Markdown file it 
 renamed. A touched file's links are its own analysis's business."""
 
 import os
+import random
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -289,6 +290,27 @@ def test_a_literal_is_found_wherever_it_ends() -> None:
     assert holds("\u00e9.md".encode())
     assert not holds(b"b.md bc.md a.m d.md") and not holds(b"")
     assert not literal_finder([])(b"anything")
+
+
+def test_many_literals_are_found_as_each_would_be_alone() -> None:
+    """Hundreds of literals sharing their beginnings, some inside others, some
+    made of what a regular expression reads as syntax, against any `in`."""
+    chooser = random.Random(12)
+    alphabet = "ab.(|*\\[é"
+    for _ in range(200):
+        literals = [
+            "".join(chooser.choices(alphabet, k=chooser.randint(1, 6)))
+            for _ in range(chooser.choice((1, 3, 80, 400)))
+        ]
+        data = "".join(chooser.choices(alphabet + "xyz", k=chooser.randint(0, 40))).encode()
+        holds = literal_finder(literals)
+        assert holds(data) == any(literal.encode() in data for literal in literals), (
+            literals,
+            data,
+        )
+    # A path is anyone's to choose: literals branching at each of a thousand bytes.
+    deep = literal_finder(["a" * length + "b" for length in range(1000)])
+    assert deep(b"a" * 999 + b"b") and deep(b"xab") and not deep(b"a" * 2000)
 
 
 def test_links_to_many_deleted_pages_are_found(tmp_path: Path) -> None:

@@ -68,13 +68,16 @@ def check(lost: list[Gone], head: HeadTree | None) -> Iterator[Finding]:
     names = [name for name in names if len(name) >= _SHORTEST]
     if not names:
         return
+    by_name: dict[str, list[Gone]] = {}  # an import can only load a module of its last name
+    for one in lost:
+        by_name.setdefault(_parts(one.path)[-1], []).append(one)
     holders = list(head.files_holding(tuple(names), _SUFFIXES))
     for path, data in zip(holders, head.read_many(holders), strict=True):
         if data is not None:
-            yield from _imports_of_lost(path, data, lost)
+            yield from _imports_of_lost(path, data, by_name)
 
 
-def _imports_of_lost(path: str, data: bytes, lost: list[Gone]) -> Iterator[Finding]:
+def _imports_of_lost(path: str, data: bytes, by_name: dict[str, list[Gone]]) -> Iterator[Finding]:
     import ast
 
     try:
@@ -87,7 +90,7 @@ def _imports_of_lost(path: str, data: bytes, lost: list[Gone]) -> Iterator[Findi
         if not isinstance(node, ast.Import | ast.ImportFrom) or node.lineno in fallbacks:
             continue
         for name, exact in _imported(node, path):
-            for one in lost:
+            for one in by_name.get(name[-1], ()):
                 if not _names(one, name, exact) or (node.lineno, one.path) in said:
                     continue
                 said.add((node.lineno, one.path))
