@@ -935,10 +935,10 @@ def literal_finder(literals: Sequence[str]) -> Callable[[bytes], bool]:
     tree: _Tree = {}  # byte -> the tree after it; _END where a literal ends
     longer: list[bytes] = []  # deeper than the tree goes: looked for one by one
     for literal in {literal.encode("utf-8", "surrogateescape") for literal in literals}:
+        if not literal:
+            continue
         if len(literal) > _TREE_DEPTH:
             longer.append(literal)
-            continue
-        if not literal:
             continue
         node = tree
         for byte in literal:
