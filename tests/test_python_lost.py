@@ -1,11 +1,13 @@
 """`python/import-lost`: a module the range deletes or renames away, still imported at
 head. The rename itself stays trivial; the importers are what breaks."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 from findings import findings_of, manifest_with_findings
 from manifests import files_by_path
-from repos import git
+from repos import git, isolated_environment
 
 RULE = "python/import-lost"
 
@@ -109,3 +111,50 @@ def test_a_package_that_loses_its_init_is_still_a_package(tmp_path: Path) -> Non
     )
     git(repo, "rm", "--quiet", "pkg/__init__.py", "old/__init__.py")
     assert lost(repo) == [("app.py", 3, "imports old, but the range deleted old/__init__.py")]
+
+
+def test_a_tree_moved_under_another_root_loses_only_the_old_root_s_names(
+    tmp_path: Path,
+) -> None:
+    """`src/pkg` moved to `lib/pkg`: `pkg.core` still answers, but `src.pkg.core` does
+    not, nor a relative import from what stays under `src/`. Only files holding the
+    old root's name, or under it, can hold such an import (issue 12: moving a
+    package's tree had every file naming one of its modules parsed)."""
+    repo = repository(
+        tmp_path / "repo",
+        {
+            "src/pkg/__init__.py": "",
+            "src/pkg/core.py": "X = 1\n",
+            "src/run.py": "from .pkg import core\n",
+            "app.py": "from pkg.core import X\nimport pkg.core\n",
+            "tools/old.py": "import os\nimport src.pkg.core\n",
+        },
+    )
+    (repo / "lib").mkdir()
+    git(repo, "mv", "src/pkg", "lib/pkg")
+    package = "imports src.pkg, but the range renamed src/pkg/__init__.py to lib/pkg/__init__.py"
+    core = "imports src.pkg.core, but the range renamed src/pkg/core.py to lib/pkg/core.py"
+    assert lost(repo) == [
+        ("src/run.py", 1, package),
+        ("src/run.py", 1, core),
+        ("tools/old.py", 2, core),
+    ]
+
+
+def test_python_says_nothing_about_the_importers_it_reads(tmp_path: Path) -> None:
+    """An importer Python warns about (`1if`, an unknown escape) leaves stderr empty,
+    as the files the range touched do (test_python.py)."""
+    repo = repository(
+        tmp_path / "repo",
+        {"pkg/core.py": "X = 1\n", "app.py": "import pkg.core\nx = '\\d'\ny = 1if x else 2\n"},
+    )
+    git(repo, "mv", "pkg/core.py", "pkg/engine.py")
+    git(repo, "commit", "--quiet", "-m", "Rename")
+    result = subprocess.run(
+        [sys.executable, "-W", "default", "-m", "gitreview", "--repo", str(repo), "HEAD~1..HEAD"],
+        capture_output=True,
+        env=isolated_environment(),
+    )
+    assert result.returncode == 0, result.stderr
+    assert b"python/import-lost" in result.stdout
+    assert result.stderr == b""

@@ -11,7 +11,7 @@ import bisect
 import contextlib
 import sys
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from gitreview.analyze.base import LazyScopes, Report, Rule, Scope, Subject
@@ -67,6 +67,20 @@ def analyze(subject: Subject) -> Report:
     # and only the scopes that hold one of their lines.
     asked = sorted({hunk.scope_line for hunk in change.hunks})
     return Report(tuple(findings), LazyScopes(lambda: _scopes(tree, asked)))
+
+
+def bodies(statement: ast.stmt) -> Iterator[tuple[str, Sequence[ast.stmt]]]:
+    """The statement lists inside a compound statement, named."""
+    import ast
+
+    for name in ("body", "orelse", "finalbody"):
+        sub = getattr(statement, name, None)
+        if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
+            yield name, sub
+    for index, handler in enumerate(getattr(statement, "handlers", ())):
+        yield f"handler {index}", handler.body
+    for index, case in enumerate(getattr(statement, "cases", ())):
+        yield f"case {index}", case.body
 
 
 @contextlib.contextmanager

@@ -64,31 +64,75 @@ def check(lost: list[Gone], head: HeadTree | None) -> Iterator[Finding]:
     """Each import at head of a module in `lost`."""
     if head is None or not lost:
         return
-    names = sorted({_parts(one.path)[-1] for one in lost})
-    names = [name for name in names if len(name) >= _SHORTEST]
-    if not names:
+    from gitreview.git import literal_finder
+
+    clues = [clue for one in lost for clue in _clues(one)]
+    if not clues:
         return
+    anywhere = literal_finder([clue.literal for clue in clues if not clue.under])
+    under: dict[str, list[str]] = {}
+    for clue in clues:
+        if clue.under:
+            under.setdefault(clue.under, []).append(clue.literal)
+    near = {folder: literal_finder(literals) for folder, literals in under.items()}
     by_name: dict[str, list[Gone]] = {}  # an import can only load a module of its last name
     for one in lost:
         by_name.setdefault(_parts(one.path)[-1], []).append(one)
-    holders = list(head.files_holding(tuple(names), _SUFFIXES))
+    holders = list(head.files_holding(tuple({clue.literal for clue in clues}), _SUFFIXES))
     for path, data in zip(holders, head.read_many(holders), strict=True):
-        if data is not None:
+        if data is None:
+            continue
+        if anywhere(data) or any(
+            path.startswith(folder) and holds(data) for folder, holds in near.items()
+        ):
             yield from _imports_of_lost(path, data, by_name)
+
+
+class _Clue(NamedTuple):
+    """What a file must hold to hold an import of a lost module: `literal`, and when
+    `under` is a folder, only a file under it counts."""
+
+    literal: str
+    under: str = ""
+
+
+def _clues(one: Gone) -> list[_Clue]:
+    """What a file importing `one` by a name that no longer loads it must hold.
+
+    A deleted module, or one renamed to another last name, may be imported by any
+    name ending in its own: its name must be there. A module moved whose last d-1
+    parts stay (`src/pkg/core.py` to `lib/pkg/core.py`: d = 3) still answers to
+    every absolute name shorter than d: a lost one holds the old path's part d
+    from the end (`src`), and a relative import that resolves to the old path,
+    without naming that part, comes from a file under the old path's top folder,
+    naming the module. Moving a package's tree had every file naming one of its
+    modules read and parsed (on pytest's `src/_pytest` moved to `lib/`, 2.5 s)."""
+    old = _parts(one.path)
+    if len(old[-1]) < _SHORTEST:
+        return []  # every Python file holds such a name: all would be parsed
+    if one.renamed_to is None:
+        return [_Clue(old[-1])]
+    new = _parts(one.renamed_to)
+    depth = 1
+    while depth <= min(len(old), len(new)) and old[-depth] == new[-depth]:
+        depth += 1
+    if depth == 1 or depth > len(old) or len(old[-depth]) < _SHORTEST:
+        return [_Clue(old[-1])]
+    return [_Clue(old[-depth]), _Clue(old[-1], old[0] + "/")]
 
 
 def _imports_of_lost(path: str, data: bytes, by_name: dict[str, list[Gone]]) -> Iterator[Finding]:
     import ast
 
+    from gitreview.analyze.python import unwarned
+
     try:
-        tree = ast.parse(data)
+        with unwarned():  # the code under review's warnings are not gitreview's
+            tree = ast.parse(data)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return  # python/syntax says so, where the range touched it
-    fallbacks = _in_try(tree)
     said: set[tuple[int, str]] = set()
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Import | ast.ImportFrom) or node.lineno in fallbacks:
-            continue
+    for node in _imports(tree):
         for name, exact in _imported(node, path):
             for one in by_name.get(name[-1], ()):
                 if not _names(one, name, exact) or (node.lineno, one.path) in said:
@@ -103,16 +147,25 @@ def _imports_of_lost(path: str, data: bytes, by_name: dict[str, list[Gone]]) -> 
                 yield Finding(RULE.id, RULE.severity, path, node.lineno, message)
 
 
-def _in_try(tree: ast.Module) -> set[int]:
-    """The lines of every statement in a `try:` body: an import there has a fallback."""
+def _imports(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The module's import statements, at any depth, but those in a `try:` body (they
+    have a fallback), in order. Only statement lists are gone through: an import is
+    never inside an expression (walking every node took most of the check's time)."""
     import ast
 
-    lines: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Try | ast.TryStar) and node.handlers:
-            for statement in node.body:
-                lines.update(range(statement.lineno, (statement.end_lineno or 0) + 1))
-    return lines
+    from gitreview.analyze.python import bodies
+
+    pending: list[Iterator[ast.stmt]] = [iter(tree.body)]
+    while pending:
+        statement = next(pending[-1], None)
+        if statement is None:
+            pending.pop()
+        elif isinstance(statement, ast.Import | ast.ImportFrom):
+            yield statement
+        else:
+            fallback = isinstance(statement, ast.Try | ast.TryStar) and statement.handlers
+            lists = [sub for name, sub in bodies(statement) if not (fallback and name == "body")]
+            pending += [iter(sub) for sub in reversed(lists)]
 
 
 def _imported(node: ast.Import | ast.ImportFrom, path: str) -> Iterator[tuple[list[str], bool]]:

@@ -21,9 +21,10 @@ equal; a region whose meaning changed makes every changed line in it meaningful.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
+from gitreview.analyze import python
 from gitreview.analyze.python import HEAD_TREE, unwarned
 from gitreview.classify import python_names
 from gitreview.classify.base import FileFacts
@@ -183,24 +184,10 @@ def _simple_statements(tree: ast.Module, lines: set[int]) -> dict[int, str]:
         holding = {bisect.bisect_right(firsts, line) - 1 for line in wanted}
         for statement in (body[index] for index in sorted(holding) if index >= 0):
             if hasattr(statement, "body"):
-                pending += [sub for _, sub in bodies(statement)]
+                pending += [sub for _, sub in python.bodies(statement)]
             elif statement.lineno in lines:
                 found.setdefault(statement.lineno, "first line of " + ast.dump(statement))
     return found
-
-
-def bodies(statement: ast.stmt) -> Iterator[tuple[str, Sequence[ast.stmt]]]:
-    """The statement lists inside a compound statement, named."""
-    import ast
-
-    for name in ("body", "orelse", "finalbody"):
-        sub = getattr(statement, name, None)
-        if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
-            yield name, sub
-    for index, handler in enumerate(getattr(statement, "handlers", ())):
-        yield f"handler {index}", handler.body
-    for index, case in enumerate(getattr(statement, "cases", ())):
-        yield f"case {index}", case.body
 
 
 def clean_docstring(text: str) -> str:
