@@ -106,7 +106,8 @@ def _clues(one: Gone) -> list[_Clue]:
     from the end (`src`), and a relative import that resolves to the old path,
     without naming that part, comes from a file under the old path's top folder,
     naming the module. Moving a package's tree had every file naming one of its
-    modules read and parsed (on pytest's `src/_pytest` moved to `lib/`, 2.5 s)."""
+    modules read and parsed (pytest's `src/_pytest` moved to `lib/`: the run took
+    4.5-5.0 s, now 1.1-1.3 s)."""
     old = _parts(one.path)
     if len(old[-1]) < _SHORTEST:
         return []  # every Python file holds such a name: all would be parsed

@@ -14,7 +14,7 @@ import posixpath
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from gitreview.analyze import python
+from gitreview.analyze.python import bodies
 from gitreview.classify import statements
 from gitreview.classify.base import FileFacts, Proof
 from gitreview.model import Hunk
@@ -87,7 +87,7 @@ def _block(
             break
         inside = [
             (name, sub)
-            for name, sub in python.bodies(covered[0])
+            for name, sub in bodies(covered[0])
             if any(s.lineno <= lines[1] and (s.end_lineno or 0) >= lines[0] for s in sub)
         ]
         if len(inside) != 1:

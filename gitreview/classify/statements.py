@@ -24,8 +24,7 @@ import bisect
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
-from gitreview.analyze import python
-from gitreview.analyze.python import HEAD_TREE, unwarned
+from gitreview.analyze.python import HEAD_TREE, bodies, unwarned
 from gitreview.classify import python_names
 from gitreview.classify.base import FileFacts
 from gitreview.classify.prose_comments import TOOL_COMMENT, about_next_line
@@ -184,7 +183,7 @@ def _simple_statements(tree: ast.Module, lines: set[int]) -> dict[int, str]:
         holding = {bisect.bisect_right(firsts, line) - 1 for line in wanted}
         for statement in (body[index] for index in sorted(holding) if index >= 0):
             if hasattr(statement, "body"):
-                pending += [sub for _, sub in python.bodies(statement)]
+                pending += [sub for _, sub in bodies(statement)]
             elif statement.lineno in lines:
                 found.setdefault(statement.lineno, "first line of " + ast.dump(statement))
     return found
