@@ -1,12 +1,22 @@
 """JSON, YAML and TOML that do not load at head (issue #5), and what must still load:
 JSON with comments where tools allow them, YAML application tags, templated YAML."""
 
+import json
 from typing import Any
 
 import pytest
 from findings import analysis_of, findings_of, hunk_at, manifest_with_findings, rows
 from manifests import files_by_path, review_items
 from repos import RepoFactory
+
+
+def _json_error(text: str) -> tuple[int, str]:
+    """Where this Python's json module stops reading `text`, and what it says."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        return error.lineno, f"{error.msg} (column {error.colno})"
+    raise AssertionError("the text loads")
 
 
 @pytest.fixture(scope="module")
@@ -19,14 +29,10 @@ def test_files_that_do_not_load_are_errors_at_their_line(
 ) -> None:
     # tsconfig.json (comments, trailing commas), data/stack.yml (!Ref, an odd date) and
     # chart/templates/deploy.yaml (Helm) load, or are not checked.
+    # Python's own words, which 3.13 changed ("Illegal trailing comma", at its line).
+    line, said = _json_error('{\n  "a": 1,\n  "b": 2,\n  }\n')
     assert findings_of(findings_manifest, "data/") == [
-        (
-            "data/syntax",
-            "error",
-            "data/broken-before.json",
-            4,
-            "invalid JSON: Expecting property name enclosed in double quotes (column 3)",
-        ),
+        ("data/syntax", "error", "data/broken-before.json", line, f"invalid JSON: {said}"),
         (
             "data/syntax",
             "error",
