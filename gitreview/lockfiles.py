@@ -18,6 +18,8 @@ import posixpath
 import re
 from collections.abc import Iterable, Iterator
 
+from gitreview.patterns import lazy_compile
+
 # Lock files of common package managers, by file name.
 LOCK_FILES = frozenset(
     {
@@ -196,14 +198,20 @@ def _npm_tarballs(text: str) -> dict[str, set[tuple[str, str]]] | None:
     return found
 
 
+# yarn.lock (version 1): an entry starts at a line that is not indented; its fields.
+_YARN_ENTRY = lazy_compile(r"\n(?=\S)")
+_YARN_RESOLVED = lazy_compile(r'^\s+resolved:?\s+"?([^"\s]+)"?', re.MULTILINE)
+_YARN_VERSION = lazy_compile(r'^\s+version:?\s+"?([^"\s]+)"?', re.MULTILINE)
+
+
 def _yarn_tarballs(text: str) -> dict[str, set[tuple[str, str]]]:
     """yarn.lock's (version 1) resolved URLs, each with the packages of its entry: the
     names its header lists (`"@scope/a@^1", a@npm:b@^2`: b), at its version."""
     found: dict[str, set[tuple[str, str]]] = {}
-    for block in re.split(r"\n(?=\S)", text):
+    for block in _YARN_ENTRY.split(text):
         header, _, body = block.partition("\n")
-        resolved = re.search(r'^\s+resolved:?\s+"?([^"\s]+)"?', body, re.MULTILINE)
-        version = re.search(r'^\s+version:?\s+"?([^"\s]+)"?', body, re.MULTILINE)
+        resolved = _YARN_RESOLVED.search(body)
+        version = _YARN_VERSION.search(body)
         if resolved is None or version is None or header.startswith("#"):
             continue
         for spec in header.rstrip(":").split(","):
