@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import os
 import random
 import re
@@ -46,16 +47,23 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--first", type=int, default=0, help="the first seed")
     parser.add_argument("--files", type=int, default=60, help="files taken from each repo")
+    parser.add_argument("--keep", metavar="DIR", help="make the repositories there, and keep them")
     options = parser.parse_args()
     sources = [(spec.partition("@")[0], spec.partition("@")[2] or "HEAD") for spec in options.repo]
     counts: Counts = collections.defaultdict(collections.Counter)
     failed = wrong = 0
-    with tempfile.TemporaryDirectory() as scratch:
+    with contextlib.ExitStack() as stack:
+        scratch = options.keep or stack.enter_context(tempfile.TemporaryDirectory())
         for seed in range(options.first, options.first + options.seeds):
             repo = os.path.join(scratch, f"seed{seed}")
             build(repo, sources, random.Random(seed), options.files)
             failed += review(repo, seed)
-            wrong += audit_range(repo, "HEAD~1..HEAD", counts)
+            found = audit_range(repo, "HEAD~1..HEAD", counts)
+            if found:
+                # The same --repo, --files and sources' revisions rebuild it.
+                print(f"seed {seed}: {found} file(s) above; again: --first {seed} --seeds 1")
+            wrong += found
+            sys.stdout.flush()
     print_counts(counts)
     print(f"{options.seeds} seeds, {failed} failed runs, {wrong} files whose meaning changed")
     return 1 if failed or wrong else 0

@@ -54,6 +54,8 @@ class Line(NamedTuple):
     newline: bool = True  # False for a last line with "\\ No newline at end of file"
 
 
+# A line's origin in the hunk that undoes its own (`Hunk.undone`).
+_UNDONE: dict[Origin, Origin] = {"-": "+", "+": "-", " ": " "}
 # A Line's text, read in C over many lines (`map(text_of, hunk.lines)`).
 text_of = attrgetter("text")
 # A Line's fields, as a plain tuple.
@@ -233,6 +235,14 @@ class Hunk(NamedTuple):
         if isinstance(self.lines, PackedLines):
             return self._replace(lines=tuple(self.lines))
         return self
+
+    def undone(self) -> Hunk:
+        """The hunk that takes the new side back to the old: what it adds, removed."""
+        lines = tuple(
+            Line(_UNDONE[line.origin], line.new_no, line.old_no, line.text, line.newline)
+            for line in self.lines
+        )
+        return Hunk(self.new_start, self.new_count, self.old_start, self.old_count, lines)
 
     @property
     def removed(self) -> tuple[Line, ...]:

@@ -146,6 +146,32 @@ FORMATTED_TRAPS = {
 }
 
 
+# Statements that change body without a line of theirs changing: the line that
+# starts the next definition moved (found by benchmarks/fuzz_trivial.py in flask's
+# tests/test_logging.py, called `formatting`).
+FIRST = "def first(app):\n    setup(app)\n    assert app.ready\n"
+MIGRANTS = '    @app.route("/")\n    def index():\n        return ""\n\n    stream = StringIO()\n'
+STEPS_OF_APP = "        app.reset()\n        app.clear()\n        app.start()\n"
+SECOND_BODY = '    client.get("/", errors_stream=stream)\n    assert stream.getvalue()\n'
+BOUNDARY_MOVED = {
+    "a def line moved down: statements join the definition before": (
+        f"{FIRST}\n\ndef second(app, client):\n{MIGRANTS}{SECOND_BODY}",
+        f"{FIRST}\n{MIGRANTS}\n\ndef second(app, client):\n{SECOND_BODY}",
+    ),
+    "a def line moved up: statements join the definition after": (
+        f"{FIRST}\n{MIGRANTS}\n\ndef second(app, client):\n{SECOND_BODY}",
+        f"{FIRST}\n\ndef second(app, client):\n{MIGRANTS}{SECOND_BODY}",
+    ),
+    "a method's def line moved down in its class": (
+        "class Case:\n    def first(self, app):\n        setup(app)\n\n"
+        f"    def second(self, app):\n{STEPS_OF_APP}        app.check()\n",
+        f"class Case:\n    def first(self, app):\n        setup(app)\n{STEPS_OF_APP}\n"
+        "    def second(self, app):\n        app.check()\n",
+    ),
+}
+FORMATTED_TRAPS |= BOUNDARY_MOVED
+
+
 @pytest.mark.parametrize("what", sorted(FORMATTED_TRAPS))
 def test_formatting_with_a_change_stays_significant(tmp_path: Path, what: str) -> None:
     old, new = FORMATTED_TRAPS[what]

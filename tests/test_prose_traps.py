@@ -269,3 +269,38 @@ def test_the_word_lists_are_searched_as_they_are_sorted(name: str) -> None:
             assert listed(other, name) == (other in known), other
     if name != "english":
         assert known <= set(_words("english").split())
+
+
+# A hunk proved harmless in the old file may not be in the new one: another hunk of
+# the file can leave a code fence open to the end of the page, and what the first
+# hunk changes is then code (found by benchmarks/fuzz_trivial.py in flask's README
+# and a tldr page, called `reflow`).
+FENCED = "# Title\n\nIntro.\n\n```\n$ flask run\n```\n\n" + "".join(
+    f"Paragraph {i} of the page, long enough to be prose.\n\n" for i in range(8)
+)
+LAST = "We recieve the last\nparagraph here.\n"
+LATE_HUNKS = {
+    "the final newline dropped": (LAST, LAST[:-1], "line-endings"),
+    "the last paragraph re-wrapped": (LAST, "We recieve the last paragraph\nhere.\n", "reflow"),
+    "a typo fixed in the last paragraph": (LAST, LAST.replace("recieve", "receive"), "typo"),
+}
+
+
+@pytest.mark.parametrize("fence_left_open", [False, True])
+@pytest.mark.parametrize("what", sorted(LATE_HUNKS))
+def test_a_hunk_is_proved_in_the_new_file_too(
+    tmp_path: Path, what: str, fence_left_open: bool
+) -> None:
+    old_last, new_last, reason = LATE_HUNKS[what]
+    # Four spaces before the closing fence: no longer a fence, so the code runs on.
+    closing = "    ```\n" if fence_left_open else "```\n"
+    old = FENCED + old_last
+    new = FENCED.replace("$ flask run\n```\n", "$ flask run\n" + closing) + new_last
+    if not fence_left_open:
+        new = new.replace("Intro.", "Introduction.")  # a significant hunk either way
+    repo = before_and_after(tmp_path / "repo", "README.md", old, new)
+    hunks = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))["README.md"]
+    first, last = hunks["hunks"]
+    assert first["classification"] == "significant"
+    expected = ("significant", ["content"]) if fence_left_open else ("trivial", [reason])
+    assert (last["classification"], last["reasons"]) == expected, what

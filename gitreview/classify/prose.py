@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
 from gitreview.classify import prose_comments, prose_markdown, prose_metadata, prose_text
 from gitreview.classify.base import Proof, apply_hunk
@@ -127,38 +127,47 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     if max(len(old_text), len(new_text)) > prose_markdown.MAX_RENDERED_CHARS:
         return None
-    old = _old_rendered(facts, old_text)
-    if _memo(facts, "prose:same-html", lambda: old.pieces == prose_markdown.pieces(new_text)):
+    old, new = _rendered(facts, "old", old_text), _rendered(facts, "new", new_text)
+    if _memo(facts, "prose:same-html", lambda: old.pieces == new.pieces):
         # One render for a whole re-wrapped document: no hunk of it changes its meaning.
         return Proof(
             ("reflow",),
             "the same words in the same order, and the HTML of the old and of the new file "
             "are the same (text whitespace as a browser shows it)",
         )
-    sides = _hunk_sides(facts, hunk)
-    if sides is None or sides[0] != sides[1]:
+    both = _hunk_sides(facts, hunk)
+    if both is None or any(without != with_it for without, with_it in both):
         return None
     return Proof(
         ("reflow",),
-        "the same words in the same order, and the HTML of the old file and of the old file "
-        "with only this hunk applied are the same (text whitespace as a browser shows it)",
+        "the same words in the same order, and the HTML of each file with and without "
+        "only this hunk is the same (text whitespace as a browser shows it)",
     )
 
 
-def _hunk_sides(facts: FileFacts, hunk: Hunk) -> prose_markdown.Sides | None:
-    """The pieces of the old file and of the old file with only `hunk` applied, as far
-    as they can differ (prose_markdown.hunk_sides), when the file is small enough to
-    render once per hunk."""
+def _hunk_sides(facts: FileFacts, hunk: Hunk) -> list[prose_markdown.Sides] | None:
+    """The hunk's effect in each file (prose_markdown.hunk_sides), as far as it can
+    differ, when the files are small enough to render once per hunk: the pieces of the
+    old file and of the old file with only `hunk` applied, then those of the new file
+    with only `hunk` undone and of the new file. Both, because the other hunks may
+    change what it means: a newline dropped at the end of a page is nothing in a
+    paragraph, and content in a code fence another hunk leaves open to the end."""
     old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
     if old_text is None or new_text is None:
         return None
     if not prose_markdown.affordable(old_text, new_text, len(facts.change.hunks)):
         return None
-    return prose_markdown.hunk_sides(old_text, _old_rendered(facts, old_text), hunk)
+    applied = prose_markdown.hunk_sides(old_text, _rendered(facts, "old", old_text), hunk)
+    if applied is None:
+        return None
+    undone = prose_markdown.hunk_sides(new_text, _rendered(facts, "new", new_text), hunk.undone())
+    if undone is None:
+        return None
+    return [applied, (undone[1], undone[0])]
 
 
-def _old_rendered(facts: FileFacts, old_text: str) -> prose_markdown.Rendered:
-    return _memo(facts, "prose:old-rendered", lambda: prose_markdown.rendered(old_text))
+def _rendered(facts: FileFacts, side: Literal["old", "new"], text: str) -> prose_markdown.Rendered:
+    return _memo(facts, f"prose:{side}-rendered", lambda: prose_markdown.rendered(text))
 
 
 def _text_reflow(analysis: Analysis, hunk: Hunk) -> Proof | None:
@@ -279,22 +288,23 @@ def _comment_typo(facts: FileFacts, sides: list[Changed], fixes: list[Fixed]) ->
 
 
 def _markdown_typo(facts: FileFacts, hunk: Hunk) -> bool:
-    """The old file and the old file with only this hunk applied render to the same HTML
-    but for typo fixes in text outside code, pre-formatted text and headings (a heading's
-    words are its anchor)."""
-    sides = _hunk_sides(facts, hunk)
-    if sides is None:
-        return False
-    before, after = sides
-    return len(before) == len(after) and all(
-        old == new
-        or (
-            not old.tag
-            and not new.tag
-            and old.where == new.where == "text"
-            and line_fixes(old.value, new.value, MARKDOWN) is not None
+    """Each file with and without only this hunk renders to the same HTML but for typo
+    fixes in text outside code, pre-formatted text and headings (a heading's words are
+    its anchor)."""
+    both = _hunk_sides(facts, hunk)
+    return both is not None and all(
+        len(before) == len(after)
+        and all(
+            old == new
+            or (
+                not old.tag
+                and not new.tag
+                and old.where == new.where == "text"
+                and line_fixes(old.value, new.value, MARKDOWN) is not None
+            )
+            for old, new in zip(before, after, strict=True)
         )
-        for old, new in zip(before, after, strict=True)
+        for before, after in both
     )
 
 

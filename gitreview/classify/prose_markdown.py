@@ -2,7 +2,9 @@
 
 The `reflow` and `typo` rules prove a Markdown hunk harmless the way mdformat proves
 its own output (`_util.py::is_md_equal`): render the old file, and the old file with
-only that hunk applied, and compare. The renderer is markdown-it-py with CommonMark
+only that hunk applied, and compare; then the new file, and the new file with only
+that hunk undone (the other hunks may change what it means: a code fence they leave
+open makes the hunk's whitespace content). The renderer is markdown-it-py with CommonMark
 plus GitHub's extensions (tables, strikethrough, autolinks, task lists, alerts,
 footnotes), the same on both sides; YAML front matter is
 set apart and compared byte for byte. Text nodes are compared with runs of whitespace

@@ -210,6 +210,10 @@ def differences(
         diff.bodies(old.tree.body, new.tree.body, (1, old_lines), (1, new_lines))
     except RecursionError:
         return None
+    if diff.shifted:
+        # Statements changed body without a line of theirs changing: no span of
+        # theirs holds the line that moved them, so none can be vouched for.
+        return Differences(((1, old_lines),), ((1, new_lines),))
     return Differences(tuple(sorted(diff.old_spans)), tuple(sorted(diff.new_spans)))
 
 
@@ -234,6 +238,9 @@ class _Diff:
             self.shifts.append(shift)
         self.old_spans: list[Span] = []
         self.new_spans: list[Span] = []
+        # Whether unchanged lines went to another body: the line starting the next
+        # definition or clause moved past them (`_shifted`).
+        self.shifted = False
 
     def map(self, line: int) -> int | None:
         """The new line an unchanged old line became."""
@@ -342,7 +349,22 @@ class _Diff:
             self.bodies(one, two, _list_span(one), _list_span(two))
 
     def _changed(self, old_span: Span, new_span: Span) -> bool:
-        return _any_in(self.removed, old_span) or _any_in(self.added, new_span)
+        if _any_in(self.removed, old_span) or _any_in(self.added, new_span):
+            return True
+        if self._shifted(old_span, new_span):
+            self.shifted = True
+            return True
+        return False
+
+    def _shifted(self, old_span: Span, new_span: Span) -> bool:
+        """Whether two spans without a changed line are not each other's lines: the
+        lines a body holds are the same on both sides only where its spans map onto
+        each other. `def second():` moved down past three statements leaves them
+        unchanged, in the body of the definition before."""
+        old_empty, new_empty = old_span[0] > old_span[1], new_span[0] > new_span[1]
+        if old_empty or new_empty:
+            return old_empty != new_empty
+        return self.map(old_span[0]) != new_span[0] or self.map(old_span[1]) != new_span[1]
 
     def _same_comments(self, old_span: Span, new_span: Span) -> bool:
         return _comments_in(self.old.comments, old_span) == _comments_in(
