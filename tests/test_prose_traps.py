@@ -253,6 +253,22 @@ def test_front_matter_hunks(
     assert [(h["classification"], h["reasons"]) for h in entry["hunks"]] == expected, what
 
 
+def test_a_front_matter_hunk_is_proved_in_the_new_file_too(tmp_path: Path) -> None:
+    """Another hunk ends the front matter above `updated:` (its closing line dropped,
+    so `updated:` is the page's text): the change of date is read on the page."""
+    keys = "".join(f"key{i}: value {i}\n" for i in range(8))
+    page = f"---\nupdated: 2025-12-01\n{keys}---\n\n# Notes\n\n{BODY}"
+    new = page.replace("2025-12-01", "2026-01-15")
+    ended = new.replace(f"{keys}---\n", keys)
+    beside = new.replace("Paragraph 5 of", "Paragraph five of")  # the same, unended
+    for changed in (ended, beside):
+        repo = before_and_after(tmp_path / str(len(changed)), "notes.md", page, changed)
+        entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))
+        first, _ = entry["notes.md"]["hunks"]
+        expected = ("significant", ["content"]) if changed == ended else ("trivial", ["metadata"])
+        assert (first["classification"], first["reasons"]) == expected, changed
+
+
 @pytest.mark.parametrize("name", ["english", "american-only", "british-only"])
 def test_the_word_lists_are_searched_as_they_are_sorted(name: str) -> None:
     """words/*.txt hold lower-case ASCII words, one a line, sorted as Python sorts them,

@@ -60,23 +60,27 @@ def metadata_only(facts: FileFacts) -> Proof | None:
 def metadata_hunk(facts: FileFacts, hunk: Hunk) -> Proof | None:
     """A front matter hunk that only changes listed keys, whatever the rest of the file
     does (issue 11): the old file with only this hunk applied differs from the old file
-    in listed keys only. The body's hunks are judged on their own."""
+    in listed keys only, and so does the new file from the new file with only this hunk
+    undone (another hunk may end the front matter above it: its lines are then the
+    page's text). The body's hunks are judged on their own."""
     change = facts.change
     if facts.kind != "markdown" or change.status not in ("modified", "renamed"):
         return None
     if _extension_changed(change.old_path, change.path):
         return None
-    old_text = facts.analysis.old_text
-    if old_text is None:
+    old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
+    if old_text is None or new_text is None:
         return None
-    old = prose_metadata.front_matter(old_text)
-    if old is None:
+    keys = facts.config.metadata_keys
+    old, new = prose_metadata.front_matter(old_text), prose_metadata.front_matter(new_text)
+    if old is None or new is None:
         return None
     applied = prose_metadata.front_matter(apply_hunk(old_text, hunk))
-    if applied is None:
+    undone = prose_metadata.front_matter(apply_hunk(new_text, hunk.undone()))
+    if applied is None or undone is None:
         return None
-    changed = prose_metadata.changed_keys(old, applied, facts.config.metadata_keys)
-    if changed is None:
+    changed = prose_metadata.changed_keys(old, applied, keys)
+    if changed is None or prose_metadata.changed_keys(undone, new, keys) is None:
         return None
     values = "; ".join(f"{key}: {_shown(old)} → {_shown(new)}" for key, old, new in changed)
     return Proof(
