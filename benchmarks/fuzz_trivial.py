@@ -8,14 +8,18 @@ given repository (at REV, default HEAD: Python, Markdown, YAML, JSON, TOML, C an
 C++, text, shell), committed, then changed in one commit: most edits are of the
 kinds gitreview may call trivial (trailing spaces, indentation, blank lines, tabs,
 quotes, trailing commas, lines joined or split, blocks moved, two letters of a
-word swapped, the final newline dropped), a few are not (stray bytes, conflict
-markers, a removed line). The commit is reviewed by this checkout's `git
-review-manifest` in three formats, where a traceback or an exit status other than
-0 or 1 is a failure, then audited as `audit_trivial.py` audits a history. It
-prints each failure and each file whose meaning changed, and exits 1 when there
-is one. Run by hand, never by the tests (a seed takes a few seconds); it found
-the C files whose last line lost its newline called whitespace (issue 12's
-session 32).
+word swapped, the final newline dropped, one line moved a little or swapped with
+the next), a few are not (stray bytes, conflict markers, a removed line). The
+commit is reviewed by this checkout's `git review-manifest` in three formats,
+where a traceback or an exit status other than 0 or 1 is a failure, then audited
+as `audit_trivial.py` audits a history. It prints each failure and each file
+whose meaning changed with its seed (`--first SEED --seeds 1` makes it again,
+`--keep DIR` keeps the repositories), and exits 1 when there is one. Run by
+hand, never by the tests (a seed takes a few seconds). It found the C files whose
+last line lost its newline called whitespace (issue 12's session 32), and in
+session 36 Python statements moved into another body by a moved `def` line
+called formatting, and Markdown hunks proved in the old file only (reflow and
+typo hunks whose lines another hunk put in a code fence left open).
 """
 
 from __future__ import annotations
@@ -96,7 +100,7 @@ def changed(data: bytes, rnd: random.Random) -> bytes:
             break
         i = rnd.randrange(len(lines))
         line, block = lines[i], slice(i, i + rnd.randint(1, 8))
-        edit = rnd.randrange(14)
+        edit = rnd.randrange(16)
         if edit == 0:
             lines[i] = line + rnd.choice([" ", "\t", "  "])
         elif edit == 1:
@@ -132,6 +136,11 @@ def changed(data: bytes, rnd: random.Random) -> bytes:
                 k = rnd.randrange(1, len(word) - 2)
                 words[at] = word[:k] + word[k + 1] + word[k] + word[k + 2 :]
             lines[i] = " ".join(words)
+        elif edit == 14 and i + 1 < len(lines):
+            lines[i], lines[i + 1] = lines[i + 1], line  # two lines swapped
+        elif edit == 15:
+            del lines[i]  # one line moved a little: a `def`, an `else:`, a fence
+            lines.insert(max(0, min(len(lines), i + rnd.randint(-10, 10))), line)
         elif edit == 12:
             while lines and lines[-1] == "":
                 lines.pop()  # no final newline

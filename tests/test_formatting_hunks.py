@@ -168,6 +168,10 @@ BOUNDARY_MOVED = {
         f"class Case:\n    def first(self, app):\n        setup(app)\n{STEPS_OF_APP}\n"
         "    def second(self, app):\n        app.check()\n",
     ),
+    "an if line moved up: statements go under the next condition": (
+        "if ready:\n    prepare()\n    start()\n    report()\nif late:\n    wait()\n",
+        "if ready:\n    prepare()\nif late:\n    start()\n    report()\n    wait()\n",
+    ),
 }
 FORMATTED_TRAPS |= BOUNDARY_MOVED
 
