@@ -16,6 +16,7 @@ import random
 import pytest
 from findings import diff_hunks
 
+from gitreview.classify.base import apply_hunk
 from gitreview.classify.prose_markdown import Piece, hunk_sides, patched, pieces, rendered
 
 # Blocks a page is made of, some of them unfinished on purpose.
@@ -140,6 +141,37 @@ def test_the_blocks_around_a_hunk_decide_as_the_whole_files(seed: int) -> None:
             apart += len(sides[0]) < len(old.pieces)
     # The blocks are rendered apart often enough for the comparison to mean something.
     assert apart > compared / 5, (apart, compared)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_hunk_undone_in_the_new_file_decides_as_the_whole_files(seed: int) -> None:
+    """The other half of a proof (prose.py): the new file, and the new file with only
+    the hunk undone. Undoing the only hunk gives the old file back."""
+    chooser = random.Random(seed)
+    compared = 0
+    for _ in range(150):
+        old_text = page(chooser)
+        new_text = edited(edited(old_text, chooser), chooser)
+        new = rendered(new_text)
+        hunks = diff_hunks(old_text.encode(), new_text.encode())
+        for hunk in hunks:
+            undone = hunk.undone()
+            assert undone.undone() == hunk.unpacked()
+            whole_old = patched(new_text, undone)
+            sides = hunk_sides(new_text, new, undone)
+            if whole_old is None:  # an empty new file: no line to place it by, no proof
+                assert sides is None and new_text == ""
+                continue
+            if len(hunks) == 1:
+                assert whole_old == old_text
+                # By the hunk's starts, as the metadata rule applies it (its final
+                # newline aside).
+                assert apply_hunk(new_text, undone).rstrip("\n") == old_text.rstrip("\n")
+            assert sides is not None
+            whole = (new.pieces, pieces(whole_old))
+            assert differences(*sides) == differences(*whole), f"{new_text!r} -> {whole_old!r}"
+            compared += 1
+    assert compared > 150
 
 
 def test_a_long_page_renders_only_the_blocks_around_each_hunk() -> None:

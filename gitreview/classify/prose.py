@@ -151,7 +151,7 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
 
 def _hunk_sides(facts: FileFacts, hunk: Hunk) -> list[prose_markdown.Sides] | None:
     """The hunk's effect in each file (prose_markdown.hunk_sides), as far as it can
-    differ, when the files are small enough to render once per hunk: the pieces of the
+    differ, when the files are small enough to render for each hunk: the pieces of the
     old file and of the old file with only `hunk` applied, then those of the new file
     with only `hunk` undone and of the new file. Both, because the other hunks may
     change what it means: a newline dropped at the end of a page is nothing in a

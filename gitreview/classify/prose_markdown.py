@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 # Rendering costs about a second per megabyte: past these, no proof is attempted.
 MAX_RENDERED_CHARS = 300_000  # one side of one file
-RENDERED_CHARS_PER_FILE = 2_000_000  # one render per hunk, all hunks of a file
+RENDERED_CHARS_PER_FILE = 2_000_000  # the longest side times the hunks of a file
 
 # Elements in which a browser shows whitespace as it is.
 _SHOWN_WHITESPACE = frozenset({"pre", "code", "textarea", "script", "style", "listing", "xmp"})
@@ -81,7 +81,8 @@ def patched(old_text: str, hunk: Hunk) -> str | None:
 
 
 def affordable(old_text: str, new_text: str, hunks: int) -> bool:
-    """Whether a file may be rendered once per hunk: a pure function of the file, so
+    """Whether a file may be rendered once per hunk in each of its sides (where the
+    blocks around a hunk cannot be rendered apart): a pure function of the file, so
     that the same range always gives the same manifest."""
     longest = max(len(old_text), len(new_text))
     return longest <= MAX_RENDERED_CHARS and longest * hunks <= RENDERED_CHARS_PER_FILE
