@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from gitreview.analyze.python import bodies
 from gitreview.classify import statements
 from gitreview.classify.base import FileFacts, Proof
+from gitreview.classify.prose_comments import TOOL_COMMENT
 from gitreview.model import Hunk
 from gitreview.patterns import lazy_compile
 
@@ -34,8 +35,15 @@ Place = tuple[tuple[str, int, str], ...]  # the enclosing statements: kind, line
 def import_order(facts: FileFacts, hunk: Hunk) -> Proof | None:
     if facts.kind != "python" or not hunk.removed or not hunk.added:
         return None
-    if not all(_IMPORT_LINE.match(line.text) for line in (*hunk.removed, *hunk.added)):
+    changed = (*hunk.removed, *hunk.added)
+    if not all(_IMPORT_LINE.match(line.text) for line in changed):
         return None  # cheap, before any parse: a changed line that is no part of an import
+    if any(
+        line.text.lstrip().startswith("#") and TOOL_COMMENT.search(line.text) for line in changed
+    ):
+        # A comment of its own that tools read applies where it stands: `# type: ignore`
+        # above every statement skips the whole module (mypy), below one it does not.
+        return None
     old_text, new_text = facts.analysis.old_text, facts.analysis.new_text
     parsed = statements.parsed_sides(facts)
     if parsed is None or old_text is None or new_text is None:

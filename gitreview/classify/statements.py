@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 from gitreview.analyze.python import HEAD_TREE, bodies, unwarned
@@ -195,6 +196,8 @@ def clean_docstring(text: str) -> str:
     trailing spaces in a docstring with doctests, whose expected output they are."""
     import inspect  # 5 ms of start-up: only once a docstring is compared
 
+    if "\t" in text:
+        return text  # cleandoc expands every tab, not only those that indent
     cleaned = inspect.cleandoc(text)
     if ">>>" in cleaned:
         return cleaned
@@ -291,7 +294,8 @@ class _Diff:
         many (each pair with the lines before it), else compared as a whole."""
         if not self._changed(old_span, new_span):
             return
-        if len(old) != len(new) or not old:
+        if len(old) != len(new) or not old or _share_lines(old) or _share_lines(new):
+            # Statements on one line (`a = 1; b = a + 2`) have no lines of their own.
             self.pair(old, new, old_span, new_span)
             return
         old_first, new_first = old_span[0], new_span[0]
@@ -313,7 +317,11 @@ class _Diff:
             old_header, new_header = _header_end(old[0]), _header_end(new[0])
             before_old = (old_span[0], old_header)
             before_new = (new_span[0], new_header)
-            if not _same_header(old[0], new[0]) or not self._same_comments(before_old, before_new):
+            if not _same_header(old[0], new[0]):
+                # Up to the body: a header's lines without a node of their own (a
+                # `/,` or `*,` marker, the closing `):`) are its too.
+                self._differ(*_to_body(old[0], before_old, new[0], before_new))
+            elif not self._same_comments(before_old, before_new):
                 self._differ(before_old, before_new)
             for definition in (old[0], new[0]):
                 _clean_docstring_of(definition)  # type: ignore[arg-type]
@@ -343,7 +351,9 @@ class _Diff:
         ):
             self._differ(old_span, new_span)
             return
-        if not _same_shell(old, new) or not self._same_comments(old_header, new_header):
+        if not _same_shell(old, new):
+            self._differ(*_to_body(old, old_header, new, new_header))
+        elif not self._same_comments(old_header, new_header):
             self._differ(old_header, new_header)
         for one, two in zip(old_clauses, new_clauses, strict=True):
             self.bodies(one, two, _list_span(one), _list_span(two))
@@ -414,9 +424,21 @@ def _compounds(old: ast.stmt, new: ast.stmt) -> bool:
     ]
     if shape[0] != shape[1]:
         return False
+    if any(
+        handler.body[0].lineno <= _handler_end(handler)
+        for node in (old, new)
+        for handler in getattr(node, "handlers", ())
+    ):
+        return False  # `except (A, B): pass`: its types share a line with its body
     return all(
         clause[0].lineno > _header_end(node) for node in (old, new) for clause in _clauses(node)
     )
+
+
+def _handler_end(handler: ast.excepthandler) -> int:
+    """The last line of an `except` clause's types and name."""
+    kind = getattr(handler, "type", None)
+    return handler.lineno if kind is None else max(handler.lineno, kind.end_lineno or 0)
 
 
 def _list_span(statements: list[ast.stmt]) -> Span:
@@ -463,6 +485,21 @@ def _same_header(old: ast.stmt, new: ast.stmt) -> bool:
         return _same(old, new)
     finally:
         old.body, new.body = old_body, new_body  # type: ignore[attr-defined]
+
+
+def _share_lines(statements: Sequence[ast.stmt]) -> bool:
+    """Whether a statement starts on the line where the one before it ends."""
+    return any(_span(later)[0] <= _span(earlier)[1] for earlier, later in pairwise(statements))
+
+
+def _to_body(old: ast.stmt, old_header: Span, new: ast.stmt, new_header: Span) -> tuple[Span, Span]:
+    """The headers' spans through to the line before their bodies' first statement."""
+
+    def through(statement: ast.stmt, header: Span) -> Span:
+        body = statement.body  # type: ignore[attr-defined]
+        return header[0], max(header[1], _span(body[0])[0] - 1)
+
+    return through(old, old_header), through(new, new_header)
 
 
 def _any_in(lines: list[int], span: Span) -> bool:
