@@ -201,6 +201,23 @@ UNOWNED_LINES = {
         "# type: ignore\nimport os\nimport sys\n",
         "import os\n# type: ignore\nimport sys\n",
     ),
+    # A second review: where a comment tools read stands inside its statement.
+    "a type comment moved to another parameter": (
+        "def f(a,  # type: int\n      b,\n      ):\n    # type: (...) -> None\n    pass\n",
+        "def f(a,\n      b,  # type: int\n      ):\n    # type: (...) -> None\n    pass\n",
+    ),
+    "a type: ignore moved between two lines that read the same": (
+        "x = f(\n    a,\n    g(\n        a,  # type: ignore\n    ),\n)\n",
+        "x = f(\n    a,  # type: ignore\n    g(\n        a,\n    ),\n)\n",
+    ),
+    "a disable-next directive moved down a call": (
+        "x = f(\n    # pylint: disable-next=no-member\n    a.b,\n    a.c,\n)\n",
+        "x = f(\n    a.b,\n    # pylint: disable-next=no-member\n    a.c,\n)\n",
+    ),
+    "a no-break space at the end of a docstring dropped": (
+        'def f():\n    """doc\u00a0"""\n',
+        'def f():\n    """doc"""\n',
+    ),
 }
 FORMATTED_TRAPS |= UNOWNED_LINES
 FORMATTED["statements on one line split onto two"] = (

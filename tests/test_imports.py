@@ -19,10 +19,6 @@ REORDERED = {
         "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
         "    from collections.abc import Iterator\n    from pathlib import Path\n",
     ),
-    "inside `try:`": (
-        "try:\n    import yaml\n    import toml\nexcept ImportError:\n    yaml = toml = None\n",
-        "try:\n    import toml\n    import yaml\nexcept ImportError:\n    yaml = toml = None\n",
-    ),
     "names on the indented lines of a parenthesised import": (
         "from shapes import (\n    square,\n    circle,\n    triangle,\n)\n",
         "from shapes import (\n    circle,\n    square,\n    triangle,\n)\n",
@@ -43,6 +39,16 @@ REORDERED = {
 }
 
 NOT_REORDERED = {
+    # Where a failed import is caught, those before it ran and those after it did not
+    # (found by an adversarial review: `os` is unbound after the old order's failure).
+    "inside `try:`, whose failure is caught": (
+        "try:\n    import fast_json\n    import os\nexcept ImportError:\n    fast_json = None\n",
+        "try:\n    import os\n    import fast_json\nexcept ImportError:\n    fast_json = None\n",
+    ),
+    "inside `with suppress(ImportError):`": (
+        "with suppress(ImportError):\n    import fast_json\n    import os\n",
+        "with suppress(ImportError):\n    import os\n    import fast_json\n",
+    ),
     "an import moved from `try:` into its `except`": (
         "try:\n    import yaml\n    import toml\nexcept ImportError:\n    yaml = None\n",
         "try:\n    import yaml\nexcept ImportError:\n    import toml\n    yaml = None\n",

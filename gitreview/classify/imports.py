@@ -29,6 +29,8 @@ _IMPORT_LINE = lazy_compile(
     r"\s*(?:(?:from|import)\s.*|[\w.]+(?:\s+as\s+\w+)?\s*,?\s*\)?|\)|#.*|)\s*(?:#.*)?\r?$"
 )
 ImportKey = tuple[str, str, int, str, str | None]
+# Statements whose body's exceptions may be caught, an import's failure among them.
+_CATCHING = frozenset({"Try", "TryStar", "With", "AsyncWith"})
 Place = tuple[tuple[str, int, str], ...]  # the enclosing statements: kind, line, which body
 
 
@@ -54,6 +56,10 @@ def import_order(facts: FileFacts, hunk: Hunk) -> Proof | None:
     if before is None or after is None:
         return None
     (old_place, old_imports), (new_place, new_imports) = before, after
+    if any(kind in _CATCHING and body == "body" for kind, _, body in new_place):
+        # Where a failed import is caught (`except ImportError:`, `suppress`), the
+        # imports before it ran and those after it did not: the order is meaning.
+        return None
     # Lines before the hunk's first change keep their distance: the enclosing
     # statements start on lines that correspond.
     shift = hunk.new_start - hunk.old_start

@@ -43,7 +43,7 @@ _DIRECTIVE = lazy_compile(
 TOOL_COMMENT = lazy_compile(
     r"noqa|nolint|nosec|pragma|pylint|pyright|mypy|eslint|jshint|jslint|tslint|prettier|"
     r"istanbul|\bc8\b|noinspection|clang-|cppcheck|-\*-|fall(?:s|ing)?[\s_-]*thr|"
-    r"\b(?:vim?|ex):|coding[:=]|type:\s*ignore",
+    r"\b(?:vim?|ex):|coding[:=]|type:\s*ignore|(?:^|#)\s*type:|pyre-|pytype:",
     re.IGNORECASE,
 )
 # Comments that apply to the line after them: a blank line put in between leaves that

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 Span = tuple[int, int]  # first and last line, 1-based
 _LONE_CR = lazy_compile("\r(?!\n)")
+_OTHER_SPACE = lazy_compile(r"[^\S \n]")  # whitespace other than a space or a line break
 
 
 class Parsed(NamedTuple):
@@ -152,10 +153,13 @@ def parse(
             tools.append((len(comments), line, start, next_line))
         comments.append((line, comment))
     if tools:
-        first_lines = _simple_statements(tree, {line for _, line, _, _ in tools})
+        first_lines, holders = _simple_statements(tree, {line for _, line, _, _ in tools})
         for index, line, start, next_line in tools:
             comment = comments[index][1]
-            where = first_lines.get(line, "".join(text[starts[line - 1] : start].split()))
+            # Else the code before it in its statement: two lines of a call may read
+            # the same (`a,`), and a directive for the next line names what follows.
+            holder = starts[holders.get(line, line) - 1]
+            where = first_lines.get(line, "".join(text[holder:start].split()))
             comment += "\0" + where
             if next_line and line < len(starts) - 1:
                 # It covers the line after it: a blank line put in between uncovers it.
@@ -164,7 +168,7 @@ def parse(
     return Parsed(tree, tuple(comments))
 
 
-def _simple_statements(tree: ast.Module, lines: set[int]) -> dict[int, str]:
+def _simple_statements(tree: ast.Module, lines: set[int]) -> tuple[dict[int, str], dict[int, int]]:
     """The simple statements (no body) that start on `lines`, by line, as compared
     (positions aside). A comment tools read (`# type: ignore`, `# noqa`, `# nosec`)
     applies to the line it is on: on another line of its statement, or beside
@@ -172,10 +176,12 @@ def _simple_statements(tree: ast.Module, lines: set[int]) -> dict[int, str]:
     it stays where formatters keep it as they split the statement; anywhere else
     the code before it on its line, spacing aside, tells where it is. Found by
     going down only into the statements that hold one of `lines`: a large file's
-    tree is not walked whole for a few `# noqa`."""
+    tree is not walked whole for a few `# noqa`. Also, for each of `lines` inside a
+    statement (a compound one's header), the line where the innermost such starts."""
     import ast
 
     found: dict[int, str] = {}
+    holders: dict[int, int] = {}
     wanted = sorted(lines)
     pending: list[Sequence[ast.stmt]] = [tree.body]
     while pending:
@@ -183,11 +189,17 @@ def _simple_statements(tree: ast.Module, lines: set[int]) -> dict[int, str]:
         firsts = [statement.lineno for statement in body]
         holding = {bisect.bisect_right(firsts, line) - 1 for line in wanted}
         for statement in (body[index] for index in sorted(holding) if index >= 0):
-            if hasattr(statement, "body"):
-                pending += [sub for _, sub in bodies(statement)]
+            first, last = statement.lineno, statement.end_lineno or statement.lineno
+            inner = [sub for _, sub in bodies(statement)] if hasattr(statement, "body") else []
+            header_end = min((sub[0].lineno - 1 for sub in inner if sub), default=last)
+            for line in wanted:
+                if first <= line <= header_end:
+                    holders[line] = first  # deeper statements come later and win
+            if inner:
+                pending += inner
             elif statement.lineno in lines:
                 found.setdefault(statement.lineno, "first line of " + ast.dump(statement))
-    return found
+    return found, holders
 
 
 def clean_docstring(text: str) -> str:
@@ -196,8 +208,10 @@ def clean_docstring(text: str) -> str:
     trailing spaces in a docstring with doctests, whose expected output they are."""
     import inspect  # 5 ms of start-up: only once a docstring is compared
 
-    if "\t" in text:
-        return text  # cleandoc expands every tab, not only those that indent
+    if _OTHER_SPACE.search(text):
+        # cleandoc expands every tab, not only those that indent, and strips any
+        # whitespace (a no-break space) at the ends: only spaces are indentation.
+        return text
     cleaned = inspect.cleandoc(text)
     if ">>>" in cleaned:
         return cleaned
