@@ -273,6 +273,13 @@ RENAMES = [
     ("web/jest.config.js", "jest.config.js", "significant", ["path-role"]),  # another root
     ("app/migrations/0002_add.py", "app/migrations/0003_add.py", "significant", ["path-role"]),
     ("src/main/java/App.java", "src/test/java/App.java", "significant", ["path-role"]),
+    # Found by an adversarial review: each was `renamed`.
+    ("tests/it.rs", "src/it.rs", "significant", ["path-role"]),  # no longer a Cargo test
+    ("__tests__/a.js", "src/a.js", "significant", ["path-role"]),  # Jest no longer collects it
+    ("infra/main.tf", "infra/old/main.tf", "significant", ["path-role"]),  # another module
+    ("pkg/a/x.go", "pkg/b/x.go", "significant", ["path-role"]),  # another Go package
+    ("app/models.py", "app/model.py", "significant", ["path-role"]),  # Django's models
+    (".github/PULL_REQUEST_TEMPLATE.md", ".github/pr_template.md", "significant", ["path-role"]),
     ("src/main/java/a/App.java", "src/main/java/b/App.java", "trivial", ["renamed"]),
     ("src/shop/core.py", "src/shop/engine.py", "trivial", ["renamed"]),
     ("pkg/core.py", "pkg/engine.py", "trivial", ["renamed"]),
@@ -338,6 +345,9 @@ MODES = [
     ("scripts/build.sh", b"make all\n", "significant", ["mode"]),  # run by sh anyway
     (".husky/pre-commit", b"npm test\n", "significant", ["mode"]),  # git's hooks fall back on sh
     ("bin/tool", b"\x7fELF\x02\x01\x01\x00", "significant", ["mode"]),
+    # Run by their name, without a #! line: a web server's CGI, macOS's .command.
+    ("cgi-bin/run.cgi", b"echo hi\n", "significant", ["mode"]),
+    ("tools/start.command", b"echo hi\n", "significant", ["mode"]),
 ]
 
 

@@ -671,6 +671,25 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         {"guide.md": DOC.replace(INSTALL, ""), "b.md": "# B\n\n" + LINKED},
         "significant",
     ),
+    # Found by an adversarial review: both were `moved`.
+    (
+        "two Markdown sections swapped in a page with a <details> element",
+        {"guide.md": DOC.replace("Read this first.\n", "Read this first.\n\n<details>\n")},
+        {"guide.md": DOC_SWAPPED.replace("Read this first.\n", "Read this first.\n\n<details>\n")},
+        "significant",
+    ),
+    (
+        "a Markdown section with an image's srcset moved into another page",
+        {
+            "guide.md": DOC.replace(INSTALL, INSTALL + '<img alt="x" srcset="pic.png">\n\n'),
+            "b.md": "# B\n",
+        },
+        {
+            "guide.md": DOC.replace(INSTALL, ""),
+            "b.md": "# B\n\n" + INSTALL + '<img alt="x" srcset="pic.png">\n\n',
+        },
+        "significant",
+    ),
     (
         "two YAML steps swapped",
         {"ci.yml": STEPS},

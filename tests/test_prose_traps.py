@@ -232,6 +232,14 @@ PAGE = (
             [("trivial", ["metadata"]), ("significant", ["content"])],
         ),
         (
+            # js-yaml (gray-matter: Eleventy, Astro) and Hugo refuse a key named twice.
+            "`updated:` named twice",
+            PAGE.replace("updated: 2025-12-01", "updated: 2025-12-01\nupdated: 2026-01-15").replace(
+                "Version 2", "Version 3"
+            ),
+            [("significant", ["content"]), ("significant", ["content"])],
+        ),
+        (
             "the publication `date:` orders and dates a page",
             PAGE.replace("2025-11-01", "2026-01-15").replace("Version 2", "Version 3"),
             [("significant", ["content"]), ("significant", ["content"])],

@@ -59,6 +59,29 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "country: false\nenabled: true\n",
     ),
     ("a YAML octal", "mode.yml", "mode: 010\n", "mode: 8\n"),
+    # reStructuredText literal blocks (found by an adversarial review).
+    (
+        "spaces in a quoted literal block",
+        "quoted.rst",
+        "Title\n=====\n\nExample::\n\n> a  \n> b  c\n",
+        "Title\n=====\n\nExample::\n\n> a\n> b c\n",
+    ),
+    (
+        "a blank line added inside an indented literal block",
+        "indented.rst",
+        "Title\n=====\n\nExample::\n\n    a\n\n    b\n",
+        "Title\n=====\n\nExample::\n\n    a\n\n\n    b\n",
+    ),
+    # Keys that are one under YAML 1.1 (a boolean, an octal), two under 1.2: their
+    # values swapped pass for key order (found by an adversarial review).
+    (
+        "YAML 1.1 boolean keys swapped",
+        "answers.yml",
+        "answers:\n  yes: Oui\n  on: Allume\n",
+        "answers:\n  on: Oui\n  yes: Allume\n",
+    ),
+    ("YAML 1.1 octal and decimal keys swapped", "keys.yml", "010: a\n8: b\n", "8: a\n010: b\n"),
+    ("a YAML version directive", "v2.yml", "%YAML 1.1\n---\na: yes\n", "%YAML 1.2\n---\na: yes\n"),
     ("a YAML 1.2 octal quoted (a number to a 1.2 reader)", "v.yml", "v: 0o14\n", "v: '0o14'\n"),
     ("a YAML exponent quoted (a number to a 1.2 reader)", "e.yml", "e: 1e3\n", 'e: "1e3"\n'),
     (

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+import string
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from gitreview.analyze import lexers
@@ -189,12 +190,22 @@ def _text_literal(text: str) -> frozenset[int]:
     closer = ""  # the delimiter that ends the literal block we are in
     table = False
     doctest = False  # a `>>>` example and its expected output, to a blank line
+    introduced = False  # after a paragraph ending with `::` (reStructuredText)
+    quoted = ""  # the character a quoted literal block's lines start with
     for index, line in enumerate(split):
         bare = line.strip()
         previous = split[index - 1].strip() if index else ""
         following = split[index + 1].strip() if index + 1 < len(split) else ""
         opener = _FENCE.match(bare) or _ADOC_DELIMITER.match(bare)
         doctest = bare.startswith(">>>") or (doctest and bool(bare))
+        # A quoted literal block: unindented lines that all start with one punctuation
+        # character (`> a  b`), after a `::` paragraph, to a blank line.
+        starts = line[:1] if line[:1].isascii() and line[:1] in string.punctuation else ""
+        quoted = starts if starts and (starts == quoted or introduced) else ""
+        introduced = bare.endswith("::") or (introduced and not bare)
+        if quoted:
+            lines.add(index + 1)
+            continue
         if closer:
             if bare and bare.startswith(closer) and not bare.strip(closer[0]):
                 closer = ""
@@ -207,7 +218,22 @@ def _text_literal(text: str) -> frozenset[int]:
         ):
             continue
         lines.add(index + 1)
-    return frozenset(lines)
+    return frozenset(lines | _blanks_within(split, lines))
+
+
+def _blanks_within(split: list[str], lines: set[int]) -> set[int]:
+    """The blank lines between two literal lines: inside a literal block (an
+    indented one, a fence), blank lines are content too."""
+    inside: set[int] = set()
+    run: list[int] = []
+    for number, line in enumerate(split, 1):
+        if not line.strip():
+            run.append(number)
+            continue
+        if run and number in lines and run[0] - 1 in lines:
+            inside.update(run)
+        run = []
+    return inside
 
 
 def _text_key(body: str, *, indented: bool) -> str:

@@ -136,25 +136,32 @@ def _yaml_data(text: str) -> tuple[Any, ...] | None:
         return None
 
 
-def _yaml_written(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, bool], ...]] | None:
-    """A YAML file's comments, and its scalars as written, sorted. YAML 1.1 and 1.2 read
-    `no`, `on`, `010`, `1:30`, `0o14` differently: the same data under PyYAML's 1.1
-    rules is not enough, the scalars must be written alike, and one that some version
-    may read as other than a string must keep its quotes or their absence
-    (`v: 0o14` is a number to a YAML 1.2 reader, `v: '0o14'` never is)."""
+def _yaml_written(text: str) -> tuple[object, ...] | None:
+    """A YAML file's comments, directives (`%YAML 1.2`), its scalars as written, sorted,
+    and its data with every scalar a string. YAML 1.1 and 1.2 read `no`, `on`, `010`,
+    `1:30`, `0o14` differently: the same data under PyYAML's 1.1 rules is not enough,
+    the scalars must be written alike, and one that some version may read as other
+    than a string must keep its quotes or their absence (`v: 0o14` is a number to a
+    YAML 1.2 reader, `v: '0o14'` never is); and keys that are one under 1.1 rules
+    (`yes` and `on`, `010` and `8`) must pair with the same values as written."""
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    strings = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
     try:
-        tokens = yaml.scan(text, Loader=loader)
+        tokens = list(yaml.scan(text, Loader=loader))
         scalars = sorted(
             (token.value, token.plain and _MAY_BE_TYPED.fullmatch(token.value) is not None)
             for token in tokens
             if isinstance(token, yaml.ScalarToken)
         )
-    except yaml.YAMLError:
+        directives = [
+            (token.name, token.value) for token in tokens if isinstance(token, yaml.DirectiveToken)
+        ]
+        as_strings = _Strict(list(yaml.load_all(text, Loader=strings)))
+    except (yaml.YAMLError, RecursionError):
         return None
-    return _hash_comments(text), tuple(scalars)
+    return _hash_comments(text), tuple(directives), tuple(scalars), as_strings
 
 
 # A plain scalar some YAML version may read as null, a boolean, a number or a date.

@@ -138,17 +138,17 @@ def _order_free(keys: frozenset[ImportKey], path: str) -> bool:
     """Reordering changes nothing only if no two imports bind the same name (the
     last one wins), none is a star import (it may shadow any name), none is a
     __future__ import (which must come first), none changes what later imports
-    find (_PATCHING), and, in a package's `__init__.py`, none imports the package's
-    own modules: they run in that order, and with imports circling between them
-    the order decides which one finds the other half made."""
+    find (_PATCHING), and none imports the project's own modules (a relative import,
+    or one named after a folder of the file's path): they run in that order, and
+    with imports circling between them the order decides which one finds the other
+    half made (in any module, not only a package's `__init__.py`)."""
     bound = [_bound_name(key) for key in keys]
-    package = posixpath.basename(posixpath.dirname(path))
-    init = posixpath.basename(path) == "__init__.py"
+    folders = set(posixpath.dirname(path).split("/")) - {""}
     for _, module, level, name, _ in keys:
         top = module.partition(".")[0]
         if module == "__future__" or name == "*" or top in _PATCHING:
             return False
-        if init and (level or top == package):
+        if level or top in folders:
             return False
     return len(bound) == len(set(bound))
 

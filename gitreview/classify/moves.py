@@ -320,6 +320,11 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
         # A subsection moved under another heading now documents something else
         # (`### Windows` from Install to Uninstall): within a file, the headings above
         # stay the same; into another file, only a page's title may be above it.
+        if outlines[0].old.raw_html or outlines[1].new.raw_html:
+            return (
+                "the page holds raw HTML (`<details>`, `<div>`): a section moved may go "
+                "into or out of an element"
+            )
         if same_file:
             parents = all(one.parents == two.parents for one, two in zip(was, now, strict=True))
             return None if parents else _NOT_WHOLE

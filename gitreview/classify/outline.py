@@ -109,6 +109,9 @@ class Module(NamedTuple):
 class Side(NamedTuple):
     units: tuple[Unit, ...]  # in order of first line; sections nest
     module: Module | None = None  # Python only
+    # Markdown: a line opens or closes raw HTML (`<details>`, `</div>`), which may hold
+    # sections: one moved may go into or out of an element.
+    raw_html: bool = False
 
 
 class Outline:
@@ -503,7 +506,9 @@ def _class_reads(table: symtable.SymbolTable) -> set[str]:
 # -- Markdown -----------------------------------------------------------------
 
 # Raw HTML that links: moved into another file, its target may no longer resolve.
-HTML_LINK = lazy_compile(r"\b(?:href|src)\s*=", re.IGNORECASE)
+# Raw HTML in a line (a tag, which may name a URL: `href=`, `srcset=`, `poster=`,
+# `data=`...), or an autolink.
+HTML_LINK = lazy_compile(r"<[A-Za-z/!?]")
 
 
 def _markdown(text: str) -> Side:
@@ -531,7 +536,11 @@ def _markdown(text: str) -> Side:
         end = _trimmed(lines, heading.line, last)
         units.append(Unit(heading.line, end, True, heading.slug, parents=tuple(above)))
         above.append((heading.level, heading.text))
-    return Side(tuple(units))
+    return Side(tuple(units), raw_html=any(map(_HTML_LINE.match, lines)))
+
+
+# A line that may start an HTML block: a tag or a comment, up to three spaces in.
+_HTML_LINE = lazy_compile(r" {0,3}<[A-Za-z/!?]")
 
 
 def _trimmed(lines: tuple[str, ...], first: int, last: int) -> int:

@@ -70,6 +70,9 @@ def _parse(text: str, listed: Collection[str]) -> tuple[dict[Any, Any], set[int]
             return {}, set()  # empty front matter: no keys at all
         if not isinstance(node, yaml.MappingNode) or node.flow_style:
             return None
+        keys = [key.value for key, _ in node.value if isinstance(key, yaml.ScalarNode)]
+        if len(keys) != len(set(keys)):
+            return None  # a key named twice: PyYAML keeps the last, others refuse the file
         entries: set[int] = set()
         for key, value in node.value:
             if (

@@ -37,6 +37,12 @@ _NAMES_TOOLS_READ = frozenset(
         *("azure-pipelines.yml", "bitbucket-pipelines.yml", "codecov.yml", "renovate.json"),
         *("Chart.yaml", "values.yaml", "kustomization.yaml", "kustomization.yml"),
         *("skaffold.yaml", "Tiltfile", "Earthfile", "Brewfile", "Snakefile", "SConstruct"),
+        # Django's and Celery's modules, found by their names in each app.
+        *("models.py", "admin.py", "apps.py", "urls.py", "settings.py", "wsgi.py", "asgi.py"),
+        *("tasks.py", "signals.py"),
+        # GitHub's templates and community files, found by their names.
+        *("PULL_REQUEST_TEMPLATE.md", "pull_request_template.md", "ISSUE_TEMPLATE.md"),
+        *("CONTRIBUTING.md", "CODE_OF_CONDUCT.md", "SUPPORT.md", "FUNDING.yml"),
     }
 )
 # Tools' configuration files found by their name (jest.config.js, vite.config.ts,
@@ -52,6 +58,10 @@ _TEST_NAME = lazy_compile(
     r"test_[^/]*\.py|[^/]*_test\.(?:py|go)|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?|[^/]*_spec\.rb"
     r"|(?:Test[^/]*|[^/]*Tests?)\.(?:java|kt|cs)"
 )
+# Folders test runners collect: Jest's __tests__, Cargo's integration tests.
+_TEST_FOLDER = lazy_compile(r"(?:^|/)(?:__tests__/[^/]*\.[cm]?[jt]sx?|tests/[^/]*\.rs)$")
+# Languages whose unit is the folder: a Go package, a Terraform module.
+_FOLDER_UNITS = (".go", ".tf", ".tf.json", ".tfvars")
 # Go compiles a file only on the system or architecture its name ends with.
 _GO_SYSTEMS = (
     "aix|android|darwin|dragonfly|freebsd|hurd|illumos|ios|js|linux|nacl|netbsd|openbsd"
@@ -128,8 +138,10 @@ def _source_set(path: str) -> str:
 
 
 def is_test_path(path: str) -> bool:
-    """Whether a test runner collects the file by its name."""
-    return _TEST_NAME.fullmatch(posixpath.basename(path)) is not None
+    """Whether a test runner collects the file by its name, or by its folder."""
+    if _TEST_NAME.fullmatch(posixpath.basename(path)) is not None:
+        return True
+    return _TEST_FOLDER.search(path) is not None
 
 
 def _test(path: str) -> str:
@@ -149,6 +161,13 @@ def _folder(path: str) -> str:
     return posixpath.dirname(path) + "/"
 
 
+def _unit(path: str) -> str:
+    """The folder of a file whose language makes one unit of a folder: moved to
+    another, a Go file is in another package, a Terraform file in another module
+    (whose resources `terraform apply` destroys in the old one)."""
+    return posixpath.dirname(path) + "/" if path.endswith(_FOLDER_UNITS) else ""
+
+
 # What a path tells tools, each read from the path alone.
 _ROLES: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("the name tools look for", _named),
@@ -157,6 +176,7 @@ _ROLES: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("the folder tools read", _folder),
     ("a migration's version", _migration),
     ("the source set", _source_set),
+    ("the package or module its folder makes", _unit),
 )
 
 
@@ -187,9 +207,20 @@ def _runs(facts: FileFacts) -> bool:
     """Whether the executable bit may decide if the file runs: a script's `#!` line,
     an executable binary, or text a shell runs as a script when the system will not
     (execve's ENOEXEC, which git's hooks and every shell fall back on): a shell
-    script, or a file of unknown kind with no extension. A side not read: maybe."""
+    script, or a file of unknown kind with no extension; or a file whose name says
+    it is run (`.cgi`, which a web server runs by its bit, `.command` on macOS, a
+    script of an interpreter). A side not read: maybe."""
     data = facts.change.new_data
     if data is None or data.startswith(_RUNNABLE_STARTS):
         return True
     name = posixpath.basename(facts.change.path)
+    if posixpath.splitext(name)[1].lower() in _RUN_BY_NAME:
+        return True
     return facts.kind == "shell" or (facts.kind == "unknown" and "." not in name)
+
+
+# Names of files that are run, with or without a #! line (found by an adversarial
+# review: the bit on `run.cgi` and `run.command` was `mode-only`).
+_RUN_BY_NAME_WORDS = """.cgi .fcgi .command .tool .run .bin .appimage .exe .com .bat .cmd .ps1
+.psm1 .jar .py .pyw .pl .pm .rb .php .js .mjs .cjs .lua .tcl .awk .sh .bash .zsh .ksh .fish .csh"""
+_RUN_BY_NAME = frozenset(_RUN_BY_NAME_WORDS.split())
