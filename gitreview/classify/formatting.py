@@ -126,28 +126,30 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
 
 
 def _yaml_data(text: str) -> tuple[Any, ...] | None:
-    """A YAML file's documents (safe loader); with `_yaml_written`, its meaning."""
+    """A YAML file's documents (safe loader), and the same with every scalar a string
+    (keys that are one under YAML 1.1 rules, `yes` and `on` or `010` and `8`, are two
+    to a 1.2 reader: they must keep their values); with `_yaml_written`, its meaning."""
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    strings = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
     try:
-        return (_Strict(list(yaml.load_all(text, Loader=loader))),)
+        data = _Strict(list(yaml.load_all(text, Loader=loader)))
+        return data, _Strict(list(yaml.load_all(text, Loader=strings)))
     except (yaml.YAMLError, ValueError, RecursionError):  # ValueError: 2024-02-30
         return None
 
 
 def _yaml_written(text: str) -> tuple[object, ...] | None:
-    """A YAML file's comments, directives (`%YAML 1.2`), its scalars as written, sorted,
-    and its data with every scalar a string. YAML 1.1 and 1.2 read `no`, `on`, `010`,
-    `1:30`, `0o14` differently: the same data under PyYAML's 1.1 rules is not enough,
-    the scalars must be written alike, and one that some version may read as other
-    than a string must keep its quotes or their absence (`v: 0o14` is a number to a
-    YAML 1.2 reader, `v: '0o14'` never is); and keys that are one under 1.1 rules
-    (`yes` and `on`, `010` and `8`) must pair with the same values as written."""
+    """A YAML file's comments, directives (`%YAML 1.2`), and its scalars as written,
+    sorted. YAML 1.1 and 1.2 read `no`, `on`, `010`, `1:30`, `0o14` differently: the
+    same data under PyYAML's 1.1 rules is not enough (see `_yaml_data`), the scalars
+    must be written alike, and one that some version may read as other than a string
+    must keep its quotes or their absence (`v: 0o14` is a number to a YAML 1.2
+    reader, `v: '0o14'` never is)."""
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    strings = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
     try:
         tokens = list(yaml.scan(text, Loader=loader))
         scalars = sorted(
@@ -158,10 +160,9 @@ def _yaml_written(text: str) -> tuple[object, ...] | None:
         directives = [
             (token.name, token.value) for token in tokens if isinstance(token, yaml.DirectiveToken)
         ]
-        as_strings = _Strict(list(yaml.load_all(text, Loader=strings)))
-    except (yaml.YAMLError, RecursionError):
+    except yaml.YAMLError:
         return None
-    return _hash_comments(text), tuple(directives), tuple(scalars), as_strings
+    return _hash_comments(text), tuple(directives), tuple(scalars)
 
 
 # A plain scalar some YAML version may read as null, a boolean, a number or a date.
