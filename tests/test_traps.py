@@ -59,6 +59,20 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "country: false\nenabled: true\n",
     ),
     ("a YAML octal", "mode.yml", "mode: 010\n", "mode: 8\n"),
+    # A blank line under a comment about the next line uncovers that line (found by
+    # an adversarial review: Flow's and cppcheck's were `blank-lines`).
+    (
+        "a blank line under a $FlowFixMe",
+        "a.js",
+        'const a = 1;\n// $FlowFixMe\nconst b: number = "x";\n',
+        'const a = 1;\n// $FlowFixMe\n\nconst b: number = "x";\n',
+    ),
+    (
+        "a blank line under a cppcheck-suppress",
+        "a.c",
+        "int f(int *p) {\n  // cppcheck-suppress nullPointer\n  return *p;\n}\n",
+        "int f(int *p) {\n  // cppcheck-suppress nullPointer\n\n  return *p;\n}\n",
+    ),
     # reStructuredText literal blocks (found by an adversarial review).
     (
         "spaces in a quoted literal block",

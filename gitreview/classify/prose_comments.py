@@ -53,6 +53,7 @@ _NEXT_LINE = lazy_compile(
     r"(?i)disable-next|NOLINTNEXTLINE|@ts-(?:ignore|expect-error)|prettier-ignore"
     r"|(?:istanbul|c8|v8)\s+ignore\s+next|biome-ignore|deno-lint-ignore|noinspection"
     r"|nosemgrep|shellcheck\s+disable|hadolint\s+ignore|(?:tfsec|trivy):ignore"
+    r"|\$Flow(?:FixMe|Issue|ExpectedError)|cppcheck-suppress|coverity\[|ReSharper\s+disable\s+once"
 )
 
 
