@@ -436,6 +436,9 @@ def reordered(
     return (what, {path: module(*parts)}, {path: module(*parts, swapped=True)}, expected)
 
 
+FIRST_DEF = "def first(value):\n    total = value * 2 + 1\n    return total + len('abcdefghij')\n"
+SECOND_DEF = "def second(value):\n    total = value * 3 + 2\n    return total + len('klmnopqrst')\n"
+FIRST_THEN_SECOND = FIRST_DEF + "\n\n" + SECOND_DEF
 MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
     # (what, old files, new files, the classification of every hunk of the range)
     (
@@ -671,7 +674,19 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         {"guide.md": DOC.replace(INSTALL, ""), "b.md": "# B\n\n" + LINKED},
         "significant",
     ),
-    # Found by an adversarial review: both were `moved`.
+    # Found by an adversarial review: each was `moved`.
+    (
+        "a function moved above the module's docstring (then no docstring)",
+        {"mod.py": '"""The module."""\n\n' + FIRST_THEN_SECOND},
+        {"mod.py": SECOND_DEF + '\n\n"""The module."""\n\n' + FIRST_DEF},
+        "significant",
+    ),
+    (
+        "a function moved above the #! line",
+        {"mod.py": "#!/usr/bin/env python3\n" + FIRST_THEN_SECOND},
+        {"mod.py": SECOND_DEF + "#!/usr/bin/env python3\n" + FIRST_DEF},
+        "significant",
+    ),
     (
         "two Markdown sections swapped in a page with a <details> element",
         {"guide.md": DOC.replace("Read this first.\n", "Read this first.\n\n<details>\n")},

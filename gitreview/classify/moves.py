@@ -340,6 +340,17 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
             "a Python definition moved into another module is no longer found where "
             "other modules import it from, or where test runners collect it"
         )
+    ends = ((outlines[0].old, was), (outlines[1].new, now))
+    if any(side.module is not None and side.module.marked for side, _ in ends) and any(
+        side.module is not None and any(unit.first <= side.module.head for unit in units)
+        for side, units in ends
+    ):
+        # Found by an adversarial review: a def moved above the docstring (then no
+        # docstring: `__doc__` is None) or above the #! line.
+        return (
+            "a definition moved to or from the module's start, where its docstring "
+            "and its #! line must be"
+        )
     path = files[block.target.file][0].path
     if is_test_path(path) and any(unit.name.lower().startswith("test") for unit in now):
         return "pytest runs a test file's tests in their order of definition"

@@ -104,6 +104,12 @@ class Module(NamedTuple):
     # The first way the module reads definitions in their order, as written
     # (`globals()`, `__subclasses__`...); "" when it has none.
     introspects: str = ""
+    # The line its first statement starts on (0: none), and whether the module has a
+    # `#!` line or a string of its own at its top level (its docstring, or one that
+    # may become it): a definition moved there or from there decides which string is
+    # the docstring, and whether the `#!` line is first.
+    head: int = 0
+    marked: bool = False
 
 
 class Side(NamedTuple):
@@ -245,7 +251,17 @@ def _python(text: str) -> Side | None:
             star = star or any(alias.name == "*" for alias in node.names)
     recorders = _Recorders(tree, imported, bound)
     recorded = tuple(recorders.of(unit, statement) for unit, statement in units)
-    module = Module(bound, read_early, frozenset(read), star, tuple(calls), introspects)
+    strings = any(
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+        for statement in tree.body
+    )
+    head = min([tree.body[0].lineno, *_decorator_lines(tree.body[0])]) if tree.body else 0
+    marked = strings or text.startswith("#!")
+    module = Module(
+        bound, read_early, frozenset(read), star, tuple(calls), introspects, head, marked
+    )
     return Side(recorded, module)
 
 
