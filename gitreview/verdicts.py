@@ -290,15 +290,16 @@ def prove(
         index.asked = []
     try:
         analysis = analyze(change, kind, config=settings, head=head)
+        problem = config_problem(change, terms.origin)
+        own = trust.findings(change, settings, terms.origin, problem)
+        findings = apply_rule_settings((*analysis.report.findings, *own), settings)
+        modules = None if index is None else index.is_module
+        facts = FileFacts(change, kind, analysis, settings, at_head, at_base, findings, modules)
+        verdict = classify(facts)
     finally:
         asked = () if index is None or index.asked is None else tuple(index.asked)
         if index is not None:
             index.asked = None
-    problem = config_problem(change, terms.origin)
-    own = trust.findings(change, settings, terms.origin, problem)
-    findings = apply_rule_settings((*analysis.report.findings, *own), settings)
-    facts = FileFacts(change, kind, analysis, settings, at_head, at_base, findings)
-    verdict = classify(facts)
     # What decides the review is never trivial in the end (pipeline._never_trivial):
     # its scopes are named now, as any significant file's.
     trusted = bool(trust.rule_of(change, settings))

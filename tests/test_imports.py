@@ -1,10 +1,11 @@
 """Imports reordered, as isort writes them, wherever they are (issue 11)."""
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from manifests import files_by_path, manifest_of
-from repos import before_and_after
+from repos import before_and_after, git
 
 USE = "\n\nprint(alpha, beta, gamma)\n"
 
@@ -116,3 +117,71 @@ def test_imports_reordered(tmp_path: Path, what: str) -> None:
 @pytest.mark.parametrize("what", sorted(NOT_REORDERED))
 def test_imports_moved_elsewhere_stay_significant(tmp_path: Path, what: str) -> None:
     assert ("significant", ["content"]) in hunks(tmp_path, *NOT_REORDERED[what])
+
+
+# The project's own modules, found in the head's tree wherever they are (found by an
+# adversarial review): a package with effects imported by a script in another folder,
+# and modules at the root imported by a module beside them. The standard library's
+# modules, in the same repositories, stay trivial.
+OWN_MODULES = {
+    "a package of the project, imported by a script in another folder": (
+        "scripts/run.py",
+        "from mylib import alpha\nfrom mylib import beta\n",
+        "from mylib import beta\nfrom mylib import alpha\n",
+    ),
+    "modules at the root, imported by a module beside them": (
+        "main.py",
+        "import alpha\nimport beta\n",
+        "import beta\nimport alpha\n",
+    ),
+}
+PROJECT = {
+    "mylib/__init__.py": "REGISTRY = []\n",
+    "mylib/alpha.py": "from mylib import REGISTRY\nREGISTRY.append('alpha')\n",
+    "mylib/beta.py": "from mylib import REGISTRY\nREGISTRY.append('beta')\n",
+    "alpha.py": "import beta\n",
+    "beta.py": "X = 1\n",
+}
+
+
+def _in_project(tmp_path: Path, path: str, old: str, new: str) -> dict[str, Any]:
+    repo = tmp_path / "repo"
+    repo.mkdir(parents=True)
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    for name, text in {**PROJECT, path: old}.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    git(repo, "add", "--all")
+    git(repo, "commit", "--quiet", "-m", "Before")
+    (repo / path).write_text(new)
+    git(repo, "commit", "--quiet", "--all", "-m", "After")
+    return files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))[path]
+
+
+@pytest.mark.parametrize("what", sorted(OWN_MODULES))
+def test_the_projects_own_modules_keep_their_order(tmp_path: Path, what: str) -> None:
+    path, old, new = OWN_MODULES[what]
+    entry = _in_project(tmp_path, path, old, new)
+    assert entry["classification"] == "significant"
+    # Control: the standard library's modules, in the same file of the same project.
+    swapped = ("import sys\nimport json\n", "import json\nimport sys\n")
+    control = _in_project(tmp_path / "control", path, *swapped)
+    assert (control["classification"], control["reasons"]) == ("trivial", ["import-order"])
+
+
+def test_a_cached_reorder_is_proved_again_when_the_project_gains_the_module(
+    tmp_path: Path,
+) -> None:
+    """The verdict of a blob pair kept in the cache holds what the head's tree
+    answered: a later range whose head has the module proves it again."""
+    path, old, new = OWN_MODULES["a package of the project, imported by a script in another folder"]
+    repo = before_and_after(tmp_path / "repo", path, old, new)
+    first = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))[path]
+    assert first["classification"] == "trivial"  # `mylib` is no module of this project
+    for name, text in PROJECT.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    git(repo, "add", "--", *PROJECT)
+    git(repo, "commit", "--quiet", "-m", "The project's modules")
+    later = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD~2..HEAD"))
+    assert later[path]["classification"] == "significant"

@@ -439,6 +439,8 @@ def reordered(
 FIRST_DEF = "def first(value):\n    total = value * 2 + 1\n    return total + len('abcdefghij')\n"
 SECOND_DEF = "def second(value):\n    total = value * 3 + 2\n    return total + len('klmnopqrst')\n"
 FIRST_THEN_SECOND = FIRST_DEF + "\n\n" + SECOND_DEF
+GETATTR = '\n\nVALUE = getattr(sys.modules[__name__], "second")\n'
+REBINDS = "def init():\n    global second\n    second = len\n"
 MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
     # (what, old files, new files, the classification of every hunk of the range)
     (
@@ -686,6 +688,52 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         {"mod.py": "#!/usr/bin/env python3\n" + FIRST_THEN_SECOND},
         {"mod.py": SECOND_DEF + "#!/usr/bin/env python3\n" + FIRST_DEF},
         "significant",
+    ),
+    # Found by a fourth adversarial review: each was `moved`. A definition moved below
+    # a line that reads it at import time by a string, or by a value; below a call
+    # that rebinds it; out from under a comment tools read by its place.
+    (
+        "a function moved below a line that runs it by eval('...')",
+        {"mod.py": SECOND_DEF + "\n\n" + FIRST_DEF + "\n\nVALUE = eval('second(3)')\n"},
+        {"mod.py": FIRST_DEF + "\n\nVALUE = eval('second(3)')\n\n\n" + SECOND_DEF},
+        "significant",
+    ),
+    (
+        "a function moved below a line that reads it by getattr(module, 'name')",
+        {"mod.py": "import sys\n\n\n" + SECOND_DEF + "\n\n" + FIRST_DEF + GETATTR},
+        {"mod.py": "import sys\n\n\n" + FIRST_DEF + GETATTR + "\n\n" + SECOND_DEF},
+        "significant",
+    ),
+    (
+        "a function moved below a line that runs code it is given (eval(source))",
+        {"mod.py": SECOND_DEF + "\n\n" + FIRST_DEF + "\n\nVALUE = eval(SOURCE)\n"},
+        {"mod.py": FIRST_DEF + "\n\nVALUE = eval(SOURCE)\n\n\n" + SECOND_DEF},
+        "significant",
+    ),
+    (
+        "a function moved below a call that rebinds it (`global`)",
+        {"mod.py": SECOND_DEF + "\n\n" + REBINDS + "\n\ninit()\n"},
+        {"mod.py": REBINDS + "\n\ninit()\n\n\n" + SECOND_DEF},
+        "significant",
+    ),
+    (
+        "a function moved out from under `# pylint: disable=all`",
+        {"mod.py": FIRST_DEF + "\n\n# pylint: disable=all\n\n\n" + SECOND_DEF},
+        {"mod.py": SECOND_DEF + "\n\n" + FIRST_DEF + "\n\n# pylint: disable=all\n"},
+        "significant",
+    ),
+    # Controls: the same modules, where the move crosses none of these.
+    (
+        "a function moved, a line below both running the other one by eval('...')",
+        {"mod.py": SECOND_DEF + "\n\n" + FIRST_DEF + "\n\nVALUE = eval('first(3)')\n"},
+        {"mod.py": FIRST_DEF + "\n\n" + SECOND_DEF + "\n\nVALUE = eval('first(3)')\n"},
+        "trivial",
+    ),
+    (
+        "two functions swapped below `# pylint: disable=all`",
+        {"mod.py": "# pylint: disable=all\n\n\n" + FIRST_THEN_SECOND},
+        {"mod.py": "# pylint: disable=all\n\n\n" + SECOND_DEF + "\n\n" + FIRST_DEF},
+        "trivial",
     ),
     (
         "two Markdown sections swapped in a page with a <details> element",

@@ -21,6 +21,7 @@ from gitreview.analyze.markdown import BROKEN_ANCHOR, BROKEN_ELSEWHERE, BROKEN_L
 from gitreview.analyze.markdown_doc import Document, Link
 from gitreview.model import Finding
 from gitreview.pages import MARKDOWN_SUFFIXES, is_markdown, name_forms
+from gitreview.patterns import lazy_compile
 
 # Fragments every page has: an empty one and "top" (HTML scrolls to the top).
 _ALWAYS_THERE = frozenset({"", "top"})
@@ -85,7 +86,8 @@ def closest_anchor(fragment: str, document: Document) -> str | None:
 
 # What a file's analysis asked the head tree, with the answers it got, so that a
 # verdict cached for its blob pair is reused only where the head still answers the
-# same (cache.py): ("exists", path, folder?, found) or ("blob", path, id or None).
+# same (cache.py): ("exists", path, folder?, found), ("blob", path, id or None), or
+# ("module", name, False, found) (`is_module`).
 Asked = tuple[str, str, bool, bool | str | None]
 
 
@@ -102,6 +104,7 @@ class HeadIndex:
         self.head = head
         self._paths: frozenset[str] | None = None
         self._folders: frozenset[str] | None = None
+        self._modules: frozenset[str] | None = None
         self._lookups: dict[tuple[str, bool], bool] = {}
         self._texts: dict[str, str | None] = {}
         self._documents: dict[str, Document | None] = {}
@@ -130,6 +133,19 @@ class HeadIndex:
         if self._folders is None:
             self._folders = frozenset(_folders(self._paths))
         return path in self._folders or (not folder and path in self._paths)
+
+    def is_module(self, name: str) -> bool:
+        """Whether the head has a folder, or a Python file, named `name` anywhere: a
+        module or package of the project's own, which `import name` may find (the
+        script's folder, the root, `src/`, a package of a monorepo...)."""
+        if self._modules is None:
+            if self._paths is None:
+                self._paths = frozenset(self.head.files())
+            self._modules = frozenset(_module_names(self._paths))
+        found = name in self._modules
+        if self.asked is not None:
+            self.asked.append(("module", name, False, found))
+        return found
 
     # Files links elsewhere read at once: each is let go once looked at, and a range
     # that loses pages thousands of files name must not hold all their texts.
@@ -179,6 +195,9 @@ class HeadIndex:
             if question == "exists":
                 if self._exists(path, folder) != answer:
                     return False
+            elif question == "module":
+                if self.is_module(path) != answer:
+                    return False
             elif self.head.oid(path) != answer:
                 return False
         return True
@@ -190,6 +209,20 @@ def _folders(paths: Iterable[str]) -> Iterator[str]:
         parts = path.split("/")[:-1]
         for depth in range(1, len(parts) + 1):
             yield "/".join(parts[:depth])
+
+
+# What a file whose name `import name` finds ends with (an extension module's name
+# holds its platform: `name.cpython-311-x86_64-linux-gnu.so`).
+_MODULE_FILE = lazy_compile(r"([^./]+)(?:\.[^/]*)?\.(?:py|pyi|pyx|pxd|so|pyd)$")
+
+
+def _module_names(paths: Iterable[str]) -> Iterator[str]:
+    for path in paths:
+        *folders, name = path.split("/")
+        yield from folders
+        found = _MODULE_FILE.fullmatch(name)
+        if found:
+            yield found.group(1)
 
 
 _INDEXES: weakref.WeakKeyDictionary[HeadTree, HeadIndex] = weakref.WeakKeyDictionary()

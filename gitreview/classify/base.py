@@ -24,6 +24,7 @@ class FileFacts:
         "findings",
         "kind",
         "memo",
+        "modules",
     )
 
     def __init__(
@@ -35,6 +36,7 @@ class FileFacts:
         attributes: Mapping[str, bool | str | None],
         base_attributes: Mapping[str, bool | str | None] | None = None,
         findings: tuple[Finding, ...] = (),
+        modules: Callable[[str], bool] | None = None,
     ) -> None:
         self.change = change
         self.kind = kind
@@ -45,6 +47,10 @@ class FileFacts:
         self.attributes = attributes
         self.base_attributes = base_attributes
         self.findings = findings  # with the configured severities
+        # Whether a name is a module or package of the project's own at head (a
+        # folder or a Python file of that name anywhere in its tree); None: no head
+        # tree (a patch). Asked of the head: a cached verdict keeps the answers.
+        self.modules = modules
         # Work a rule does once per file (a parse of the old side), shared by its hunks.
         self.memo: dict[str, object] = {}
 

@@ -11,7 +11,7 @@ one statement like any other (issue 11).
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from gitreview.analyze.python import bodies
@@ -66,7 +66,7 @@ def import_order(facts: FileFacts, hunk: Hunk) -> Proof | None:
     if [(kind, line + shift, body) for kind, line, body in old_place] != list(new_place):
         return None
     keys = _keys(old_imports)
-    if keys != _keys(new_imports) or not _order_free(keys, facts.change.path):
+    if keys != _keys(new_imports) or not _order_free(keys, facts.change.path, facts.modules):
         return None
     if _comments(parsed[0], old_imports, old_range) != _comments(parsed[1], new_imports, new_range):
         return None
@@ -134,14 +134,18 @@ def _keys(imports: list[ast.stmt]) -> frozenset[ImportKey]:
     return frozenset(keys)
 
 
-def _order_free(keys: frozenset[ImportKey], path: str) -> bool:
+def _order_free(
+    keys: frozenset[ImportKey], path: str, modules: Callable[[str], bool] | None
+) -> bool:
     """Reordering changes nothing only if no two imports bind the same name (the
     last one wins), none is a star import (it may shadow any name), none is a
     __future__ import (which must come first), none changes what later imports
-    find (_PATCHING), and none imports the project's own modules (a relative import,
-    or one named after a folder of the file's path): they run in that order, and
-    with imports circling between them the order decides which one finds the other
-    half made (in any module, not only a package's `__init__.py`)."""
+    find (_PATCHING), and none imports the project's own modules: they run in that
+    order, and with imports circling between them the order decides which one finds
+    the other half made (in any module, not only a package's `__init__.py`). The
+    project's own: a relative import, one named after a folder of the file's path,
+    or one the head's tree has a folder or a Python file for (`modules`; with no
+    tree, none is known not to be)."""
     bound = [_bound_name(key) for key in keys]
     folders = set(posixpath.dirname(path).split("/")) - {""}
     for _, module, level, name, _ in keys:
@@ -150,7 +154,9 @@ def _order_free(keys: frozenset[ImportKey], path: str) -> bool:
             return False
         if level or top in folders:
             return False
-    return len(bound) == len(set(bound))
+    if len(bound) != len(set(bound)) or modules is None:
+        return False
+    return not any(modules(top) for top in sorted({key[1].partition(".")[0] for key in keys}))
 
 
 # Modules whose import changes what later imports find: setuptools replaces

@@ -18,6 +18,7 @@ module-level assignment) stays significant, pointing at where it went or came fr
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -26,7 +27,14 @@ from typing import NamedTuple
 from gitreview.analyze import lexical
 from gitreview.classify import aggregate
 from gitreview.classify.base import FileVerdict, Verdict
-from gitreview.classify.outline import HTML_LINK, MODULE_NAMES, Side, Unit, whole_units
+from gitreview.classify.outline import (
+    HTML_LINK,
+    MODULE_NAMES,
+    Side,
+    Unit,
+    directives_around,
+    whole_units,
+)
 from gitreview.classify.renames import is_test_path
 from gitreview.handles import Handle
 from gitreview.model import FileChange, Line, PackedLines, origins_of, texts_of
@@ -351,6 +359,11 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
             "a definition moved to or from the module's start, where its docstring "
             "and its #! line must be"
         )
+    crossed = _crossed(directives_around(outlines[0].old), directives_around(outlines[1].new))
+    if crossed is not None:
+        # Found by an adversarial review: moved out from under `# pylint: disable=all`,
+        # a definition is linted again.
+        return f"a definition moved across a comment tools read by its place ({crossed})"
     path = files[block.target.file][0].path
     if is_test_path(path) and any(unit.name.lower().startswith("test") for unit in now):
         return "pytest runs a test file's tests in their order of definition"
@@ -369,6 +382,17 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
             "definition, and may record it or have effects (a hook, a receiver, a handler): "
             "its place is meaning"
         )
+    return None
+
+
+def _crossed(
+    before: list[tuple[str, frozenset[str]]], after: list[tuple[str, frozenset[str]]]
+) -> str | None:
+    """The first comment tools read whose definitions below it are not the same on
+    both sides (or that one side lacks); None if none."""
+    for one, two in itertools.zip_longest(before, after):
+        if one != two:
+            return (one or two)[0]
     return None
 
 

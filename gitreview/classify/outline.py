@@ -110,6 +110,10 @@ class Module(NamedTuple):
     # the docstring, and whether the `#!` line is first.
     head: int = 0
     marked: bool = False
+    # Comments of their own between statements that tools read by position, by line:
+    # `# pylint: disable=all` covers the definitions below it, a coding line must be
+    # first. A definition moved across one goes in or out of its reach.
+    directives: tuple[tuple[int, str], ...] = ()
 
 
 class Side(NamedTuple):
@@ -206,6 +210,12 @@ def _python(text: str) -> Side | None:
     }
     calls: list[int] = []
     imported: dict[str, str] = {}  # name -> the module, or module.name, it was imported as
+    for node in ast.walk(tree):
+        # A function that rebinds a module name (`global helper`) binds it once more,
+        # when it is called: which binding is last then depends on the order.
+        if isinstance(node, ast.Global):
+            for name in node.names:
+                bound.setdefault(name, []).append(node.lineno)
     for statement in tree.body:
         imported |= _imported(statement)
         first = min([statement.lineno, *_decorator_lines(statement)])
@@ -229,14 +239,23 @@ def _python(text: str) -> Side | None:
                 (Unit(first, last, True, statement.name, reads, frozenset(early)), statement)
             )
         else:
-            for name in _early_reads(statement):
+            for name in _early_reads(statement, definitions):
                 read_early.setdefault(name, []).append(first)
             units.append((Unit(first, last, False), statement))
-    # Read: every name loaded, and every string that could name one (`__all__`,
-    # getattr(module, "name")): a name that only a string reads still must resolve.
+    # Read: every name loaded, and every name a string could hold (`__all__`,
+    # getattr(module, "name"), eval("name(3)")): a name only a string reads still
+    # must resolve.
     read: set[str] = set()
     star = False
     introspects = ""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and _is_docstring(node.body[0])
+    }
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             read.add(node.id)
@@ -245,24 +264,56 @@ def _python(text: str) -> Side | None:
         elif isinstance(node, ast.Attribute) and node.attr in _ORDER_READERS:
             introspects = introspects or node.attr
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if node.value.isidentifier():
-                read.add(node.value)
+            if id(node) not in docstrings:
+                read.update(_IDENTIFIER.findall(node.value))
+        elif _reads_any(node):
+            read |= definitions
         elif isinstance(node, ast.ImportFrom):
             star = star or any(alias.name == "*" for alias in node.names)
     recorders = _Recorders(tree, imported, bound)
     recorded = tuple(recorders.of(unit, statement) for unit, statement in units)
-    strings = any(
-        isinstance(statement, ast.Expr)
-        and isinstance(statement.value, ast.Constant)
-        and isinstance(statement.value.value, str)
-        for statement in tree.body
-    )
+    strings = any(_is_docstring(statement) for statement in tree.body)
     head = min([tree.body[0].lineno, *_decorator_lines(tree.body[0])]) if tree.body else 0
     marked = strings or text.startswith("#!")
+    directives = tuple(_directives(text, [unit for unit, _ in units]))
     module = Module(
-        bound, read_early, frozenset(read), star, tuple(calls), introspects, head, marked
+        bound,
+        read_early,
+        frozenset(read),
+        star,
+        tuple(calls),
+        introspects,
+        head,
+        marked,
+        directives,
     )
     return Side(recorded, module)
+
+
+def _directives(text: str, units: list[Unit]) -> Iterator[tuple[int, str]]:
+    """The comments tools read on lines of their own outside every statement."""
+    from gitreview.classify.prose_comments import TOOL_COMMENT
+
+    inside = iter(units)
+    unit = next(inside, None)
+    for number, line in enumerate(text.split("\n"), 1):
+        while unit is not None and unit.last < number:
+            unit = next(inside, None)
+        if unit is not None and unit.first <= number:
+            continue
+        comment = line.strip()
+        if comment.startswith("#") and TOOL_COMMENT.search(comment):
+            yield number, comment
+
+
+def directives_around(side: Side) -> list[tuple[str, frozenset[str]]]:
+    """Each comment tools read by position, with the definitions below it."""
+    if side.module is None:
+        return []
+    return [
+        (comment, frozenset(u.name for u in side.units if u.movable and u.first > line))
+        for line, comment in side.module.directives
+    ]
 
 
 # What lists a module's definitions, or a class's subclasses, in their order of
@@ -469,14 +520,54 @@ def _defaults(args: ast.arguments) -> list[ast.AST]:
     return [*args.defaults, *(d for d in args.kw_defaults if d is not None), *annotations]
 
 
-def _early_reads(statement: ast.stmt) -> set[str]:
+# Where a string may name a definition: `getattr(module, "helper")`, `eval("helper(3)")`.
+_IDENTIFIER = lazy_compile(r"[A-Za-z_]\w*")
+# What runs code, or reads a name, that one of its arguments holds (by its place):
+# given anything but a string as written, it may read any definition (`eval(source)`,
+# `getattr(module, name)`).
+_DYNAMIC_READERS = {"eval": 0, "exec": 0, "compile": 0, "getattr": 1}
+
+
+def _early_reads(statement: ast.stmt, definitions: set[str]) -> set[str]:
+    """The names a statement that is no definition reads at import time: by name,
+    by a string that may name them (a docstring and `__all__` aside: nothing reads
+    them as the module runs), or any definition, by a value (`eval(source)`)."""
     import ast
 
-    return {
-        node.id
-        for node in _walk_early(statement)
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
-    }
+    if _is_docstring(statement) or list(_bindings(statement)) == ["__all__"]:
+        return set()
+    reads = set()
+    for node in _walk_early(statement):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            reads.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            reads.update(_IDENTIFIER.findall(node.value))
+        elif _reads_any(node):
+            reads |= definitions
+    return reads
+
+
+def _reads_any(node: ast.AST) -> bool:
+    """Whether a node is a call that may read any name: `eval(source)`."""
+    import ast
+
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+    place = _DYNAMIC_READERS.get(called)
+    given = node.args[place] if place is not None and len(node.args) > place else None
+    return place is not None and not isinstance(given, ast.Constant)
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    import ast
+
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
 
 
 def _header_names(
