@@ -865,6 +865,11 @@ class TreeReader:
             self._ahead.close()
             self._ahead = None
 
+    def macros(self) -> frozenset[str]:
+        options = ["-h", "-o", "-a", "-E", "-e", _MACRO]
+        found = _grep_output(_grep(self._repo, self._commit, options, _HEADERS))
+        return frozenset(_MACRO_NAME.findall(found.decode("utf-8", "replace")))
+
     def files_holding(
         self,
         literals: tuple[str, ...],
@@ -911,6 +916,12 @@ class TreeReader:
                     self._found[path] = blob.data  # read next: not asked of git twice
         return found
 
+
+# A function-like macro's definition, and the headers that share them between files
+# (one a .c file defines is its own: its text shows it). Git's 330 headers: 0.14 s.
+_MACRO = r"^[[:space:]]*#[[:space:]]*define[[:space:]]+[A-Za-z_][A-Za-z0-9_]*\("
+_MACRO_NAME = lazy_compile(r"define\s+(\w+)\(")
+_HEADERS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tcc", ".tpp")
 
 # More literals than this are looked for by reading the files instead of git grep,
 # which tries each literal on its own: over 4,000 pages, 100 names took it 0.4 s,
@@ -1005,6 +1016,16 @@ def _grep(
     )
 
 
+def _grep_output(process: subprocess.Popen[bytes]) -> bytes:
+    """What a search started by `_grep` found (nothing: status 1), once it ends."""
+    stdout, stderr = process.communicate()
+    if process.returncode not in (0, 1):
+        message = stderr.decode("utf-8", "replace").strip().splitlines()
+        failure = message[-1] if message else process.returncode
+        raise UserError(f"git grep failed: {failure}", status=Exit.RANGE)
+    return stdout
+
+
 class Search:
     """`files_holding`, started at once and read when asked: git searches on another
     core while the range is analyzed."""
@@ -1034,11 +1055,7 @@ class Search:
             assert self._process is not None
             if meanwhile is not None and self._process.poll() is None:
                 meanwhile()
-            stdout, stderr = self._process.communicate()
-            if self._process.returncode not in (0, 1):  # 1: no file holds any of them
-                message = stderr.decode("utf-8", "replace").strip().splitlines()
-                failure = message[-1] if message else self._process.returncode
-                raise UserError(f"git grep failed: {failure}", status=Exit.RANGE)
+            stdout = _grep_output(self._process)
             prefix = f"{self._treeish}:".encode()
             names = stdout.split(b"\0")
             self._found = tuple(path_text(name.removeprefix(prefix)) for name in names if name)

@@ -293,8 +293,7 @@ def prove(
         problem = config_problem(change, terms.origin)
         own = trust.findings(change, settings, terms.origin, problem)
         findings = apply_rule_settings((*analysis.report.findings, *own), settings)
-        modules = None if index is None else index.is_module
-        facts = FileFacts(change, kind, analysis, settings, at_head, at_base, findings, modules)
+        facts = FileFacts(change, kind, analysis, settings, at_head, at_base, findings, index)
         verdict = classify(facts)
     finally:
         asked = () if index is None or index.asked is None else tuple(index.asked)

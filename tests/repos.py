@@ -411,3 +411,16 @@ def before_and_after(dest: Path, path: str, old: str, new: str) -> Path:
         git(dest, "add", "--", path)
         git(dest, "commit", "--quiet", "-m", message)
     return dest
+
+
+def two_commits(dest: Path, old: dict[str, str], new: dict[str, str]) -> Path:
+    """A repository of two commits: the `old` files, then the `new` ones."""
+    dest.mkdir(parents=True)
+    git(dest, "init", "--quiet", "--initial-branch=main")
+    for files, message in ((old, "Before"), (new, "After")):
+        for path, text in files.items():
+            (dest / path).parent.mkdir(parents=True, exist_ok=True)
+            (dest / path).write_text(text)
+            git(dest, "add", "--", path)
+        git(dest, "commit", "--quiet", "-m", message)
+    return dest

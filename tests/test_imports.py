@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 from manifests import files_by_path, manifest_of
-from repos import before_and_after, git
+from repos import before_and_after, git, two_commits
 
 USE = "\n\nprint(alpha, beta, gamma)\n"
 
@@ -145,16 +145,7 @@ PROJECT = {
 
 
 def _in_project(tmp_path: Path, path: str, old: str, new: str) -> dict[str, Any]:
-    repo = tmp_path / "repo"
-    repo.mkdir(parents=True)
-    git(repo, "init", "--quiet", "--initial-branch=main")
-    for name, text in {**PROJECT, path: old}.items():
-        (repo / name).parent.mkdir(parents=True, exist_ok=True)
-        (repo / name).write_text(text)
-    git(repo, "add", "--all")
-    git(repo, "commit", "--quiet", "-m", "Before")
-    (repo / path).write_text(new)
-    git(repo, "commit", "--quiet", "--all", "-m", "After")
+    repo = two_commits(tmp_path / "repo", {**PROJECT, path: old}, {path: new})
     return files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))[path]
 
 

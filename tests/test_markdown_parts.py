@@ -67,6 +67,9 @@ class FakeHead:
         self.listings += 1
         return [name for name in self._files if name.endswith(suffixes or ("",))]
 
+    def macros(self) -> frozenset[str]:
+        return frozenset()
+
     def files_holding(
         self,
         literals: tuple[str, ...],

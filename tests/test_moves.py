@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from manifests import files_by_path, manifest_of, run
-from repos import RepoFactory, git
+from repos import RepoFactory, git, two_commits
 
 
 @pytest.fixture(scope="module")
@@ -778,19 +778,6 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "significant",
     ),
 ]
-
-
-def two_commits(dest: Path, old: dict[str, str], new: dict[str, str]) -> Path:
-    """A repository of two commits: the `old` files, then the `new` ones."""
-    dest.mkdir(parents=True)
-    git(dest, "init", "--quiet", "--initial-branch=main")
-    for files, message in ((old, "Before"), (new, "After")):
-        for path, text in files.items():
-            (dest / path).parent.mkdir(parents=True, exist_ok=True)
-            (dest / path).write_text(text)
-            git(dest, "add", "--", path)
-        git(dest, "commit", "--quiet", "-m", message)
-    return dest
 
 
 @pytest.mark.parametrize(("what", "old", "new", "expected"), MOVES, ids=[m[0] for m in MOVES])

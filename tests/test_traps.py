@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from manifests import files_by_path, manifest_of
-from repos import before_and_after
+from repos import before_and_after, git, two_commits
 
 KEYS = "".join(f'  "k{i}": {i},\n' for i in range(12))
 YAML_KEYS = "".join(f"k{i}: {i}\n" for i in range(12))
@@ -375,3 +375,52 @@ def test_stays_significant(tmp_path: Path, what: str, path: str, old: str, new: 
     entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))[path]
     assert entry["classification"] == "significant", (what, entry)
     assert all(hunk["classification"] == "significant" for hunk in entry.get("hunks", [])), what
+
+
+# A lowercase macro that stringizes its argument (found by a fourth adversarial
+# review): defined in a header of the project, in the file itself, or outside the
+# project where it is named as a library's checks are. The same spacing change in a
+# call of a function stays trivial.
+SHOW_MACRO = {"include/show.h": "#include <stdio.h>\n#define show(x) puts(#x)\n"}
+SHOW_FUNCTION = {"include/show.h": "void show(int value);\n"}
+CALLED = '#include "show.h"\n\nvoid run(int a, int b)\n{\n\t{}(a+b);\n}\n'
+LOWERCASE_MACROS = {
+    "a lowercase macro of the project's headers": (SHOW_MACRO, "show", "significant"),
+    "a lowercase macro defined in the file, passing its argument on": (
+        {"include/show.h": "#define SHOWN(x) puts(#x)\n"},
+        "show",
+        "significant",
+    ),
+    "GLib's g_assert, defined outside the project": ({}, "g_assert", "significant"),
+    "a function of the project's headers (control)": (SHOW_FUNCTION, "show", "trivial"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(LOWERCASE_MACROS))
+def test_a_lowercase_macros_argument_spacing(tmp_path: Path, what: str) -> None:
+    headers, name, expected = LOWERCASE_MACROS[what]
+    old = CALLED.replace("{}", name)
+    if "defined in the file" in what:
+        old = "#define show(x) SHOWN(x)\n" + old
+    new = old.replace("(a+b)", "(a + b)")
+    repo = two_commits(tmp_path / "repo", {**headers, "run.c": old}, {"run.c": new})
+    entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))["run.c"]
+    assert entry["classification"] == expected, (what, entry)
+
+
+def test_a_cached_spacing_verdict_is_proved_again_when_a_header_defines_the_macro(
+    tmp_path: Path,
+) -> None:
+    """A verdict kept for a blob pair holds what the head's headers answered."""
+    old = CALLED.replace("{}", "show")
+    repo = two_commits(
+        tmp_path / "repo",
+        {**SHOW_FUNCTION, "run.c": old},
+        {"run.c": old.replace("(a+b)", "(a + b)")},
+    )
+    first = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))["run.c"]
+    assert first["classification"] == "trivial"
+    (repo / "include/show.h").write_text(SHOW_MACRO["include/show.h"])
+    git(repo, "commit", "--quiet", "--all", "-m", "show becomes a macro")
+    later = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD~2..HEAD"))
+    assert later["run.c"]["classification"] == "significant"

@@ -121,6 +121,9 @@ class HeadTree(Protocol):
     def files(self, suffixes: tuple[str, ...] = ()) -> Iterable[str]:
         """Every file path at head (ending with one of `suffixes`, when given)."""
 
+    def macros(self) -> frozenset[str]:
+        """The names of the function-like macros the head's C and C++ headers define."""
+
 
 class Subject(NamedTuple):
     """One changed file as an analyzer sees it."""

@@ -86,8 +86,8 @@ def closest_anchor(fragment: str, document: Document) -> str | None:
 
 # What a file's analysis asked the head tree, with the answers it got, so that a
 # verdict cached for its blob pair is reused only where the head still answers the
-# same (cache.py): ("exists", path, folder?, found), ("blob", path, id or None), or
-# ("module", name, False, found) (`is_module`).
+# same (cache.py): ("exists", path, folder?, found), ("blob", path, id or None),
+# ("module", name, False, found) (`is_module`) or ("macro", name, False, found).
 Asked = tuple[str, str, bool, bool | str | None]
 
 
@@ -105,6 +105,7 @@ class HeadIndex:
         self._paths: frozenset[str] | None = None
         self._folders: frozenset[str] | None = None
         self._modules: frozenset[str] | None = None
+        self._macros: frozenset[str] | None = None
         self._lookups: dict[tuple[str, bool], bool] = {}
         self._texts: dict[str, str | None] = {}
         self._documents: dict[str, Document | None] = {}
@@ -145,6 +146,16 @@ class HeadIndex:
         found = name in self._modules
         if self.asked is not None:
             self.asked.append(("module", name, False, found))
+        return found
+
+    def is_macro(self, name: str) -> bool:
+        """Whether a C or C++ header at head defines a function-like macro `name`:
+        one that may stringize its arguments, or pass them to one that does."""
+        if self._macros is None:
+            self._macros = self.head.macros()
+        found = name in self._macros
+        if self.asked is not None:
+            self.asked.append(("macro", name, False, found))
         return found
 
     # Files links elsewhere read at once: each is let go once looked at, and a range
@@ -195,8 +206,9 @@ class HeadIndex:
             if question == "exists":
                 if self._exists(path, folder) != answer:
                     return False
-            elif question == "module":
-                if self.is_module(path) != answer:
+            elif question in ("module", "macro"):
+                asking = self.is_module if question == "module" else self.is_macro
+                if asking(path) != answer:
                     return False
             elif self.head.oid(path) != answer:
                 return False

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from gitreview.analyze import Analysis
 from gitreview.classify.outline import Outline
 from gitreview.config import Config
 from gitreview.model import Classification, FileChange, Finding, Hunk
+
+
+class Project(Protocol):
+    """What a rule may ask of the head's tree about the rest of the project. The
+    answers are kept with a cached verdict, which serves only where the head
+    answers the same (analyze/links.HeadIndex)."""
+
+    def is_module(self, name: str) -> bool:
+        """Whether `import name` may find a module or package of the project's own."""
+
+    def is_macro(self, name: str) -> bool:
+        """Whether the project's C or C++ headers define a function-like macro `name`."""
 
 
 class FileFacts:
@@ -24,7 +36,7 @@ class FileFacts:
         "findings",
         "kind",
         "memo",
-        "modules",
+        "project",
     )
 
     def __init__(
@@ -36,7 +48,7 @@ class FileFacts:
         attributes: Mapping[str, bool | str | None],
         base_attributes: Mapping[str, bool | str | None] | None = None,
         findings: tuple[Finding, ...] = (),
-        modules: Callable[[str], bool] | None = None,
+        project: Project | None = None,
     ) -> None:
         self.change = change
         self.kind = kind
@@ -47,10 +59,7 @@ class FileFacts:
         self.attributes = attributes
         self.base_attributes = base_attributes
         self.findings = findings  # with the configured severities
-        # Whether a name is a module or package of the project's own at head (a
-        # folder or a Python file of that name anywhere in its tree); None: no head
-        # tree (a patch). Asked of the head: a cached verdict keeps the answers.
-        self.modules = modules
+        self.project = project  # None: no head tree (a patch)
         # Work a rule does once per file (a parse of the old side), shared by its hunks.
         self.memo: dict[str, object] = {}
 

@@ -11,12 +11,12 @@ one statement like any other (issue 11).
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gitreview.analyze.python import bodies
 from gitreview.classify import statements
-from gitreview.classify.base import FileFacts, Proof
+from gitreview.classify.base import FileFacts, Project, Proof
 from gitreview.classify.prose_comments import TOOL_COMMENT
 from gitreview.model import Hunk
 from gitreview.patterns import lazy_compile
@@ -66,7 +66,7 @@ def import_order(facts: FileFacts, hunk: Hunk) -> Proof | None:
     if [(kind, line + shift, body) for kind, line, body in old_place] != list(new_place):
         return None
     keys = _keys(old_imports)
-    if keys != _keys(new_imports) or not _order_free(keys, facts.change.path, facts.modules):
+    if keys != _keys(new_imports) or not _order_free(keys, facts.change.path, facts.project):
         return None
     if _comments(parsed[0], old_imports, old_range) != _comments(parsed[1], new_imports, new_range):
         return None
@@ -134,9 +134,7 @@ def _keys(imports: list[ast.stmt]) -> frozenset[ImportKey]:
     return frozenset(keys)
 
 
-def _order_free(
-    keys: frozenset[ImportKey], path: str, modules: Callable[[str], bool] | None
-) -> bool:
+def _order_free(keys: frozenset[ImportKey], path: str, project: Project | None) -> bool:
     """Reordering changes nothing only if no two imports bind the same name (the
     last one wins), none is a star import (it may shadow any name), none is a
     __future__ import (which must come first), none changes what later imports
@@ -144,8 +142,8 @@ def _order_free(
     order, and with imports circling between them the order decides which one finds
     the other half made (in any module, not only a package's `__init__.py`). The
     project's own: a relative import, one named after a folder of the file's path,
-    or one the head's tree has a folder or a Python file for (`modules`; with no
-    tree, none is known not to be)."""
+    or one the head's tree has a folder or a Python file for (with no tree, none
+    is known not to be)."""
     bound = [_bound_name(key) for key in keys]
     folders = set(posixpath.dirname(path).split("/")) - {""}
     for _, module, level, name, _ in keys:
@@ -154,9 +152,10 @@ def _order_free(
             return False
         if level or top in folders:
             return False
-    if len(bound) != len(set(bound)) or modules is None:
+    if len(bound) != len(set(bound)) or project is None:
         return False
-    return not any(modules(top) for top in sorted({key[1].partition(".")[0] for key in keys}))
+    tops = sorted({module.partition(".")[0] for _, module, _, _, _ in keys})
+    return not any(project.is_module(top) for top in tops)
 
 
 # Modules whose import changes what later imports find: setuptools replaces

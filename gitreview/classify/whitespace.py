@@ -10,6 +10,8 @@ meaning in Go and JavaScript.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from gitreview.analyze import Side, lexical
@@ -85,6 +87,21 @@ _MACRO_CALL = {
     "cpp": _C_MACRO_CALL,
     "rust": lazy_compile(r"\b[A-Za-z_]\w*!\s*[(\[{]"),
 }
+# Any other C or C++ call, by its name: a macro where the project's headers or the
+# file itself define one (`#define show(x) puts(#x)`), or where it is named as the
+# checks of test and assertion libraries are, defined outside the project (GLib's
+# `g_assert`, `g_return_if_fail`; Check's `ck_assert_int_eq`; cmocka's `assert_true`).
+_C_CALL = lazy_compile(r"\b([A-Za-z_]\w*)\s*\(")
+_C_CHECK = lazy_compile(r"(?i)assert|expect|check|verify|require|ensure|return_(?:val_)?if|warn_if")
+_C_DEFINED = lazy_compile(r"^[ \t]*(?:#|%:)[ \t]*define[ \t]+(\w+)\(", re.MULTILINE)
+_NOT_CALLS = frozenset(
+    {
+        *("if", "while", "for", "switch", "return", "sizeof", "alignof", "_Alignof"),
+        *("defined", "case", "do", "else", "typeof", "__typeof__", "decltype", "catch"),
+        *("throw", "new", "delete", "operator", "static_assert", "_Static_assert"),
+        *("__attribute__", "__declspec", "alignas", "_Alignas", "noexcept"),
+    }
+)
 # Lines above a changed one where a macro call it may continue is looked for.
 _MACRO_LOOKBACK = 30
 
@@ -93,10 +110,9 @@ def _in_macro_arguments(facts: FileFacts, before: str, after: Line) -> bool:
     """Whether the spacing inside a line changed (its indentation aside) where the
     line calls a macro, or continues the arguments of one called on a line above:
     `ASSERT(a,` then `b+c);`."""
-    call = _MACRO_CALL.get(facts.kind)
-    if call is None or before.strip() == after.text.strip():
+    if facts.kind not in _MACRO_CALL or before.strip() == after.text.strip():
         return False
-    if call.search(after.text):
+    if any(True for _ in _macro_calls(facts, after.text)):
         return True
     text = facts.analysis.new_text
     if text is None or after.new_no is None:
@@ -105,7 +121,28 @@ def _in_macro_arguments(facts: FileFacts, before: str, after: Line) -> bool:
         facts.memo["whitespace:new-lines"] = text.split("\n")
     lines = cast("list[str]", facts.memo["whitespace:new-lines"])
     above = "\n".join(lines[max(0, after.new_no - 1 - _MACRO_LOOKBACK) : after.new_no - 1])
-    return any(_still_open(above, found.end()) for found in call.finditer(above))
+    return any(_still_open(above, end) for end in _macro_calls(facts, above))
+
+
+def _macro_calls(facts: FileFacts, text: str) -> Iterator[int]:
+    """Where each call in `text` that may be a macro's opens its arguments."""
+    for found in _MACRO_CALL[facts.kind].finditer(text):
+        yield found.end()
+    if facts.kind == "rust":
+        return
+    for found in _C_CALL.finditer(text):
+        name = found.group(1)
+        if name not in _NOT_CALLS and _may_be_macro(facts, name):
+            yield found.end()
+
+
+def _may_be_macro(facts: FileFacts, name: str) -> bool:
+    if _C_CHECK.search(name) or facts.project is None:
+        return True  # a patch: no header to look in
+    if "whitespace:macros" not in facts.memo:
+        texts = (facts.analysis.old_text or "", facts.analysis.new_text or "")
+        facts.memo["whitespace:macros"] = {n for t in texts for n in _C_DEFINED.findall(t)}
+    return name in cast("set[str]", facts.memo["whitespace:macros"]) or facts.project.is_macro(name)
 
 
 def _still_open(text: str, start: int) -> bool:
