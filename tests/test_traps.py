@@ -424,3 +424,58 @@ def test_a_cached_spacing_verdict_is_proved_again_when_a_header_defines_the_macr
     git(repo, "commit", "--quiet", "--all", "-m", "show becomes a macro")
     later = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD~2..HEAD"))
     assert later["run.c"]["classification"] == "significant"
+
+
+# Indentation inside doc comments (found by a fourth adversarial review): an indented
+# line of a Go doc comment is a code block, a Javadoc `<pre>` and a JSDoc `@example`
+# show their lines as written. Spacing between words of their prose stays free.
+DOC_COMMENTS = {
+    "a Go doc comment's code block made a paragraph": (
+        "sum.go",
+        "package sum\n\n// Sum adds them:\n//\n//\ttotal := Sum(1, 2)\nfunc Sum(a, b int) int {\n"
+        "\treturn a + b\n}\n",
+        "package sum\n\n// Sum adds them:\n//\n// total := Sum(1, 2)\nfunc Sum(a, b int) int {\n"
+        "\treturn a + b\n}\n",
+        "significant",
+    ),
+    "a Go doc comment's list item continued, then not": (
+        "sum.go",
+        "package sum\n\n// Sum adds:\n//   - a, the first\n//     of them\nfunc Sum(a int) int {\n"
+        "\treturn a\n}\n",
+        "package sum\n\n// Sum adds:\n//   - a, the first\n// of them\nfunc Sum(a int) int {\n"
+        "\treturn a\n}\n",
+        "significant",
+    ),
+    "the indentation of a line in a Javadoc <pre>": (
+        "Sum.java",
+        "/**\n * Adds.\n * <pre>\n * if (a) {\n *     run();\n * }\n * </pre>\n */\nclass Sum {}\n",
+        "/**\n * Adds.\n * <pre>\n * if (a) {\n * run();\n * }\n * </pre>\n */\nclass Sum {}\n",
+        "significant",
+    ),
+    "the indentation of a line in a JSDoc @example": (
+        "sum.ts",
+        "/**\n * Adds.\n * @example\n *   sum(1,\n *       2);\n */\nexport function sum() {}\n",
+        "/**\n * Adds.\n * @example\n *   sum(1,\n *   2);\n */\nexport function sum() {}\n",
+        "significant",
+    ),
+    "two spaces between words of a Javadoc sentence (control)": (
+        "Sum.java",
+        "/**\n * Adds  the two.\n */\nclass Sum {}\n",
+        "/**\n * Adds the two.\n */\nclass Sum {}\n",
+        "trivial",
+    ),
+    "a Javadoc comment indented with its class (control)": (
+        "Sum.java",
+        "class Outer {\n/**\n * Adds.\n */\nclass Sum {}\n}\n",
+        "class Outer {\n    /**\n     * Adds.\n     */\n    class Sum {}\n}\n",
+        "trivial",
+    ),
+}
+
+
+@pytest.mark.parametrize("what", sorted(DOC_COMMENTS))
+def test_indentation_inside_doc_comments(tmp_path: Path, what: str) -> None:
+    path, old, new, expected = DOC_COMMENTS[what]
+    repo = before_and_after(tmp_path / "repo", path, old, new)
+    entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))[path]
+    assert entry["classification"] == expected, (what, entry)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Callable, Iterator
 from typing import Literal, NamedTuple
 
 from gitreview.patterns import lazy_compile
@@ -420,8 +421,11 @@ def literal_lines(kind: str, text: str) -> frozenset[int] | None:
     for start, end in found.comments:
         if text.find("\n", start, end) < 0:
             continue
-        if kind == "rust" and text[start + 2 : start + 3] in ("*", "!") and end - start > 4:
+        doc = text[start + 2 : start + 3] in ("*", "!") and end - start > 4
+        if kind == "rust" and doc:
             span(start, end)  # a doc comment: Markdown whose code blocks are doctests
+        elif kind in C_FAMILY:
+            lines.update(_shown_as_written(text, start, end, doc, line))
         eol = text.find("\n", end)
         if text[end : len(text) if eol < 0 else eol].strip():
             # Code after a multi-line comment closes: alone, that line would lex as if it
@@ -430,6 +434,30 @@ def literal_lines(kind: str, text: str) -> frozenset[int] | None:
     if found.rest_from is not None:
         lines.update(range(line(found.rest_from), last + 1))
     return frozenset(lines)
+
+
+# The `*` a block comment's line may start with, and the spaces after it.
+_LEADER = lazy_compile(r"[ \t]*(\*(?!/))?([ \t]*)")
+
+
+def _shown_as_written(
+    text: str, start: int, end: int, doc: bool, line: Callable[[int], int]
+) -> Iterator[int]:
+    """The lines of a block comment, after its first, whose indentation within the
+    comment is content: more than one space after the `*` that starts them (a
+    Javadoc `<pre>`, a JSDoc `@example`, Doxygen's code), and every one of a doc
+    comment without `*`s. Alone, such a line lexes as code, which would fold it."""
+    first = text.find("\n", start, end) + 1
+    while 0 < first < end:
+        stop = text.find("\n", first, end)
+        stop = end if stop < 0 else stop
+        leader = _LEADER.match(text, first, stop)
+        assert leader is not None  # it matches the empty string
+        star, spaces = leader.group(1), leader.group(2)
+        shown = not text.startswith("*/", leader.end()) and leader.end() < stop
+        if shown and (doc if star is None else len(spaces) > 1 or "\t" in spaces):
+            yield line(first)
+        first = stop + 1
 
 
 def line_segments(kind: str, line: str) -> list[tuple[Tag, int, int]] | None:

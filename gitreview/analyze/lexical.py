@@ -260,6 +260,9 @@ _DIRECTIVE_KINDS = frozenset({"c", "cpp", "csharp"})
 # A doc comment's marker and the spaces after it: `///     x` is a Markdown code block
 # (a Rust doctest), `///  x` a paragraph.
 _DOC_HEAD = lazy_compile(r"(?:///|//!|/\*\*|/\*!)[ \t\f\v]*")
+# Go's doc comments are `//` comments: an indented line is a code block, a list
+# item's next line is indented (found by an adversarial review).
+_GO_HEAD = lazy_compile(r"(?://|/\*)[ \t\f\v]*")
 _GO_DIRECTIVE = lazy_compile(r"//(?:go:|line |export |extern )")
 
 
@@ -366,6 +369,6 @@ def _comment_key(kind: str, comment: str) -> str:
         # Quoted text in a comment is often code that runs (doctests, `//go:generate`,
         # `/// <reference path="...">`): keep it exact.
         return comment
-    head = _DOC_HEAD.match(comment)
+    head = (_GO_HEAD if kind == "go" else _DOC_HEAD).match(comment)
     split = head.end() if head else 0
     return comment[:split] + _WS_RUN.sub(" ", comment[split:])
