@@ -439,8 +439,15 @@ def reordered(
 FIRST_DEF = "def first(value):\n    total = value * 2 + 1\n    return total + len('abcdefghij')\n"
 SECOND_DEF = "def second(value):\n    total = value * 3 + 2\n    return total + len('klmnopqrst')\n"
 FIRST_THEN_SECOND = FIRST_DEF + "\n\n" + SECOND_DEF
-GETATTR = '\n\nVALUE = getattr(sys.modules[__name__], "second")\n'
-REBINDS = "def init():\n    global second\n    second = len\n"
+
+
+def second_moved_below(what: str, code: str) -> tuple[str, dict[str, str], dict[str, str], str]:
+    """A MOVES case: `second` moved from above `first` and `code` to below them."""
+    old = f"import sys\n\n\n{SECOND_DEF}\n\n{FIRST_DEF}\n\n{code}"
+    new = f"import sys\n\n\n{FIRST_DEF}\n\n{code}\n\n{SECOND_DEF}"
+    return (what, {"mod.py": old}, {"mod.py": new}, "significant")
+
+
 MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
     # (what, old files, new files, the classification of every hunk of the range)
     (
@@ -692,29 +699,21 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
     # Found by a fourth adversarial review: each was `moved`. A definition moved below
     # a line that reads it at import time by a string, or by a value; below a call
     # that rebinds it; out from under a comment tools read by its place.
-    (
+    second_moved_below(
         "a function moved below a line that runs it by eval('...')",
-        {"mod.py": SECOND_DEF + "\n\n" + FIRST_DEF + "\n\nVALUE = eval('second(3)')\n"},
-        {"mod.py": FIRST_DEF + "\n\nVALUE = eval('second(3)')\n\n\n" + SECOND_DEF},
-        "significant",
+        "VALUE = eval('second(3)')\n",
     ),
-    (
+    second_moved_below(
         "a function moved below a line that reads it by getattr(module, 'name')",
-        {"mod.py": "import sys\n\n\n" + SECOND_DEF + "\n\n" + FIRST_DEF + GETATTR},
-        {"mod.py": "import sys\n\n\n" + FIRST_DEF + GETATTR + "\n\n" + SECOND_DEF},
-        "significant",
+        'VALUE = getattr(sys.modules[__name__], "second")\n',
     ),
-    (
+    second_moved_below(
         "a function moved below a line that runs code it is given (eval(source))",
-        {"mod.py": SECOND_DEF + "\n\n" + FIRST_DEF + "\n\nVALUE = eval(SOURCE)\n"},
-        {"mod.py": FIRST_DEF + "\n\nVALUE = eval(SOURCE)\n\n\n" + SECOND_DEF},
-        "significant",
+        "VALUE = eval(SOURCE)\n",
     ),
-    (
+    second_moved_below(
         "a function moved below a call that rebinds it (`global`)",
-        {"mod.py": SECOND_DEF + "\n\n" + REBINDS + "\n\ninit()\n"},
-        {"mod.py": REBINDS + "\n\ninit()\n\n\n" + SECOND_DEF},
-        "significant",
+        "def init():\n    global second\n    second = len\n\n\ninit()\n",
     ),
     (
         "a function moved out from under `# pylint: disable=all`",
