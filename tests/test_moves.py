@@ -441,6 +441,23 @@ SECOND_DEF = "def second(value):\n    total = value * 3 + 2\n    return total + 
 FIRST_THEN_SECOND = FIRST_DEF + "\n\n" + SECOND_DEF
 
 
+def def_moved(
+    what: str,
+    path: str,
+    head: str,
+    definition: str,
+    rest: str,
+    *,
+    up: bool = False,
+    others: dict[str, str] | None = None,
+) -> tuple[str, dict[str, str], dict[str, str], str]:
+    """A MOVES case: `definition` moved from above `rest` to below it (`up`: from
+    below to above), after `head`; `others` are files of the first commit."""
+    above, below = f"{head}{definition}\n\n{rest}", f"{head}{rest}\n\n{definition}"
+    old, new = (below, above) if up else (above, below)
+    return (what, {**(others or {}), path: old}, {path: new}, "significant")
+
+
 def second_moved_below(what: str, code: str) -> tuple[str, dict[str, str], dict[str, str], str]:
     """A MOVES case: `second` moved from above `first` and `code` to below them."""
     old = f"import sys\n\n\n{SECOND_DEF}\n\n{FIRST_DEF}\n\n{code}"
@@ -714,6 +731,75 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
     second_moved_below(
         "a function moved below a call that rebinds it (`global`)",
         "def init():\n    global second\n    second = len\n\n\ninit()\n",
+    ),
+    # Found by a fifth adversarial review: each was `moved`.
+    def_moved(
+        "a function moved below the block a script runs (unittest.main() finds the tests)",
+        "check_pair.py",
+        "import unittest\n\n\n",
+        'def make_pair(first, second):\n    """The pair."""\n    return (first, second)\n',
+        "class PairTest(unittest.TestCase):\n    def test_pair(self):\n"
+        "        self.assertEqual(make_pair(1, 2), (1, 2))\n\n\n"
+        'if __name__ == "__main__":\n    unittest.main()\n',
+    ),
+    def_moved(
+        "a function moved below a line that hands over another that calls it (key=)",
+        "ranks.py",
+        'RAW = ["beta", "alpha"]\n\n\ndef by_rank(name):\n    return rank_of(name)\n\n\n',
+        'def rank_of(name):\n    """Where a name sorts."""\n    return (len(name), name)\n',
+        "ORDERED = sorted(RAW, key=by_rank)\nFIRST = ORDERED[0]\nLAST = ORDERED[-1]\n",
+    ),
+    def_moved(
+        "a function moved below a comprehension that calls it",
+        "table.py",
+        'NAMES = ["alpha", "beta"]\n\n\n',
+        'def slug(name):\n    """The name in capitals."""\n    return name.upper()\n',
+        'TABLE = {name: slug(name) for name in NAMES}\nDEFAULT = TABLE["alpha"]\nprint(TABLE)\n',
+    ),
+    def_moved(
+        "a function moved below a class whose body calls it in a comprehension",
+        "status.py",
+        "",
+        'def label(code):\n    """The label of a code."""\n    return f"status {code}"\n',
+        "class Status:\n    CODES = (200, 404)\n    LABELS = [label(code) for code in CODES]\n",
+    ),
+    def_moved(
+        "a function shadowing a builtin moved above the lines that read the builtin",
+        "prices.py",
+        '"""Invoice totals."""\n\n',
+        'def round(value, digits=0):\n    """Half away from zero."""\n'
+        "    return int(value * 10**digits + 0.5) / 10**digits\n",
+        "PRICE = 2.675\nSHOWN = round(PRICE, 2)\nTOTAL = round(PRICE * 3, 2)\nprint(SHOWN)\n",
+        up=True,
+    ),
+    def_moved(
+        "a function moved below an import of the package's module that imports it back",
+        "app/__init__.py",
+        '"""The application."""\n\nREGISTRY = {}\n\n\n',
+        'def get_setting(name):\n    """A setting."""\n    return REGISTRY.get(name, "unset")\n',
+        'from app import views  # noqa: E402\n\nVERSION = "1.0"\n',
+        others={"app/views.py": 'from app import get_setting\n\nTITLE = get_setting("title")\n'},
+    ),
+    def_moved(
+        "a function moved away from the comment above it, which now documents another",
+        "fw.py",
+        '"""Firmware helpers."""\n\n\n# Deprecated: kept for old firmware only.\n',
+        "def checksum(payload):\n    total = sum(payload)\n    return total % 256\n",
+        'def crc16(payload):\n    """The CRC-16."""\n    value = 0xFFFF\n    return value\n',
+    ),
+    def_moved(
+        "two tests swapped in a file pytest.ini collects (`python_files = check_*.py`)",
+        "check_cache.py",
+        "CACHE = {}\n\n\n",
+        'def test_fill_cache():\n    CACHE["mode"] = "fast"\n    assert CACHE\n',
+        'def test_mode_is_read():\n    mode = CACHE["mode"]\n    assert mode == "fast"\n',
+        others={"pytest.ini": "[pytest]\npython_files = check_*.py\n"},
+    ),
+    (
+        "a function moved with the comment above it (control)",
+        {"fw.py": "# Deprecated: kept for old firmware.\n" + FIRST_THEN_SECOND},
+        {"fw.py": SECOND_DEF + "\n\n# Deprecated: kept for old firmware.\n" + FIRST_DEF},
+        "trivial",
     ),
     (
         "a function moved out from under `# pylint: disable=all`",

@@ -292,6 +292,59 @@ TRAPS: list[tuple[str, str, str, str]] = [
         'package show\n\nimport "fmt"\n\nfunc ExampleShow() {\n\tfmt.Println("a  b")\n'
         "\t// Output: a b\n}\n",
     ),
+    # Found by a fifth adversarial review (Python): each was trivial.
+    (
+        "a type comment's marker doubled (`## type: ignore` is no type comment)",
+        "num.py",
+        "def parse(text: str) -> int:\n    value: int = text  # type: ignore\n    return value\n",
+        "def parse(text: str) -> int:\n    value: int = text  ## type: ignore\n    return value\n",
+    ),
+    (
+        "Sphinx's `#:` attribute documentation made `# :`",
+        "settings.py",
+        'class Settings:\n    """Settings."""\n\n    #: Seconds to wait.\n    timeout = 30\n',
+        'class Settings:\n    """Settings."""\n\n    # : Seconds to wait.\n    timeout = 30\n',
+    ),
+    (
+        "a doctest moved onto the docstring's first line (doctest counts its indentation)",
+        "dbl.py",
+        'def double(n):\n    """\n    >>> double(2)\n    4\n    """\n    return n * 2\n',
+        'def double(n):\n    """>>> double(2)\n    4\n    """\n    return n * 2\n',
+    ),
+    (
+        "a docstring re-indented in a module that reads __doc__ as written",
+        "copy.py",
+        '"""Copy files.\n\nExamples:\n  copy.py a host:/tmp\n"""\nimport argparse\n\n'
+        "parser = argparse.ArgumentParser(description=__doc__)\n",
+        '"""Copy files.\n\n    Examples:\n      copy.py a host:/tmp\n"""\nimport argparse\n\n'
+        "parser = argparse.ArgumentParser(description=__doc__)\n",
+    ),
+    (
+        "a blank line between Sphinx's `#:` comment and its attribute",
+        "settings.py",
+        'class Settings:\n    """Settings."""\n\n    #: Seconds to wait.\n    timeout = 30\n',
+        'class Settings:\n    """Settings."""\n\n    #: Seconds to wait.\n\n    timeout = 30\n',
+    ),
+    (
+        "a blank line between a comment and the function it documents (inspect.getcomments)",
+        "fw.py",
+        "import os\n\n\n# The checksum of the payload.\ndef checksum(payload):\n    return 1\n",
+        "import os\n\n\n# The checksum of the payload.\n\ndef checksum(payload):\n    return 1\n",
+    ),
+    (
+        "a blank line inside PEP 723 script metadata (uv then reads none)",
+        "hello.py",
+        '# /// script\n# requires-python = ">=3.11"\n# dependencies = ["rich"]\n# ///\n'
+        "import rich\n",
+        '# /// script\n# requires-python = ">=3.11"\n\n# dependencies = ["rich"]\n# ///\n'
+        "import rich\n",
+    ),
+    (
+        "a space in PEP 723 script metadata's closing line",
+        "hello.py",
+        '# /// script\n# dependencies = ["rich"]\n# ///\nimport rich\n',
+        '# /// script\n# dependencies = ["rich"]\n#  ///\nimport rich\n',
+    ),
     (
         "a stringizing C macro's argument spacing",
         "show.c",

@@ -100,7 +100,36 @@ def _python_literal(text: str) -> frozenset[int] | None:
     # Our own lexer, the one normalize_line uses too. tokenize is the reference but
     # ten times slower (a reformat of a thousand files would spend most of its time
     # there); tests/test_lexical.py checks the two agree on the standard library.
-    return lexers.literal_lines("python", text)
+    found = lexers.literal_lines("python", text)
+    if found is None or "///" not in text:
+        return found
+    return found | _script_metadata(text)
+
+
+# PEP 723's inline script metadata (`# /// script` ... `# ///`), TOML that `uv run` and
+# `pipx run` read by this pattern: a line more or a space less and they read none.
+_METADATA_BLOCK = lazy_compile(
+    r"(?m)^# /// (?P<type>[a-zA-Z0-9-]+)$\s(?P<content>(^#(| .*)$\s)+)^# ///$"
+)
+_METADATA_FENCE = lazy_compile(r"(?m)^#[ \t]*///")
+
+
+def _script_metadata(text: str) -> frozenset[int]:
+    """The lines of each metadata block, and any line that looks like a fence."""
+    lines: set[int] = set()
+    for found in (*_METADATA_BLOCK.finditer(text), *_METADATA_FENCE.finditer(text)):
+        first = text.count("\n", 0, found.start()) + 1
+        lines.update(range(first, first + text.count("\n", found.start(), found.end()) + 1))
+    return frozenset(lines)
+
+
+def script_metadata(text: str) -> list[tuple[int, str]]:
+    """Each PEP 723 metadata block as written, by its first line; a line that looks
+    like a fence but is no block's too, as a block of its own."""
+    if "///" not in text:
+        return []
+    blocks = [*_METADATA_BLOCK.finditer(text), *_METADATA_FENCE.finditer(text)]
+    return sorted((text.count("\n", 0, found.start()) + 1, found.group()) for found in blocks)
 
 
 # --- YAML and Markdown ---------------------------------------------------------------

@@ -32,10 +32,9 @@ from gitreview.classify.outline import (
     MODULE_NAMES,
     Side,
     Unit,
-    directives_around,
+    markers_around,
     whole_units,
 )
-from gitreview.classify.renames import is_test_path
 from gitreview.handles import Handle
 from gitreview.model import FileChange, Line, PackedLines, origins_of, texts_of
 from gitreview.patterns import lazy_compile
@@ -359,14 +358,24 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
             "a definition moved to or from the module's start, where its docstring "
             "and its #! line must be"
         )
-    crossed = _crossed(directives_around(outlines[0].old), directives_around(outlines[1].new))
+    crossed = _crossed(markers_around(outlines[0].old), markers_around(outlines[1].new))
     if crossed is not None:
-        # Found by an adversarial review: moved out from under `# pylint: disable=all`,
-        # a definition is linted again.
-        return f"a definition moved across a comment tools read by its place ({crossed})"
-    path = files[block.target.file][0].path
-    if is_test_path(path) and any(unit.name.lower().startswith("test") for unit in now):
-        return "pytest runs a test file's tests in their order of definition"
+        # Found by adversarial reviews: moved out from under `# pylint: disable=all`, a
+        # definition is linted again; moved below `from app import views`, it is not
+        # there yet when views imports it back.
+        return f"a definition moved across a line whose place is meaning ({crossed})"
+    old_module, new_module = outlines[0].old.module, outlines[1].new.module
+    if old_module is not None and new_module is not None:
+        documented = dict(old_module.comments)
+        for name, comments in new_module.comments:
+            if documented.get(name, comments) != comments:
+                return (
+                    f"the comment right above {name} is another: a comment there documents "
+                    "it (inspect.getcomments, pydoc, Sphinx)"
+                )
+    if any(unit.name.lower().startswith("test") for unit in now):
+        # In any file: pytest's `python_files` may collect any name.
+        return "test runners run a module's tests in their order of definition"
     for module in (outlines[0].old.module, outlines[1].new.module):
         if module is not None and module.introspects:
             return (
@@ -417,6 +426,8 @@ def _resolves(head: Side, unit: Unit) -> bool:
     early = module.read_early.get(unit.name, [])
     if any(line < unit.first for line in early):
         return False
+    if unit.name in MODULE_NAMES and early:
+        return False  # it shadows a builtin: code above it read the builtin (`round`)
     for name in unit.needs_first:
         lines = module.bound.get(name)
         if lines is None and name not in MODULE_NAMES:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import builtins
 import functools
 import re
+import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -110,10 +111,16 @@ class Module(NamedTuple):
     # the docstring, and whether the `#!` line is first.
     head: int = 0
     marked: bool = False
-    # Comments of their own between statements that tools read by position, by line:
-    # `# pylint: disable=all` covers the definitions below it, a coding line must be
-    # first. A definition moved across one goes in or out of its reach.
-    directives: tuple[tuple[int, str], ...] = ()
+    # Lines whose place among the definitions is meaning, by line: comments of their
+    # own that tools read by position (`# pylint: disable=all` covers the definitions
+    # below it, a coding line must be first), and imports that may run the project's
+    # code, which may import this module back and find only the definitions above
+    # (Flask's views imported at the bottom of a package). A definition moved across
+    # one goes in or out of its reach.
+    markers: tuple[tuple[int, str], ...] = ()
+    # The comment lines right above each definition (no blank line between), which
+    # document it (`inspect.getcomments`, pydoc, Sphinx's `#:`).
+    comments: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 class Side(NamedTuple):
@@ -222,7 +229,7 @@ def _python(text: str) -> Side | None:
         last = statement.end_lineno or statement.lineno
         for name in _bindings(statement):
             bound.setdefault(name, []).append(first)
-        if not definitions.isdisjoint(_callees(statement)):
+        if _reaches(statement, definitions):
             calls.append(first)
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             child = tables.get((statement.name, statement.lineno))
@@ -275,7 +282,11 @@ def _python(text: str) -> Side | None:
     strings = any(_is_docstring(statement) for statement in tree.body)
     head = min([tree.body[0].lineno, *_decorator_lines(tree.body[0])]) if tree.body else 0
     marked = strings or text.startswith("#!")
-    directives = tuple(_directives(text, [unit for unit, _ in units]))
+    lines = text.split("\n")
+    markers = sorted([*_directives(lines, [unit for unit, _ in units]), *_project_imports(tree)])
+    comments = tuple(
+        (unit.name, tuple(_comments_above(lines, unit.first))) for unit, _ in units if unit.movable
+    )
     module = Module(
         bound,
         read_early,
@@ -285,18 +296,19 @@ def _python(text: str) -> Side | None:
         introspects,
         head,
         marked,
-        directives,
+        tuple(markers),
+        comments,
     )
     return Side(recorded, module)
 
 
-def _directives(text: str, units: list[Unit]) -> Iterator[tuple[int, str]]:
+def _directives(lines: list[str], units: list[Unit]) -> Iterator[tuple[int, str]]:
     """The comments tools read on lines of their own outside every statement."""
     from gitreview.classify.prose_comments import TOOL_COMMENT
 
     inside = iter(units)
     unit = next(inside, None)
-    for number, line in enumerate(text.split("\n"), 1):
+    for number, line in enumerate(lines, 1):
         while unit is not None and unit.last < number:
             unit = next(inside, None)
         if unit is not None and unit.first <= number:
@@ -306,13 +318,40 @@ def _directives(text: str, units: list[Unit]) -> Iterator[tuple[int, str]]:
             yield number, comment
 
 
-def directives_around(side: Side) -> list[tuple[str, frozenset[str]]]:
-    """Each comment tools read by position, with the definitions below it."""
+def _project_imports(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """The module's top-level imports (in its `if` and `try` bodies too) of modules
+    that may be the project's: relative ones, and any outside the standard library
+    (a module's own tree is not known here)."""
+    import ast
+
+    for statement in tree.body:
+        for node in _walk_early(statement, class_bodies=False):
+            if isinstance(node, ast.Import):
+                tops = [alias.name.partition(".")[0] for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                tops = ["." if node.level else (node.module or "").partition(".")[0]]
+            else:
+                continue
+            if any(top not in sys.stdlib_module_names for top in tops):
+                yield node.lineno, ast.unparse(node)
+
+
+def _comments_above(lines: list[str], first: int) -> Iterator[str]:
+    """The comment lines right above line `first`, nearest first."""
+    number = first - 1
+    while number >= 1 and lines[number - 1].strip().startswith("#"):
+        yield lines[number - 1].strip()
+        number -= 1
+
+
+def markers_around(side: Side) -> list[tuple[str, frozenset[str]]]:
+    """Each line whose place among the definitions is meaning, with the definitions
+    below it."""
     if side.module is None:
         return []
     return [
-        (comment, frozenset(u.name for u in side.units if u.movable and u.first > line))
-        for line, comment in side.module.directives
+        (marker, frozenset(u.name for u in side.units if u.movable and u.first > line))
+        for line, marker in side.module.markers
     ]
 
 
@@ -504,14 +543,41 @@ def _walk_early(statement: ast.stmt, *, class_bodies: bool = True) -> Iterator[a
             stack += [n for n in (node.returns,) if n is not None]
         elif isinstance(node, ast.Lambda):
             stack += _defaults(node.args)
-        elif isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
-            stack.append(node.generators[0].iter)
+        elif isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
+            stack += [node.elt, *_generators(node.generators)]
+        elif isinstance(node, ast.DictComp):
+            stack += [node.key, node.value, *_generators(node.generators)]
         elif isinstance(node, ast.ClassDef):
             stack += [*node.decorator_list, *node.bases, *node.keywords]
             if class_bodies:
                 stack += node.body
         else:
             stack += list(ast.iter_child_nodes(node))
+
+
+def _generators(generators: list[ast.comprehension]) -> list[ast.AST]:
+    """What a comprehension's clauses run (their targets bind in its own scope)."""
+    return [part for clause in generators for part in (clause.iter, *clause.ifs)]
+
+
+def _reaches(statement: ast.stmt, definitions: set[str]) -> bool:
+    """Whether a top-level statement may run code of the module's own definitions at
+    import time: it calls one (decorators and bases included), hands one over as a
+    value (`sorted(names, key=by_rank)`, `run = main`), or is the block a script
+    runs (`if __name__ == "__main__":`, where `unittest.main()` finds the tests)."""
+    import ast
+
+    if not definitions.isdisjoint(_callees(statement)):
+        return True
+    if isinstance(statement, ast.If) and any(
+        isinstance(node, ast.Name) and node.id == "__name__" for node in ast.walk(statement.test)
+    ):
+        return True
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return False
+    return any(
+        isinstance(node, ast.Name) and node.id in definitions for node in _walk_early(statement)
+    )
 
 
 def _defaults(args: ast.arguments) -> list[ast.AST]:
@@ -605,9 +671,13 @@ def _class_reads(table: symtable.SymbolTable) -> set[str]:
     """Module names a class body reads while the class is made (nested classes too)."""
     names = _globals(table)
     for child in table.get_children():
-        if child.get_type() == "class":
+        if child.get_type() == "class" or child.get_name() in _COMPREHENSIONS:
             names |= _class_reads(child)
     return names
+
+
+# The scopes of comprehensions, which run where they are written (a class body's too).
+_COMPREHENSIONS = frozenset({"listcomp", "setcomp", "dictcomp", "genexpr"})
 
 
 # -- Markdown -----------------------------------------------------------------

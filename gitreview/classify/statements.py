@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
+from gitreview.analyze import lexical
 from gitreview.analyze.python import HEAD_TREE, bodies, unwarned
 from gitreview.classify import python_names
 from gitreview.classify.base import FileFacts
@@ -138,6 +139,11 @@ def parse(
                 tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
+    if "__doc__" in text:
+        # The module reads a docstring as written (`description=__doc__` with a raw
+        # formatter, `textwrap.dedent(f.__doc__)`): its docstrings are compared exactly.
+        for docstring in filter(None, map(_docstring, ast.walk(tree))):
+            docstring.written = True  # type: ignore[attr-defined]
     _clean_docstring_of(tree)
     # Normalized where compared (_same): most statements of a large file never are.
     starts, found = side.starts, side.scan
@@ -147,10 +153,14 @@ def parse(
     tools: list[tuple[int, int, int, bool]] = []
     for start, end in found.comments:
         line = bisect.bisect_right(starts, start)
-        comment = " ".join(text[start:end].lstrip("#").split())
+        comment = _comment_key(text[start:end])
         next_line = about_next_line(comment)
         if next_line or TOOL_COMMENT.search(comment):
             tools.append((len(comments), line, start, next_line))
+        elif line < len(starts) - 1 and not text[starts[line - 1] : start].strip():
+            # A comment of its own right above a statement documents it (pydoc's
+            # `inspect.getcomments`, Sphinx's `#:`): a blank line in between parts them.
+            comment += "\0" + str(not text[starts[line] : starts[line + 1]].strip())
         comments.append((line, comment))
     if tools:
         first_lines, holders = _simple_statements(tree, {line for _, line, _, _ in tools})
@@ -165,6 +175,11 @@ def parse(
                 # It covers the line after it: a blank line put in between uncovers it.
                 comment += "\0" + str(not text[starts[line] : starts[line + 1]].strip())
             comments[index] = (line, comment)
+    # PEP 723's script metadata is read by a pattern: a blank line or a space more in
+    # it and `uv run` reads none. Its blocks are compared as written, among comments.
+    for line, block in lexical.script_metadata(text):
+        comments.append((line, "\0" + block))
+    comments.sort(key=lambda item: item[0])
     return Parsed(tree, tuple(comments))
 
 
@@ -202,19 +217,31 @@ def _simple_statements(tree: ast.Module, lines: set[int]) -> tuple[dict[int, str
     return found, holders
 
 
+def _comment_key(comment: str) -> str:
+    """A comment as compared: runs of whitespace inside it are one space, but its
+    marker is kept as written (`## type: ignore` is no type comment, `# : x` no
+    Sphinx `#:` documentation)."""
+    words = comment.lstrip("#")
+    marker = comment[: len(comment) - len(words)] + (" " if words[:1].isspace() else "")
+    return marker + " ".join(words.split())
+
+
 def clean_docstring(text: str) -> str:
     """What formatters change in a docstring: its indentation, the whitespace at
     the ends of lines and of the whole. The words and line breaks stay; so do
     trailing spaces in a docstring with doctests, whose expected output they are."""
     import inspect  # 5 ms of start-up: only once a docstring is compared
+    import textwrap
 
     if _OTHER_SPACE.search(text):
         # cleandoc expands every tab, not only those that indent, and strips any
         # whitespace (a no-break space) at the ends: only spaces are indentation.
         return text
+    if ">>>" in text:
+        # doctest measures an example's indentation on every line, the first
+        # included (`""">>> f(2)` then an indented `4` expects the spaces too).
+        return textwrap.dedent(text).strip("\n")
     cleaned = inspect.cleandoc(text)
-    if ">>>" in cleaned:
-        return cleaned
     return "\n".join(line.rstrip() for line in cleaned.split("\n")).strip()
 
 
@@ -588,15 +615,25 @@ def _same(old: object, new: object) -> bool:
 def _clean_docstring_of(
     node: ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef,
 ) -> None:
+    docstring = _docstring(node)
+    if docstring is not None and not getattr(docstring, "written", False):
+        docstring.value = clean_docstring(str(docstring.value))
+
+
+def _docstring(node: ast.AST) -> ast.Constant | None:
+    """The string a module, class or function starts with, if it does."""
     import ast
 
-    docstring = node.body[0] if node.body else None
+    if not isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
+    first = node.body[0] if node.body else None
     if (
-        isinstance(docstring, ast.Expr)
-        and isinstance(docstring.value, ast.Constant)
-        and isinstance(docstring.value.value, str)
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
     ):
-        docstring.value.value = clean_docstring(docstring.value.value)
+        return first.value
+    return None
 
 
 def _comments_in(comments: tuple[tuple[int, str], ...], span: Span) -> list[str]:

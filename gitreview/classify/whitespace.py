@@ -209,11 +209,14 @@ def _items(
 
 def _parts_from_its_comment(kind: str, above: str) -> bool:
     """Whether a blank line after `above` parts a line from a comment about it: a
-    directive for the next line, or in Go any comment, which is a declaration's
-    documentation (`go doc`, a `Deprecated:` notice) only right above it."""
+    directive for the next line, or in Go and Python any comment, which is a
+    declaration's documentation (`go doc`, a `Deprecated:` notice; pydoc) only right
+    above it."""
     code = above.strip()
     if kind == "go" and (code.startswith("//") or code.endswith("*/")):
         return True
+    if kind == "python" and code.startswith("#"):
+        return True  # `inspect.getcomments`, pydoc and Sphinx's `#:` read it only right above
     return bool(code) and about_next_line(code)
 
 
