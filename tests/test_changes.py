@@ -280,6 +280,14 @@ RENAMES = [
     ("pkg/a/x.go", "pkg/b/x.go", "significant", ["path-role"]),  # another Go package
     ("app/models.py", "app/model.py", "significant", ["path-role"]),  # Django's models
     (".github/PULL_REQUEST_TEMPLATE.md", ".github/pr_template.md", "significant", ["path-role"]),
+    # Found by a fifth adversarial review: each was `renamed`.
+    ("audit.go", "go.sum", "significant", ["extension"]),  # not a lock file edited
+    ("x_test.go", "_x_test.go", "significant", ["path-role"]),  # the go tool skips it
+    ("about.md", "_about.md", "significant", ["path-role"]),  # Jekyll no longer publishes it
+    ("src/bin/deploy.rs", "src/bin/deploy-old.rs", "significant", ["path-role"]),  # the binary
+    ("src/consts.ts", "src/consts.d.ts", "significant", ["extension"]),  # compiles to nothing
+    ("src/Foo.java", "src/Bar.java", "significant", ["path-role"]),  # `public class Foo`
+    ("_posts/2020-01-01-hello.md", "_posts/2024-06-01-hello.md", "significant", ["path-role"]),
     ("src/main/java/a/App.java", "src/main/java/b/App.java", "trivial", ["renamed"]),
     ("src/shop/core.py", "src/shop/engine.py", "trivial", ["renamed"]),
     ("pkg/core.py", "pkg/engine.py", "trivial", ["renamed"]),

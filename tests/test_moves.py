@@ -465,6 +465,14 @@ def second_moved_below(what: str, code: str) -> tuple[str, dict[str, str], dict[
     return (what, {"mod.py": old}, {"mod.py": new}, "significant")
 
 
+# The sections of DOC, with a footnote reference each.
+def footnoted(doc: str) -> str:
+    return doc.replace("asks you.", "asks you.[^a]").replace("afterwards.", "afterwards.[^b]")
+
+
+NOTES = "\n## Notes\n\n[^a]: The installer.\n[^b]: The settings.\n"
+
+
 MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
     # (what, old files, new files, the classification of every hunk of the range)
     (
@@ -794,6 +802,12 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         'def test_fill_cache():\n    CACHE["mode"] = "fast"\n    assert CACHE\n',
         'def test_mode_is_read():\n    mode = CACHE["mode"]\n    assert mode == "fast"\n',
         others={"pytest.ini": "[pytest]\npython_files = check_*.py\n"},
+    ),
+    (
+        "two Markdown sections with footnote references swapped (footnotes are numbered)",
+        {"guide.md": footnoted(DOC) + NOTES},
+        {"guide.md": footnoted(DOC_SWAPPED) + NOTES},
+        "significant",
     ),
     (
         "a function moved with the comment above it (control)",

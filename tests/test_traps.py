@@ -345,6 +345,87 @@ TRAPS: list[tuple[str, str, str, str]] = [
         '# /// script\n# dependencies = ["rich"]\n# ///\nimport rich\n',
         '# /// script\n# dependencies = ["rich"]\n#  ///\nimport rich\n',
     ),
+    # Found by a fifth adversarial review (other kinds): each was trivial.
+    (
+        "a Go /* */ package doc's code block line made a paragraph",
+        "doc.go",
+        "/*\nPackage foo does things.\n\n\tfoo -v file\n\nMore text.\n*/\npackage foo\n",
+        "/*\nPackage foo does things.\n\nfoo -v file\n\nMore text.\n*/\npackage foo\n",
+    ),
+    (
+        "the spacing inside a Go doc comment's code block",
+        "x.go",
+        "// Package x does things.\n//\n//\tname    value\npackage x\n",
+        "// Package x does things.\n//\n//\tname value\npackage x\n",
+    ),
+    (
+        "the spacing inside a Javadoc <pre>",
+        "A.java",
+        "/**\n * Sizes:\n * <pre>\n * small    1\n * large   10\n * </pre>\n */\nclass A {}\n",
+        "/**\n * Sizes:\n * <pre>\n * small 1\n * large   10\n * </pre>\n */\nclass A {}\n",
+    ),
+    (
+        "a space made a tab in a Rust doctest",
+        "src/lib.rs",
+        "/// ```\n/// let c = ' ';\n/// assert_eq!(c as u32, 32);\n/// ```\npub fn f() {}\n",
+        "/// ```\n/// let c = '\t';\n/// assert_eq!(c as u32, 32);\n/// ```\npub fn f() {}\n",
+    ),
+    (
+        "the spacing inside a JSDoc @example",
+        "a.ts",
+        "/**\n * Adds.\n * @example\n * add(1,  2)   // 3\n */\nexport function add() {}\n",
+        "/**\n * Adds.\n * @example\n * add(1, 2) // 3\n */\nexport function add() {}\n",
+    ),
+    (
+        "the spacing inside a C# doc comment's <code>",
+        "A.cs",
+        "class A {\n    /// <code>\n    /// var x  =  Foo(1,  2);\n    /// </code>\n"
+        "    public void F() {}\n}\n",
+        "class A {\n    /// <code>\n    /// var x = Foo(1, 2);\n    /// </code>\n"
+        "    public void F() {}\n}\n",
+    ),
+    (
+        "two lines of Hugo's TOML front matter joined (a TOML error)",
+        "a.md",
+        '+++\ntitle = "Hello"\nweight = 2\n+++\n\nBody.\n',
+        '+++\ntitle = "Hello" weight = 2\n+++\n\nBody.\n',
+    ),
+    (
+        "a blank line inside a TOML front matter string",
+        "a.md",
+        '+++\ntitle = "x"\ndescription = """\na\n\nb"""\n+++\n\nBody.\n',
+        '+++\ntitle = "x"\ndescription = """\na\n\n\nb"""\n+++\n\nBody.\n',
+    ),
+    (
+        "a blank line inside a block scalar of YAML front matter after a byte order mark",
+        "a.md",
+        "\ufeff---\ntitle: x\nsummary: |\n  a\n\n  b\n---\n\nBody.\n",
+        "\ufeff---\ntitle: x\nsummary: |\n  a\n\n\n  b\n---\n\nBody.\n",
+    ),
+    (
+        "a blank line inside an MDX template literal",
+        "a.mdx",
+        "export const poem = `roses are red\n\nviolets are blue`\n\n# Title\n\n{poem}\n",
+        "export const poem = `roses are red\n\n\nviolets are blue`\n\n# Title\n\n{poem}\n",
+    ),
+    (
+        "a blank line after a comment ending in the trigraph ??/ (a line splice)",
+        "a.c",
+        "int f(void) {\n  int x = 1;\n  // note ??/\n\n  x = 2;\n  return x;\n}\n",
+        "int f(void) {\n  int x = 1;\n  // note ??/\n  x = 2;\n  return x;\n}\n",
+    ),
+    (
+        "the spacing of a golden file tests compare byte for byte",
+        "testdata/golden.txt",
+        "hello  world\n",
+        "hello world\n",
+    ),
+    (
+        "the spacing of a Meson option's value",
+        "meson_options.txt",
+        "option('greeting', type : 'string', value : 'Hello  World')\n",
+        "option('greeting', type : 'string', value : 'Hello World')\n",
+    ),
     (
         "a stringizing C macro's argument spacing",
         "show.c",

@@ -395,6 +395,8 @@ def literal_lines(kind: str, text: str) -> frozenset[int] | None:
     """1-based lines where whitespace is content or the lexer is unsure; None: all of them."""
     if kind == "go" and '"C"' in text and _CGO.search(text):
         return None  # cgo: the comment before `import "C"` is C code, strings and all
+    if kind in ("c", "cpp") and "??/" in text:
+        return None  # the trigraph of `\` (C before C23): it splices lines where it ends one
     found = scan(kind, text)
     if found.give_up:
         return None
@@ -425,7 +427,8 @@ def literal_lines(kind: str, text: str) -> frozenset[int] | None:
         if kind == "rust" and doc:
             span(start, end)  # a doc comment: Markdown whose code blocks are doctests
         elif kind in C_FAMILY:
-            lines.update(_shown_as_written(text, start, end, doc, line))
+            # Go's documentation may be a `/* */` comment without `*`s.
+            lines.update(_shown_as_written(text, start, end, doc or kind == "go", line))
         eol = text.find("\n", end)
         if text[end : len(text) if eol < 0 else eol].strip():
             # Code after a multi-line comment closes: alone, that line would lex as if it
@@ -436,6 +439,15 @@ def literal_lines(kind: str, text: str) -> frozenset[int] | None:
     return frozenset(lines)
 
 
+# What opens and closes, inside a doc comment, lines shown as written: a `<pre>`, a
+# fenced block, and a JSDoc/TSDoc `@example` (up to the next tag).
+_PRE = lazy_compile(r"(?i)<pre[\s>]|^(?:```|~~~)|^@example\b")
+_PRE_END = {
+    "<": lazy_compile(r"(?i)</pre>"),
+    "`": lazy_compile(r"^```"),
+    "~": lazy_compile(r"^~~~"),
+    "@": lazy_compile(r"^@(?!example\b)\w"),
+}
 # The `*` a block comment's line may start with, and the spaces after it.
 _LEADER = lazy_compile(r"[ \t]*(\*(?!/))?([ \t]*)")
 
@@ -443,20 +455,33 @@ _LEADER = lazy_compile(r"[ \t]*(\*(?!/))?([ \t]*)")
 def _shown_as_written(
     text: str, start: int, end: int, doc: bool, line: Callable[[int], int]
 ) -> Iterator[int]:
-    """The lines of a block comment, after its first, whose indentation within the
-    comment is content: more than one space after the `*` that starts them (a
-    Javadoc `<pre>`, a JSDoc `@example`, Doxygen's code), and every one of a doc
-    comment without `*`s. Alone, such a line lexes as code, which would fold it."""
-    first = text.find("\n", start, end) + 1
-    while 0 < first < end:
+    """The lines of a block comment, after its first, whose spacing within the
+    comment is content: more than one space after the `*` that starts them (Javadoc
+    and Doxygen code, an indented Go code block), every line of a doc comment without
+    `*`s, and in a doc comment every line of a `<pre>`, a fenced block or a JSDoc
+    `@example`. Alone, such a line lexes as code, which would fold its spacing."""
+    closer = None  # what ends the `<pre>`, fence or example the lines are in
+    first = start
+    while first < end:
         stop = text.find("\n", first, end)
         stop = end if stop < 0 else stop
-        leader = _LEADER.match(text, first, stop)
-        assert leader is not None  # it matches the empty string
-        star, spaces = leader.group(1), leader.group(2)
-        shown = not text.startswith("*/", leader.end()) and leader.end() < stop
-        if shown and (doc if star is None else len(spaces) > 1 or "\t" in spaces):
+        leader = _LEADER.match(text, first, stop) if first > start else None
+        content = text[leader.end() if leader else first + 3 : stop]
+        if closer is not None and first > start:
             yield line(first)
+        if closer is not None and closer.search(content):
+            closer = None
+        elif closer is None and doc and (opened := _PRE.search(content)):
+            closer = _PRE_END[opened.group().lstrip()[0]]
+            if closer.search(content, opened.end()):
+                closer = None  # `<pre>x</pre>` on one line
+            elif first > start:
+                yield line(first)
+        if leader is not None and closer is None:
+            star, spaces = leader.group(1), leader.group(2)
+            shown = not text.startswith("*/", leader.end()) and leader.end() < stop
+            if shown and (doc if star is None else len(spaces) > 1 or "\t" in spaces):
+                yield line(first)
         first = stop + 1
 
 

@@ -187,16 +187,27 @@ def _markdown_literal(text: str) -> frozenset[int] | None:
         stripped = bare.rstrip(" \t")
         if len(bare) - len(stripped) >= 2 or stripped.endswith("\\"):
             lines.add(number)  # a hard line break, whose spaces or backslash are content
-    if split[0].rstrip() == "---":  # YAML front matter: block scalars, trailing spaces
-        for number, line in enumerate(split[1:], 2):
-            if line.rstrip() in ("---", "..."):
-                lines.update(range(1, number + 1))
-                break
+    # Front matter: YAML's block scalars and trailing spaces, TOML's strings.
+    lines.update(range(1, front_matter_lines(split) + 1))
     if _MAY_HOLD_BLOCK.search(text):  # else no code or HTML block can exist
         for token in _markdown_parser().parse(text):
             if token.type in _MARKDOWN_BLOCKS and token.map:
                 lines.update(range(token.map[0] + 1, token.map[1] + 1))
     return frozenset(lines)
+
+
+def front_matter_lines(lines: list[str]) -> int:
+    """How many lines a Markdown page's front matter takes, its delimiters included
+    (0: none): YAML between `---` lines (or closed by `...`), TOML between `+++`
+    lines (Hugo), after a byte order mark too (Hugo strips it)."""
+    first = lines[0].lstrip("\ufeff").rstrip() if lines else ""
+    closers = {"---": ("---", "..."), "+++": ("+++",)}.get(first)
+    if closers is None:
+        return 0
+    for number, line in enumerate(lines[1:], 2):
+        if line.rstrip() in closers:
+            return number
+    return 0
 
 
 # --- Plain text (.txt, .rst, .adoc) --------------------------------------------------
@@ -286,13 +297,9 @@ _WS_RUN = lazy_compile(r"[ \t\f\v]+")
 _OPERATOR = frozenset("+-*/%=<>!&|^~?:.")
 _PUNCT = frozenset("()[]{},;")  # never part of a longer token
 _DIRECTIVE_KINDS = frozenset({"c", "cpp", "csharp"})
-# A doc comment's marker and the spaces after it: `///     x` is a Markdown code block
-# (a Rust doctest), `///  x` a paragraph.
-_DOC_HEAD = lazy_compile(r"(?:///|//!|/\*\*|/\*!)[ \t\f\v]*")
-# Go's doc comments are `//` comments: an indented line is a code block, a list
-# item's next line is indented (found by an adversarial review).
-_GO_HEAD = lazy_compile(r"(?://|/\*)[ \t\f\v]*")
-_GO_DIRECTIVE = lazy_compile(r"//(?:go:|line |export |extern )")
+# A doc comment's marker: `///     x` is a Markdown code block (a Rust doctest), `///  x`
+# a paragraph; Go's documentation is any comment.
+_DOC_HEAD = lazy_compile(r"///|//!|/\*\*|/\*!")
 
 
 def normalize_line(kind: str, line: str, *, literal: bool) -> str:
@@ -393,11 +400,11 @@ def _number_ends_at(text: str, index: int) -> bool:
 
 
 def _comment_key(kind: str, comment: str) -> str:
-    """Runs of whitespace in a comment become one space; the words stay the words."""
-    if '"' in comment or "`" in comment or (kind == "go" and _GO_DIRECTIVE.match(comment)):
-        # Quoted text in a comment is often code that runs (doctests, `//go:generate`,
-        # `/// <reference path="...">`): keep it exact.
+    """Runs of whitespace in a comment become one space; the words stay the words.
+    Exact: quoted text, often code that runs (doctests, `/// <reference path="...">`),
+    and documentation, whose indented lines are code blocks shown as written and
+    whose doctests' tabs are no spaces (found by adversarial reviews); in Go any
+    comment, documentation or a directive (`//go:generate`)."""
+    if '"' in comment or "`" in comment or kind == "go" or _DOC_HEAD.match(comment):
         return comment
-    head = (_GO_HEAD if kind == "go" else _DOC_HEAD).match(comment)
-    split = head.end() if head else 0
-    return comment[:split] + _WS_RUN.sub(" ", comment[split:])
+    return _WS_RUN.sub(" ", comment)

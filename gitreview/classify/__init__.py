@@ -68,6 +68,7 @@ _WHY = {
     "mode": "the mode changed: the executable bit decides whether a script or program runs",
     "position": "it touches lines whose position is syntax (a shebang, a coding cookie, "
     "a Go build constraint)",
+    "mdx": "an MDX file: its JavaScript and JSX are read by no rule, so no hunk of it is proved",
     "extension": "renamed with another extension (ci.yml to ci.yml.disabled turns CI off)",
     "path-role": "renamed where the path tells tools something else (test_x.py to x.py is no "
     "longer collected, a workflow out of .github/workflows/ no longer runs)",
@@ -163,6 +164,10 @@ def _classify_hunk(facts: FileFacts, hunk: Hunk) -> Verdict:
         return Verdict("significant", (facts.change.status,), _WHY[facts.change.status])
     if position_matters(facts, hunk):
         return Verdict("significant", ("content",), _WHY["position"])
+    if facts.change.path.lower().endswith(".mdx"):
+        # Found by an adversarial review: MDX holds JavaScript (`export const poem =
+        # \`...\``, `{...}`, JSX) among its Markdown, which no Markdown rule reads.
+        return Verdict("significant", ("content",), _WHY["mdx"])
     for rule in HUNK_RULES:
         proof = rule(facts, hunk)
         if proof is not None:

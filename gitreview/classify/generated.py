@@ -52,10 +52,13 @@ def generated(facts: FileFacts) -> Proof | None:
             return None
         evidence = "linguist-generated is set for it in the base commit's .gitattributes"
         return Proof(("generated",), evidence) if flag else None
-    for path in _paths(facts):
-        if globs.match_any(facts.config.generated, path):
-            return Proof(("generated",), f"{path} matches a configured generated glob")
-    if is_lock_file(facts.change.path):
+    # A rename is generated only where both paths are (found by an adversarial review:
+    # `audit.go` renamed `go.sum` is a source file gone, not a lock file edited).
+    paths = _paths(facts)
+    if all(globs.match_any(facts.config.generated, path) for path in paths):
+        named = f"{paths[0]} matches" if len(paths) == 1 else f"{paths[1]} and {paths[0]} match"
+        return Proof(("generated",), f"{named} a configured generated glob")
+    if all(is_lock_file(path) for path in paths):
         name = posixpath.basename(facts.change.path)
         return Proof(("generated",), f"{name} is a package manager's lock file")
     if _has_generated_header(facts):

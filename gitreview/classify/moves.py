@@ -315,6 +315,10 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
         # Of two definitions of one link label, the first wins: order decides.
         if any(_LINK_DEFINITION.match(text) for text in texts):
             return "a link reference definition moved: of two with one label, the first wins"
+        if any("[^" in text for text in texts):
+            # Found by an adversarial review: markdown-it and GitHub number footnotes in
+            # the order they are first referenced.
+            return "a footnote reference moved: footnotes are numbered in reading order"
         # Sections whose headings number or sequence them (`Step 1`, `Then deploy`,
         # `2.0.0`) are read in their order, the moved ones' or their neighbours'.
         for side, units in ((outlines[0].old, was), (outlines[1].new, now)):

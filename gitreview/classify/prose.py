@@ -13,6 +13,7 @@ import posixpath
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
+from gitreview.analyze import lexical
 from gitreview.classify import prose_comments, prose_markdown, prose_metadata, prose_text
 from gitreview.classify.base import Proof, apply_hunk
 from gitreview.classify.prose_words import COMMENT, MARKDOWN, TEXT, Fix, Flavor, line_fixes
@@ -131,6 +132,11 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     if max(len(old_text), len(new_text)) > prose_markdown.MAX_RENDERED_CHARS:
         return None
+    for text, first in ((old_text, hunk.old_start), (new_text, hunk.new_start)):
+        if not text.startswith("---") and first <= lexical.front_matter_lines(text.split("\n")):
+            # Front matter the renderer takes for text (TOML's `+++`, YAML after a byte
+            # order mark): its line breaks are syntax (found by an adversarial review).
+            return None
     old, new = _rendered(facts, "old", old_text), _rendered(facts, "new", new_text)
     if _memo(facts, "prose:same-html", lambda: old.pieces == new.pieces):
         # One render for a whole re-wrapped document: no hunk of it changes its meaning.

@@ -106,7 +106,7 @@ def path_role_change(
     A copy leaves the old path as it was: any role of the new one is new (a workflow
     copied beside another runs too)."""
     old_name, new_name = posixpath.basename(old_path), posixpath.basename(new_path)
-    if posixpath.splitext(old_name)[1] != posixpath.splitext(new_name)[1]:
+    if _extension(old_name) != _extension(new_name):
         # ci.yml -> ci.yml.disabled switches CI off: a person decides.
         return "extension", f"{old_path} and {new_path} have different extensions"
     for what, role in _ROLES:
@@ -168,6 +168,38 @@ def _unit(path: str) -> str:
     return posixpath.dirname(path) + "/" if path.endswith(_FOLDER_UNITS) else ""
 
 
+def _extension(name: str) -> str:
+    """A file name's extension, TypeScript's declaration files' in full (`consts.ts`
+    compiles to JavaScript, `consts.d.ts` to nothing)."""
+    double = _DOUBLE_EXTENSION.search(name)
+    return double.group() if double else posixpath.splitext(name)[1]
+
+
+_DOUBLE_EXTENSION = lazy_compile(r"\.d\.[cm]?ts$")
+
+
+def _skipped(path: str) -> str:
+    """Whether tools skip the file, or treat it apart, by a leading `_` or `.` of its
+    name: the go tool ignores `_x_test.go`, Jekyll and Hugo publish no `_about.md`,
+    Sass compiles no partial `_x.scss`."""
+    return "a name starting with _ or ." if posixpath.basename(path)[:1] in "_." else ""
+
+
+def _output(path: str) -> str:
+    """The whole path of a file whose name is what a build makes of it or reads from
+    it: a Rust binary, example or benchmark (`src/bin/deploy.rs` builds `deploy`), a
+    Java class (its public class must be named as the file), a Jekyll post (its date
+    and address)."""
+    if path.endswith(".java"):
+        return posixpath.basename(path)
+    return path if _NAMED_OUTPUT.search(path) else ""
+
+
+_NAMED_OUTPUT = lazy_compile(
+    r"(?:^|/)(?:src/bin|examples|benches)/.*\.rs$|(?:^|/)_(?:posts|drafts)/"
+)
+
+
 # What a path tells tools, each read from the path alone.
 _ROLES: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("the name tools look for", _named),
@@ -177,6 +209,8 @@ _ROLES: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("a migration's version", _migration),
     ("the source set", _source_set),
     ("the package or module its folder makes", _unit),
+    ("whether tools skip it", _skipped),
+    ("what the build names after it", _output),
 )
 
 
