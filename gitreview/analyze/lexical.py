@@ -189,11 +189,46 @@ def _markdown_literal(text: str) -> frozenset[int] | None:
             lines.add(number)  # a hard line break, whose spaces or backslash are content
     # Front matter: YAML's block scalars and trailing spaces, TOML's strings.
     lines.update(range(1, front_matter_lines(split) + 1))
+    lines |= template_blocks(split)
     if _MAY_HOLD_BLOCK.search(text):  # else no code or HTML block can exist
         for token in _markdown_parser().parse(text):
             if token.type in _MARKDOWN_BLOCKS and token.map:
                 lines.update(range(token.map[0] + 1, token.map[1] + 1))
     return frozenset(lines)
+
+
+# What site generators and renderers show as written inside a Markdown page, which
+# markdown-it reads as a paragraph: Hugo's and Jekyll's highlighted code, Jekyll's
+# raw blocks, and display math (`$$`, where a `%` comments out the rest of the line).
+_TEMPLATE_BLOCKS = (
+    (r"\{\{[<%]-?\s*highlight\b", r"\{\{[<%]-?\s*/highlight\b"),
+    (r"\{%-?\s*highlight\b", r"\{%-?\s*endhighlight\b"),
+    (r"\{%-?\s*raw\s*-?%\}", r"\{%-?\s*endraw\b"),
+    (r"\$\$", r"\$\$"),
+)
+_TEMPLATE_OPEN = lazy_compile("|".join(f"({opener})" for opener, _ in _TEMPLATE_BLOCKS))
+_TEMPLATE_CLOSE = [lazy_compile(closer) for _, closer in _TEMPLATE_BLOCKS]
+
+
+def template_blocks(lines: list[str]) -> set[int]:
+    """The lines (1-based) of each such block, its delimiters included."""
+    found: set[int] = set()
+    if not any("{" in line or "$$" in line for line in lines):
+        return found
+    closer = None
+    for number, line in enumerate(lines, 1):
+        if closer is not None:
+            found.add(number)
+            if closer.search(line):
+                closer = None
+            continue
+        opened = _TEMPLATE_OPEN.search(line)
+        if opened is not None:
+            found.add(number)
+            close = _TEMPLATE_CLOSE[opened.lastindex - 1 if opened.lastindex else 0]
+            if not close.search(line, opened.end()):
+                closer = close
+    return found
 
 
 def front_matter_lines(lines: list[str]) -> int:
@@ -213,7 +248,16 @@ def front_matter_lines(lines: list[str]) -> int:
 # --- Plain text (.txt, .rst, .adoc) --------------------------------------------------
 
 _FENCE = lazy_compile(r"(`{3,}|~{3,})")  # Markdown-style fences are common in .txt too
-_ADOC_DELIMITER = lazy_compile(r"(-{4,}|\.{4,}|\+{4,}|/{4,})[ \t]*$")  # AsciiDoc listings...
+# AsciiDoc's listing, literal, passthrough, comment and quote (verse) blocks.
+_ADOC_DELIMITER = lazy_compile(r"(-{4,}|\.{4,}|\+{4,}|/{4,}|_{4,})[ \t]*$")
+# An AsciiDoc block attribute line that makes the next paragraph shown as written
+# (`[source,python]`, `[literal]`, `[verse]`, `[%hardbreaks]`), and the document
+# attribute that makes every paragraph keep its line breaks.
+_ADOC_STYLE = lazy_compile(r"\[(?:source|literal|listing|verse|stem|pass|[^\]]*hardbreaks)")
+_ADOC_HARDBREAKS = lazy_compile(r"(?m)^:hardbreaks(?:-option)?:")
+# A reStructuredText option list's option (`-a  Output all.`, `--all`, `/V`): two
+# spaces or more end the option, one does not.
+_OPTION = lazy_compile(r"(?:-{1,2}|/)[A-Za-z0-9]")
 _TABLE_BORDER = lazy_compile(r"[ \t]*=+(?:[ \t]+=+)+[ \t]*$")  # reStructuredText simple table
 _BORDER_LIKE = lazy_compile(r"[=\-~+]+(?:[ \t]+[=\-~+]+)+[ \t]*$")
 
@@ -226,7 +270,10 @@ def _text_literal(text: str) -> frozenset[int]:
     doctests is content: conservatively, every line of those is literal.
     """
     split = [line.rstrip("\r") for line in text.split("\n")]
+    if _ADOC_HARDBREAKS.search(text):
+        return frozenset(range(1, len(split) + 1))
     lines: set[int] = set()
+    styled = False  # in an AsciiDoc paragraph a block attribute shows as written
     closer = ""  # the delimiter that ends the literal block we are in
     table = False
     doctest = False  # a `>>>` example and its expected output, to a blank line
@@ -243,9 +290,10 @@ def _text_literal(text: str) -> frozenset[int]:
         starts = line[:1] if line[:1].isascii() and line[:1] in string.punctuation else ""
         quoted = starts if starts and (starts == quoted or introduced) else ""
         introduced = bare.endswith("::") or (introduced and not bare)
-        if quoted:
+        if quoted or (styled and bare):
             lines.add(index + 1)
             continue
+        styled = bool(_ADOC_STYLE.match(bare)) and not _ADOC_DELIMITER.match(following)
         if closer:
             if bare and bare.startswith(closer) and not bare.strip(closer[0]):
                 closer = ""
@@ -280,6 +328,8 @@ def _text_key(body: str, *, indented: bool) -> str:
     # Context-free guards too, for callers that compare text without literal_lines.
     # An RST inline literal (``a  b``) shows its spaces.
     if indented or "|" in body or "``" in body or body.startswith("+") or _BORDER_LIKE.match(body):
+        return body
+    if _OPTION.match(body):
         return body
     return _WS_RUN.sub(" ", body)  # words stay apart: a run of spaces is one space
 

@@ -132,11 +132,17 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     if max(len(old_text), len(new_text)) > prose_markdown.MAX_RENDERED_CHARS:
         return None
-    for text, first in ((old_text, hunk.old_start), (new_text, hunk.new_start)):
-        if not text.startswith("---") and first <= lexical.front_matter_lines(text.split("\n")):
+    for text, first, count in (
+        (old_text, hunk.old_start, hunk.old_count),
+        (new_text, hunk.new_start, hunk.new_count),
+    ):
+        split = text.split("\n")
+        if not text.startswith("---") and first <= lexical.front_matter_lines(split):
             # Front matter the renderer takes for text (TOML's `+++`, YAML after a byte
             # order mark): its line breaks are syntax (found by an adversarial review).
             return None
+        if not lexical.template_blocks(split).isdisjoint(range(first, first + count)):
+            return None  # highlighted code or math the renderer takes for a paragraph
     old, new = _rendered(facts, "old", old_text), _rendered(facts, "new", new_text)
     if _memo(facts, "prose:same-html", lambda: old.pieces == new.pieces):
         # One render for a whole re-wrapped document: no hunk of it changes its meaning.
