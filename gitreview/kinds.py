@@ -68,12 +68,7 @@ _BY_NAME = {
     "meson_options.txt": "unknown",  # Meson's build options: strings and all
     "meson.options": "unknown",
 }
-# Folders of test data, whose files tests read byte for byte (a golden file, an
-# expected output, a snapshot, a formatter's input): no rule's meaning applies.
-_TEST_DATA = frozenset(
-    {"testdata", "test_data", "test-data", "fixtures", "__snapshots__", "snapshots"}
-    | {"golden", "goldens", "expected", "expectations"}
-)
+
 # pip's requirement and constraint files (requirements.txt, requirements-dev.txt,
 # dev-requirements.txt, constraints.txt, requirements/base.txt): no prose either.
 _REQUIREMENTS = lazy_compile(r"(?:.*requirements.*|constraints.*|requirements/.*)\.(?:txt|in)")
@@ -91,8 +86,6 @@ def kind_of(
     if binary:
         return "binary"
     name = posixpath.basename(path).lower()
-    if not _TEST_DATA.isdisjoint(path.lower().split("/")[:-1]):
-        return "unknown"
     if name in _BY_NAME:
         return _BY_NAME[name]
     if _REQUIREMENTS.fullmatch(name) or _REQUIREMENTS.fullmatch(path.lower()):

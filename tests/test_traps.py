@@ -421,6 +421,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "hello world\n",
     ),
     (
+        "a formatter's test input in a fixtures folder (still read as Python)",
+        "tests/fixtures/input.py",
+        "values = [1,2]\n",
+        "values = [1, 2]\n",
+    ),
+    (
         "the spacing of a Meson option's value",
         "meson_options.txt",
         "option('greeting', type : 'string', value : 'Hello  World')\n",

@@ -69,6 +69,8 @@ _WHY = {
     "position": "it touches lines whose position is syntax (a shebang, a coding cookie, "
     "a Go build constraint)",
     "mdx": "an MDX file: its JavaScript and JSX are read by no rule, so no hunk of it is proved",
+    "test-data": "a file in a folder of test data (testdata/, fixtures/, __snapshots__/...), "
+    "which tests may read byte for byte: no hunk of it is proved",
     "extension": "renamed with another extension (ci.yml to ci.yml.disabled turns CI off)",
     "path-role": "renamed where the path tells tools something else (test_x.py to x.py is no "
     "longer collected, a workflow out of .github/workflows/ no longer runs)",
@@ -96,7 +98,7 @@ def outlines(verdict: FileVerdict, change: FileChange, kind: str) -> bool:
     changed line can start a unit."""
     if verdict.classification == "trivial" and change.status != "deleted":
         return False
-    return can_start_unit(change, kind)
+    return can_start_unit(change, kind) and not _unproved(change.path)
 
 
 def _classify(facts: FileFacts) -> FileVerdict:
@@ -164,16 +166,34 @@ def _classify_hunk(facts: FileFacts, hunk: Hunk) -> Verdict:
         return Verdict("significant", (facts.change.status,), _WHY[facts.change.status])
     if position_matters(facts, hunk):
         return Verdict("significant", ("content",), _WHY["position"])
-    if facts.change.path.lower().endswith(".mdx"):
-        # Found by an adversarial review: MDX holds JavaScript (`export const poem =
-        # \`...\``, `{...}`, JSX) among its Markdown, which no Markdown rule reads.
-        return Verdict("significant", ("content",), _WHY["mdx"])
+    unproved = _unproved(facts.change.path)
+    if unproved:
+        return Verdict("significant", ("content",), _WHY[unproved])
     for rule in HUNK_RULES:
         proof = rule(facts, hunk)
         if proof is not None:
             return Verdict("trivial", proof.reasons, proof.evidence)
     reason = "content" if facts.analysis.t1 else "no-analysis"
     return Verdict("significant", (reason,), _WHY[reason])
+
+
+def _unproved(path: str) -> str:
+    """Why no hunk of the file may be proved trivial, whatever its kind's rules say
+    ("" when they may): found by an adversarial review."""
+    lowered = path.lower()
+    if lowered.endswith(".mdx"):
+        return "mdx"  # JavaScript (`export const poem = \`...\``, `{...}`, JSX) in Markdown
+    if not _TEST_DATA.isdisjoint(lowered.split("/")[:-1]):
+        return "test-data"
+    return ""
+
+
+# Folders of test data, whose files tests read byte for byte: a golden file, an
+# expected output, a snapshot, a formatter's input.
+_TEST_DATA = frozenset(
+    {"testdata", "test_data", "test-data", "fixtures", "__snapshots__", "snapshots"}
+    | {"golden", "goldens", "expected", "expectations"}
+)
 
 
 def _mode_changed(change: FileChange) -> bool:
