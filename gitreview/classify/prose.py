@@ -9,6 +9,7 @@ first comparison of words) and proves what it claims: Markdown by rendering it
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, TypeVar, cast
@@ -132,17 +133,16 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     if max(len(old_text), len(new_text)) > prose_markdown.MAX_RENDERED_CHARS:
         return None
-    for text, first, count in (
-        (old_text, hunk.old_start, hunk.old_count),
-        (new_text, hunk.new_start, hunk.new_count),
+    for side, text, first, count in (
+        ("old", old_text, hunk.old_start, hunk.old_count),
+        ("new", new_text, hunk.new_start, hunk.new_count),
     ):
-        split = text.split("\n")
-        if not text.startswith("---") and first <= lexical.front_matter_lines(split):
-            # Front matter the renderer takes for text (TOML's `+++`, YAML after a byte
-            # order mark): its line breaks are syntax (found by an adversarial review).
+        # Found by an adversarial review: front matter the renderer takes for text
+        # (TOML's `+++`, YAML after a byte order mark), whose line breaks are syntax,
+        # and highlighted code or math it takes for a paragraph.
+        unrendered = _memo(facts, f"prose:unrendered-{side}", functools.partial(_unrendered, text))
+        if not unrendered.isdisjoint(range(first, first + max(count, 1))):
             return None
-        if not lexical.template_blocks(split).isdisjoint(range(first, first + count)):
-            return None  # highlighted code or math the renderer takes for a paragraph
     old, new = _rendered(facts, "old", old_text), _rendered(facts, "new", new_text)
     if _memo(facts, "prose:same-html", lambda: old.pieces == new.pieces):
         # One render for a whole re-wrapped document: no hunk of it changes its meaning.
@@ -351,6 +351,13 @@ def _plain(analysis: Analysis, sides: list[Changed]) -> bool:
         if literal is None or not literal.isdisjoint(numbers):
             return False
     return True
+
+
+def _unrendered(text: str) -> frozenset[int]:
+    """The lines of a Markdown page the renderer does not read as the site does."""
+    split = text.split("\n")
+    front = 0 if text.startswith("---") else lexical.front_matter_lines(split)
+    return frozenset(range(1, front + 1)) | lexical.template_blocks(split)
 
 
 def _memo(facts: FileFacts, key: str, compute: Callable[[], T]) -> T:
