@@ -65,7 +65,6 @@ def hunks_of(tmp_path: Path, old: str, new: str) -> list[tuple[str, list[str]]]:
 
 FORMATTED = {
     "a trailing comment kept at the end of a split statement": COMMENT_MOVED,
-    "a trailing comment moved to another line of its statement": PRAGMA_MOVED,
     "numbers respelled, string prefixes in another case": NUMBERS,
     "quotes changed at both ends of a string, in two hunks": QUOTES_AT_BOTH_ENDS,
     "a large class, one hunk per method": LARGE,

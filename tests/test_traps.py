@@ -299,6 +299,53 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "def parse(text: str) -> int:\n    value: int = text  # type: ignore\n    return value\n",
         "def parse(text: str) -> int:\n    value: int = text  ## type: ignore\n    return value\n",
     ),
+    # Once called formatting (a comment on a statement's first line stays where
+    # formatters keep it), found wrong by a sixth review: mypy reports the argument's
+    # line, which the `# type: ignore` no longer covers.
+    (
+        "a statement split below its `# type: ignore`",
+        "fifth.py",
+        "def fifth(values):\n    checked = validate(values, 1)  # type: ignore[arg-type]\n"
+        "    return checked\n",
+        "def fifth(values):\n    checked = validate(  # type: ignore[arg-type]\n"
+        "        values, 1\n    )\n    return checked\n",
+    ),
+    (
+        "two spaces after a noqa comment's colon (flake8 then ignores every code)",
+        "m.py",
+        "import sys  # noqa: E501\n",
+        "import sys  # noqa:  E501\n",
+    ),
+    (
+        "a no-break space in a noqa comment (flake8 no longer reads it)",
+        "m.py",
+        "def area(w, h):\n    l = w * h  # noqa: E741\n    return l\n",
+        "def area(w, h):\n    l = w * h  #\u00a0noqa: E741\n    return l\n",
+    ),
+    (
+        "the indentation of a literal block in Sphinx's `#:` comment",
+        "settings.py",
+        "#: Example::\n#:\n#:     retry(times=3,\n#:           backoff=2)\nRETRY = 3\n",
+        "#: Example::\n#:\n#: retry(times=3,\n#: backoff=2)\nRETRY = 3\n",
+    ),
+    (
+        "a trailing `#:` comment moved to the first line of its statement",
+        "settings.py",
+        "TIMEOUTS = [\n    10,\n    30,\n]  #: Seconds to wait before each retry.\n",
+        "TIMEOUTS = [  #: Seconds to wait before each retry.\n    10,\n    30,\n]\n",
+    ),
+    (
+        "two trailing spaces dropped from a docstring's line (a Markdown line break)",
+        "api.py",
+        'def connect():\n    """Connect.\n\n    Host: the name  \n    Port: the port\n    """\n',
+        'def connect():\n    """Connect.\n\n    Host: the name\n    Port: the port\n    """\n',
+    ),
+    (
+        "a Python file in UTF-7 respaced (`a +-b` is `a + b` there)",
+        "calc.py",
+        "# coding: utf-7\na, b = 5, 3\nprint(a +-b)\n",
+        "# coding: utf-7\na, b = 5, 3\nprint(a + (-b))\n",
+    ),
     (
         "Sphinx's `#:` attribute documentation made `# :`",
         "settings.py",

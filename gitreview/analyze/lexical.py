@@ -350,6 +350,17 @@ _DIRECTIVE_KINDS = frozenset({"c", "cpp", "csharp"})
 # A doc comment's marker: `///     x` is a Markdown code block (a Rust doctest), `///  x`
 # a paragraph; Go's documentation is any comment.
 _DOC_HEAD = lazy_compile(r"///|//!|/\*\*|/\*!")
+# Tools' names and markers that make a whole comment read by a tool, whichever of its
+# lines they stand on (`/* eslint-disable` and the rule names on the lines after it),
+# and Sphinx's `#:` documentation: compared as written (flake8 reads a noqa comment
+# with two spaces after its colon as one without codes) and placed by the code they
+# are about.
+TOOL_COMMENT = lazy_compile(
+    r"noqa|nolint|nosec|pragma|pylint|pyright|mypy|eslint|jshint|jslint|tslint|prettier|"
+    r"istanbul|\bc8\b|noinspection|clang-|cppcheck|-\*-|fall(?:s|ing)?[\s_-]*thr|"
+    r"\b(?:vim?|ex):|coding[:=]|type:\s*ignore|(?:^|#)\s*type:|pyre-|pytype:|^#:",
+    re.IGNORECASE,
+)
 
 
 def normalize_line(kind: str, line: str, *, literal: bool) -> str:
@@ -456,5 +467,7 @@ def _comment_key(kind: str, comment: str) -> str:
     whose doctests' tabs are no spaces (found by adversarial reviews); in Go any
     comment, documentation or a directive (`//go:generate`)."""
     if '"' in comment or "`" in comment or kind == "go" or _DOC_HEAD.match(comment):
+        return comment
+    if TOOL_COMMENT.search(comment):
         return comment
     return _WS_RUN.sub(" ", comment)

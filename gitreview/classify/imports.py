@@ -14,10 +14,10 @@ import posixpath
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from gitreview.analyze.lexical import TOOL_COMMENT
 from gitreview.analyze.python import bodies
 from gitreview.classify import statements
 from gitreview.classify.base import FileFacts, Project, Proof
-from gitreview.classify.prose_comments import TOOL_COMMENT
 from gitreview.model import Hunk
 from gitreview.patterns import lazy_compile
 

@@ -304,7 +304,7 @@ def _python(text: str) -> Side | None:
 
 def _directives(lines: list[str], units: list[Unit]) -> Iterator[tuple[int, str]]:
     """The comments tools read on lines of their own outside every statement."""
-    from gitreview.classify.prose_comments import TOOL_COMMENT
+    from gitreview.analyze.lexical import TOOL_COMMENT
 
     inside = iter(units)
     unit = next(inside, None)

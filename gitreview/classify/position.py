@@ -13,13 +13,16 @@ from gitreview.model import Hunk
 from gitreview.patterns import lazy_compile
 
 _BUILD_CONSTRAINT = ("//go:build", "// +build")
-_CODING = lazy_compile(r"^[ \t\f]*#.*?coding[:=]")  # PEP 263
+_CODING = lazy_compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")  # PEP 263
+# Encodings that read the text as gitreview reads it (UTF-8, of which ASCII is part).
+_READ_AS = frozenset({"utf-8", "utf8", "ascii", "us-ascii", "utf-8-sig"})
 
 
 def position_matters(facts: FileFacts, hunk: Hunk) -> bool:
     """Where blank lines and line ends are syntax: a script's shebang (line 1,
-    without a carriage return), a Python coding cookie (line 1 or 2), and Go
-    build constraints (a blank line must follow them)."""
+    without a carriage return), a Python coding cookie (line 1 or 2; anywhere in a
+    file it declares in another encoding than UTF-8), and Go build constraints (a
+    blank line must follow them)."""
     texts = (facts.analysis.old_text or "", facts.analysis.new_text or "")
     changed = [line for line in hunk.lines if line.origin != " "]
 
@@ -31,9 +34,14 @@ def position_matters(facts: FileFacts, hunk: Hunk) -> bool:
 
     if any(text.startswith("#!") for text in texts) and touches(1):
         return True
-    if facts.kind == "python" and touches(2):
-        head = [line for text in texts for line in text.split("\n", 3)[:3]]
-        if any(_CODING.search(line) for line in head):
+    if facts.kind == "python":
+        head = [line for text in texts for line in text.split("\n", 3)[:2]]
+        cookies = [found for line in head if (found := _CODING.search(line))]
+        if cookies and touches(2):
+            return True
+        if any(found.group(1).lower().replace("_", "-") not in _READ_AS for found in cookies):
+            # Python decodes the file as the cookie says, gitreview as UTF-8: under
+            # UTF-7, `a +-b` is `a + b` (found by an adversarial review).
             return True
     if facts.kind == "go":
         return any(line.text.startswith(_BUILD_CONSTRAINT) for line in hunk.lines)

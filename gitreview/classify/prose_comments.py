@@ -15,6 +15,7 @@ from bisect import bisect_right
 from typing import TYPE_CHECKING, NamedTuple
 
 from gitreview.analyze import lexers
+from gitreview.analyze.lexical import TOOL_COMMENT
 from gitreview.patterns import lazy_compile
 
 if TYPE_CHECKING:
@@ -36,14 +37,6 @@ _DIRECTIVE = lazy_compile(
     r"fall(?:s|ing)?[\s_-]*(?:thr|tho)|\b(?:vim?|ex):|coding|"
     r"\b(?:todo|fixme|xxx|hack|note|bug)\s*\(|"
     r"^\W*[A-Za-z][\w.]*(?:-[\w.]+)*:|^\W*(?:go:|line |export |extern |global )|^#!",
-    re.IGNORECASE,
-)
-# Tools' names and markers that make a whole comment read by a tool, whichever of its
-# lines they stand on (`/* eslint-disable` and the rule names on the lines after it).
-TOOL_COMMENT = lazy_compile(
-    r"noqa|nolint|nosec|pragma|pylint|pyright|mypy|eslint|jshint|jslint|tslint|prettier|"
-    r"istanbul|\bc8\b|noinspection|clang-|cppcheck|-\*-|fall(?:s|ing)?[\s_-]*thr|"
-    r"\b(?:vim?|ex):|coding[:=]|type:\s*ignore|(?:^|#)\s*type:|pyre-|pytype:",
     re.IGNORECASE,
 )
 # Comments that apply to the line after them: a blank line put in between leaves that

@@ -26,10 +26,11 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 from gitreview.analyze import lexical
+from gitreview.analyze.lexical import TOOL_COMMENT
 from gitreview.analyze.python import HEAD_TREE, bodies, unwarned
 from gitreview.classify import python_names
 from gitreview.classify.base import FileFacts
-from gitreview.classify.prose_comments import TOOL_COMMENT, about_next_line
+from gitreview.classify.prose_comments import about_next_line
 from gitreview.model import Hunk
 from gitreview.patterns import lazy_compile
 
@@ -157,7 +158,8 @@ def parse(
         next_line = about_next_line(comment)
         if next_line or TOOL_COMMENT.search(comment):
             tools.append((len(comments), line, start, next_line))
-        elif line < len(starts) - 1 and not text[starts[line - 1] : start].strip():
+            comment = text[start:end].rstrip(" \t\f")  # as written, spaces and all
+        if line < len(starts) - 1 and not text[starts[line - 1] : start].strip():
             # A comment of its own right above a statement documents it (pydoc's
             # `inspect.getcomments`, Sphinx's `#:`): a blank line in between parts them.
             comment += "\0" + str(not text[starts[line] : starts[line + 1]].strip())
@@ -213,8 +215,16 @@ def _simple_statements(tree: ast.Module, lines: set[int]) -> tuple[dict[int, str
             if inner:
                 pending += inner
             elif statement.lineno in lines:
-                found.setdefault(statement.lineno, "first line of " + ast.dump(statement))
+                # Over as many lines: split, the statement's other lines are no longer
+                # the comment's (mypy reports `compute(` then `"bad"` on the next line).
+                lines_over = (statement.end_lineno or statement.lineno) - statement.lineno + 1
+                found.setdefault(
+                    statement.lineno, f"first line of {lines_over}: " + ast.dump(statement)
+                )
     return found, holders
+
+
+_SPACES = lazy_compile(r"[ \t\f]+")
 
 
 def _comment_key(comment: str) -> str:
@@ -222,8 +232,8 @@ def _comment_key(comment: str) -> str:
     marker is kept as written (`## type: ignore` is no type comment, `# : x` no
     Sphinx `#:` documentation)."""
     words = comment.lstrip("#")
-    marker = comment[: len(comment) - len(words)] + (" " if words[:1].isspace() else "")
-    return marker + " ".join(words.split())
+    marker = comment[: len(comment) - len(words)] + (" " if words[:1] in (" ", "\t", "\f") else "")
+    return marker + " ".join(_SPACES.split(words.strip(" \t\f")))  # not a no-break space
 
 
 def clean_docstring(text: str) -> str:
@@ -242,7 +252,14 @@ def clean_docstring(text: str) -> str:
         # included (`""">>> f(2)` then an indented `4` expects the spaces too).
         return textwrap.dedent(text).strip("\n")
     cleaned = inspect.cleandoc(text)
-    return "\n".join(line.rstrip() for line in cleaned.split("\n")).strip()
+    # Two trailing spaces or more are a Markdown line break where a docstring is
+    # rendered (found by an adversarial review): they stay, as two.
+    return "\n".join(_line_end(line) for line in cleaned.split("\n")).strip()
+
+
+def _line_end(line: str) -> str:
+    stripped = line.rstrip()
+    return stripped + "  " if line.endswith("  ") and stripped else stripped
 
 
 def differences(
