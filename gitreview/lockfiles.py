@@ -64,13 +64,17 @@ _SOURCES = {
     name: pattern + r"""\s*["']?\s*""" + _URL
     for names, pattern in (
         (("package-lock.json", "npm-shrinkwrap.json", "bun.lock"), r'"resolved":'),
-        (("yarn.lock",), r"\bresolved:?"),
+        # Yarn 2+ names a package's source in its `resolution` (`left-pad@npm:1.3.0`).
+        (("yarn.lock",), r"\b(?:resolved:?|resolution:\s*\"?@?[^@\"\s]+@)"),
         (("pnpm-lock.yaml",), r"\b(?:tarball|repo):"),
         (("Cargo.lock",), r"\bsource\s*="),
         (("poetry.lock", "pdm.lock"), r"\burl\s*="),
         (("uv.lock",), r"\b(?:registry|git|url)\s*="),
         (("Pipfile.lock",), r'"url":'),
         (("Gemfile.lock",), r"\bremote:"),
+        (("flake.lock",), r'"url":'),
+        (("mix.lock",), r":git,"),
+        (("Podfile.lock",), r":git\s*=>"),
         (("composer.lock",), r'"url":(?=\s*"[^"]*(?:\.git"|/zipball/|/tarball/|\.zip"|\.tar))'),
     )
     for name in names

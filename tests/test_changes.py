@@ -288,6 +288,8 @@ RENAMES = [
     ("src/consts.ts", "src/consts.d.ts", "significant", ["extension"]),  # compiles to nothing
     ("src/Foo.java", "src/Bar.java", "significant", ["path-role"]),  # `public class Foo`
     ("_posts/2020-01-01-hello.md", "_posts/2024-06-01-hello.md", "significant", ["path-role"]),
+    ("data/secrets.json", "static/secrets.json", "significant", ["path-role"]),  # published
+    ("components/admin.js", "pages/admin.js", "significant", ["path-role"]),  # a route
     ("src/main/java/a/App.java", "src/main/java/b/App.java", "trivial", ["renamed"]),
     ("src/shop/core.py", "src/shop/engine.py", "trivial", ["renamed"]),
     ("pkg/core.py", "pkg/engine.py", "trivial", ["renamed"]),

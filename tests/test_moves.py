@@ -810,6 +810,20 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "significant",
     ),
     (
+        "a Markdown section moved into a Hugo shortcode's block",
+        {
+            "guide.md": DOC.replace(
+                "## Install", "{{% beta %}}\n\nBeta only.\n\n{{% /beta %}}\n\n## Install"
+            )
+        },
+        {
+            "guide.md": DOC_SWAPPED.replace(
+                "## Configure", "{{% beta %}}\n\nBeta only.\n\n{{% /beta %}}\n\n## Configure"
+            )
+        },
+        "significant",
+    ),
+    (
         "a function moved with the comment above it (control)",
         {"fw.py": "# Deprecated: kept for old firmware.\n" + FIRST_THEN_SECOND},
         {"fw.py": SECOND_DEF + "\n\n# Deprecated: kept for old firmware.\n" + FIRST_DEF},

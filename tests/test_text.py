@@ -10,6 +10,8 @@ from findings import analysis_of, findings_of, git_diff, manifest_with_findings,
 from manifests import run
 from repos import RepoFactory, before_and_after
 
+from gitreview import lockfiles
+
 CONFLICT = [
     ("text/conflict-marker", "error", "conflict.txt", 2, "merge conflict marker <<<<<<<"),
     ("text/conflict-marker", "error", "conflict.txt", 4, "merge conflict marker |||||||"),
@@ -300,3 +302,29 @@ def test_a_lock_file_giving_a_package_another_s_tarball(tmp_path: Path, what: st
     assert messages == expected
     [entry] = manifest["files"]
     assert entry["reasons"] == ["generated"]
+
+
+@pytest.mark.parametrize(
+    ("name", "line", "server"),
+    [
+        ("yarn.lock", '  resolution: "left-pad@https://evil.example/left-pad.tgz"', "evil.example"),
+        ("flake.lock", '        "url": "https://evil.example/nixpkgs.tar.gz",', "evil.example"),
+        (
+            "mix.lock",
+            '  "plug": {:git, "https://evil.example/plug.git", "abc", []},',
+            "evil.example",
+        ),
+        (
+            "Podfile.lock",
+            "  - Alamofire (from `https://x`):\n    :git => https://evil.example/a.git",
+            "evil.example",
+        ),
+    ],
+)
+def test_lock_files_name_their_sources_in_their_own_words(
+    name: str, line: str, server: str
+) -> None:
+    """Found by an adversarial review: Yarn 2's `resolution`, Nix's `url`, mix's and
+    CocoaPods' git sources were read as no source at all."""
+    found = list(lockfiles.outside_sources(name, enumerate(line.split("\n"), 1)))
+    assert found and server in found[0][1], found

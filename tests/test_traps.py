@@ -533,6 +533,113 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "# Doc\n\n$$\nx = 1 % the first term\ny = 2\n$$\n",
         "# Doc\n\n$$\nx = 1 % the first term y = 2\n$$\n",
     ),
+    # Found by a sixth adversarial review (other kinds): each was trivial.
+    (
+        "the spacing of a macro's argument, its bracket on the line below its name",
+        "main.c",
+        '#include "show.h"\nint main(void) {\n  SHOW\n    (a+b);\n}\n',
+        '#include "show.h"\nint main(void) {\n  SHOW\n    (a + b);\n}\n',
+    ),
+    (
+        "the spacing of a macro's argument, a comment between its name and bracket",
+        "main.c",
+        '#include "show.h"\nint main(void) {\n  SHOW /**/ (a+b);\n}\n',
+        '#include "show.h"\nint main(void) {\n  SHOW /**/ (a + b);\n}\n',
+    ),
+    (
+        "the spacing of a macro's argument below a string holding a bracket",
+        "main.c",
+        '#include "show.h"\nint main(void) {\n  SHOW2(")",\n    a+b);\n}\n',
+        '#include "show.h"\nint main(void) {\n  SHOW2(")",\n    a + b);\n}\n',
+    ),
+    (
+        "the spacing of a Rust macro's argument, `!` and bracket apart",
+        "src/main.rs",
+        "fn main() {\n    show ! (a+1);\n}\n",
+        "fn main() {\n    show ! (a + 1);\n}\n",
+    ),
+    (
+        "a #define after a comment made function-like",
+        "main.c",
+        "int x = 1, v = 2;\n/* pick one */ #define v (x)\nint y = v;\n",
+        "int x = 1, v = 2;\n/* pick one */ #define v(x)\nint y = v;\n",
+    ),
+    (
+        "the spacing of GCC's fall-through comment (its pattern allows one space)",
+        "f.c",
+        "int f(int a) {\n  switch (a) {\n  case 1:\n    a++;\n    /* Falls through.  */\n"
+        "  case 2:\n    return a;\n  }\n  return 0;\n}\n",
+        "int f(int a) {\n  switch (a) {\n  case 1:\n    a++;\n    /* Falls  through.  */\n"
+        "  case 2:\n    return a;\n  }\n  return 0;\n}\n",
+    ),
+    (
+        "the spacing of a string after a comment holding a quote in tsconfig.json",
+        "tsconfig.json",
+        '{\n  "compilerOptions": {\n    /* see "docs */ "outDir": "build  out"\n  }\n}\n',
+        '{\n  "compilerOptions": {\n    /* see "docs */ "outDir": "build out"\n  }\n}\n',
+    ),
+    (
+        "a GitHub Actions matrix's variables swapped (the jobs are made in their order)",
+        ".github/workflows/ci.yml",
+        "on: push\njobs:\n  test:\n    strategy:\n      matrix:\n        os: [ubuntu-latest]\n"
+        "        python: ['3.12']\n    runs-on: ubuntu-latest\n",
+        "on: push\njobs:\n  test:\n    strategy:\n      matrix:\n        python: ['3.12']\n"
+        "        os: [ubuntu-latest]\n    runs-on: ubuntu-latest\n",
+    ),
+    (
+        "a project's scripts swapped in pyproject.toml",
+        "pyproject.toml",
+        '[project]\nname = "x"\n\n[project.scripts]\nserve = "x:serve"\nstop = "x:stop"\n',
+        '[project]\nname = "x"\n\n[project.scripts]\nstop = "x:stop"\nserve = "x:serve"\n',
+    ),
+    (
+        "a trailing space on the middle line of a code span over three lines",
+        "doc.md",
+        "# Doc\n\nRun `printf\nhello \nworld` now.\n",
+        "# Doc\n\nRun `printf\nhello\nworld` now.\n",
+    ),
+    (
+        "two trailing spaces dropped from a Rust doc comment (a line break)",
+        "src/lib.rs",
+        "/// Adds one to the number.  \n/// Then returns it.\npub fn f() {}\n",
+        "/// Adds one to the number.\n/// Then returns it.\npub fn f() {}\n",
+    ),
+    (
+        "two spaces in a reStructuredText :literal: role",
+        "doc.rst",
+        "Title\n=====\n\nRun :literal:`ls  -l` now.\n",
+        "Title\n=====\n\nRun :literal:`ls -l` now.\n",
+    ),
+    (
+        "two spaces on the middle line of a reStructuredText inline literal",
+        "doc.rst",
+        "Title\n=====\n\nRun ``ls\nfoo  bar\nbaz`` now.\n",
+        "Title\n=====\n\nRun ``ls\nfoo bar\nbaz`` now.\n",
+    ),
+    (
+        "a reStructuredText title respaced past its underline",
+        "doc.rst",
+        "Title text\n==========\n\nBody.\n",
+        "Title    text\n==========\n\nBody.\n",
+    ),
+    (
+        "a Markdown line re-wrapped to start with `: ` (a definition in Hugo)",
+        "content/doc.md",
+        "# Doc\n\nMix flour and water in the ratio 3 : 4 for\nbread, or 1 : 1 for batter.\n",
+        "# Doc\n\nMix flour and water in the ratio 3\n: 4 for bread, or 1 : 1 for batter.\n",
+    ),
+    (
+        "an AsciiDoc paragraph re-wrapped around `;;` (a description list)",
+        "doc.adoc",
+        "= Doc\n\nWe go on with more words about the ratio a;;\nb that we use.\n",
+        "= Doc\n\nWe go on with more words about the ratio\na;; b that we use.\n",
+    ),
+    (
+        "a blank line above a line printing __LINE__",
+        "line.c",
+        '#include <stdio.h>\nint main(void) {\n  printf("line %d\\n", __LINE__);\n}\n',
+        '#include <stdio.h>\n\nint main(void) {\n  printf("line %d\\n", __LINE__);\n}\n',
+    ),
     (
         "a stringizing C macro's argument spacing",
         "show.c",

@@ -190,6 +190,7 @@ def _markdown_literal(text: str) -> frozenset[int] | None:
     # Front matter: YAML's block scalars and trailing spaces, TOML's strings.
     lines.update(range(1, front_matter_lines(split) + 1))
     lines |= template_blocks(split)
+    lines |= spaced_in_code_spans(split)
     if _MAY_HOLD_BLOCK.search(text):  # else no code or HTML block can exist
         for token in _markdown_parser().parse(text):
             if token.type in _MARKDOWN_BLOCKS and token.map:
@@ -231,6 +232,27 @@ def template_blocks(lines: list[str]) -> set[int]:
     return found
 
 
+_SPACED = lazy_compile(r"\S[ \t]{2,}\S|\t|[ \t]$")
+
+
+def spaced_in_code_spans(lines: list[str]) -> set[int]:
+    """The lines of a paragraph holding a backtick (a code span may run over several
+    lines, and an escaped backtick throws a count out) that hold a run of spaces, a
+    tab or trailing whitespace: inside a code span, spaces show."""
+    found: set[int] = set()
+    start = 0
+    for end in [*(i for i, line in enumerate(lines) if not line.strip()), len(lines)]:
+        paragraph = lines[start:end]
+        if any("`" in line for line in paragraph):
+            found.update(
+                start + offset + 1
+                for offset, line in enumerate(paragraph)
+                if _SPACED.search(line.rstrip("\r"))
+            )
+        start = end + 1
+    return found
+
+
 def front_matter_lines(lines: list[str]) -> int:
     """How many lines a Markdown page's front matter takes, its delimiters included
     (0: none): YAML between `---` lines (or closed by `...`), TOML between `+++`
@@ -259,6 +281,7 @@ _ADOC_HARDBREAKS = lazy_compile(r"(?m)^:hardbreaks(?:-option)?:")
 # spaces or more end the option, one does not.
 _OPTION = lazy_compile(r"(?:-{1,2}|/)[A-Za-z0-9]")
 _TABLE_BORDER = lazy_compile(r"[ \t]*=+(?:[ \t]+=+)+[ \t]*$")  # reStructuredText simple table
+_ADORNMENT = lazy_compile(r"([=\-~^\"'`#*+:._])\1+[ \t]*$")
 _BORDER_LIKE = lazy_compile(r"[=\-~+]+(?:[ \t]+[=\-~+]+)+[ \t]*$")
 
 
@@ -293,6 +316,10 @@ def _text_literal(text: str) -> frozenset[int]:
         if quoted or (styled and bare):
             lines.add(index + 1)
             continue
+        if bare and _ADORNMENT.match(following) and not _ADORNMENT.match(bare):
+            # A title over its underline: respaced, it no longer fits (reStructuredText
+            # warns, AsciiDoc reads a paragraph).
+            lines.update((index + 1, index + 2))
         styled = bool(_ADOC_STYLE.match(bare)) and not _ADOC_DELIMITER.match(following)
         if closer:
             if bare and bare.startswith(closer) and not bare.strip(closer[0]):
@@ -306,7 +333,7 @@ def _text_literal(text: str) -> frozenset[int]:
         ):
             continue
         lines.add(index + 1)
-    return frozenset(lines | _blanks_within(split, lines))
+    return frozenset(lines | _blanks_within(split, lines) | spaced_in_code_spans(split))
 
 
 def _blanks_within(split: list[str], lines: set[int]) -> set[int]:
@@ -347,6 +374,9 @@ _WS_RUN = lazy_compile(r"[ \t\f\v]+")
 _OPERATOR = frozenset("+-*/%=<>!&|^~?:.")
 _PUNCT = frozenset("()[]{},;")  # never part of a longer token
 _DIRECTIVE_KINDS = frozenset({"c", "cpp", "csharp"})
+# A preprocessor line: `#`, its digraph `%:` or trigraph `??=`, after comments too
+# (`/* pick one */ #define v (x)` is a directive).
+_DIRECTIVE = lazy_compile(r"(?:/\*.*?\*/[ \t]*)*(?:#|%:|\?\?=)")
 # A doc comment's marker: `///     x` is a Markdown code block (a Rust doctest), `///  x`
 # a paragraph; Go's documentation is any comment.
 _DOC_HEAD = lazy_compile(r"///|//!|/\*\*|/\*!")
@@ -376,10 +406,14 @@ def normalize_line(kind: str, line: str, *, literal: bool) -> str:
     body = line.lstrip(_WS)
     if not body:
         return "" if rules.trailing else line
+    if kind == "json" and ("//" in body or "/*" in body):
+        return line  # JSON with comments (tsconfig.json): a `"` in one puts strings astray
     lead = "" if rules.leading else line[: len(line) - len(body)]
     core = body.rstrip(_WS)
     # `foo \` + spaces vs `foo \`: shells, make, C macros and Markdown read them differently.
     keep_trailing = not rules.trailing or core.endswith("\\")
+    if kind in lexers.C_FAMILY and body.startswith(("///", "//!")):
+        keep_trailing = True  # two trailing spaces are a line break in the rendered docs
     if kind == "markdown" and (len(body) - len(core) >= 2 or _open_code_span(core)):
         # Two trailing spaces make a hard line break; inside a code span that goes on
         # to the next line, a space is the code's own (`printf "%s ` then `ok"`).
@@ -389,7 +423,7 @@ def normalize_line(kind: str, line: str, *, literal: bool) -> str:
     if kind == "text":
         return lead + _text_key(body if keep_trailing else core, indented=bool(lead))
     segments = lexers.line_segments(kind, body)
-    if segments is None or (kind in _DIRECTIVE_KINDS and body.startswith(("#", "%:"))):
+    if segments is None or (kind in _DIRECTIVE_KINDS and _DIRECTIVE.match(body)):
         # A JS regex-or-division slash, or a preprocessor line (`#define F(x)` differs
         # from `#define F (x)`, `#include <a b.h>`): only the ends of the line are free.
         return lead + (body if keep_trailing else core)

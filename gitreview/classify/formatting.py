@@ -5,7 +5,8 @@ indentation, string prefixes such as `u` aside) and the same comments, as
 black or isort leave them, compared statement by statement (statements.py) so
 each hunk gets its own verdict at the cost of two parses per file. JSON, YAML
 (safe loader) and TOML: the same data, compared type for type (1 is not 1.0
-nor true), key order aside, for the whole file only.
+nor true), key order compared (readers keep it, and tools read it), for the whole
+file only.
 """
 
 from __future__ import annotations
@@ -242,7 +243,9 @@ class _Comparison:
         if isinstance(one, dict):
             keys_one = {(type(key), _exact(key)): key for key in one}
             keys_two = {(type(key), _exact(key)): key for key in two}
-            if keys_one.keys() != keys_two.keys():
+            # In order: YAML and TOML readers keep a mapping's order, and tools read it
+            # (GitHub creates a matrix's jobs in its order, Jekyll's data is a menu).
+            if list(keys_one) != list(keys_two):
                 return False
             return all(self.same(one[keys_one[k]], two[keys_two[k]]) for k in keys_one)
         return len(one) == len(two) and all(map(self.same, one, two))
@@ -267,6 +270,6 @@ _MEANINGS: dict[str, Callable[[str], object]] = {
 _IGNORED = {
     "python": "positions, docstring indentation and string prefixes aside",
     "json": "spacing aside, key order, types and numbers as written compared",
-    "yaml": "key order, quoting and layout aside, types compared, comments kept",
-    "toml": "key order, quoting and layout aside, types compared, comments kept",
+    "yaml": "quoting and layout aside, key order and types compared, comments kept",
+    "toml": "quoting and layout aside, key order and types compared, comments kept",
 }

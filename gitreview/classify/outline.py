@@ -716,8 +716,10 @@ def _markdown(text: str) -> Side:
     return Side(tuple(units), raw_html=any(map(_HTML_LINE.match, lines)))
 
 
-# A line that may start an HTML block: a tag or a comment, up to three spaces in.
-_HTML_LINE = lazy_compile(r" {0,3}<[A-Za-z/!?]")
+# A line that may start an HTML block (a tag or a comment, up to three spaces in), or
+# a site generator's block around sections: a Hugo shortcode, a Liquid tag, a
+# VitePress or Docusaurus container (`{{% beta %}}`, `{% if %}`, `::: details`).
+_HTML_LINE = lazy_compile(r" {0,3}(?:<[A-Za-z/!?]|\{\{[<%]|\{%|:::)")
 
 
 def _trimmed(lines: tuple[str, ...], first: int, last: int) -> int:

@@ -143,6 +143,10 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
         unrendered = _memo(facts, f"prose:unrendered-{side}", functools.partial(_unrendered, text))
         if not unrendered.isdisjoint(range(first, first + max(count, 1))):
             return None
+    if any(line.text.lstrip().startswith((": ", "~ ", ":\t")) for line in hunk.added):
+        # A definition in goldmark (Hugo), kramdown, Pandoc, PHP Markdown Extra: the
+        # line above becomes its term (found by an adversarial review).
+        return None
     old, new = _rendered(facts, "old", old_text), _rendered(facts, "new", new_text)
     if _memo(facts, "prose:same-html", lambda: old.pieces == new.pieces):
         # One render for a whole re-wrapped document: no hunk of it changes its meaning.

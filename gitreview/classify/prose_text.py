@@ -54,7 +54,8 @@ def reflow_is_structural(text: str, numbers: Iterable[int]) -> bool:
             continue  # blank lines are compared as paragraph breaks
         if line[0].isspace() or _ITEM.match(line) or _names_something(line):
             return True
-        if "::" in line or _follows_title_or_block(lines, number):
+        # `term:: text` and `term;; text` are AsciiDoc description lists.
+        if "::" in line or ";;" in line or _follows_title_or_block(lines, number):
             return True
     return False
 

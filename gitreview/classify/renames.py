@@ -77,6 +77,11 @@ _GO_CONSTRAINT = lazy_compile(
 _FOLDERS_TOOLS_READ = (
     *(".github/workflows/", ".github/actions/", ".github/", ".circleci/", ".gitlab/"),
     *(".buildkite/", ".husky/", ".githooks/", ".devcontainer/", ".vscode/"),
+    # Folders a site or an app publishes or routes by path: Hugo's and others' static
+    # files, Next.js's and Astro's pages, Vercel's functions, SvelteKit's routes, Jekyll's
+    # layouts and includes (found by an adversarial review).
+    *("static/", "public/", "pages/", "src/pages/", "api/", "src/routes/"),
+    *("_layouts/", "_includes/"),
 )
 
 

@@ -44,6 +44,8 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     reasons: list[str] = []
     if old_blanks or new_blanks:
+        if _counts_lines(facts):
+            return None  # `__LINE__` below now says another line
         reasons.append("blank-lines")
     endings = spacing = False
     for before, after in zip(old_items, new_items, strict=False):
@@ -81,17 +83,19 @@ _STRINGIZE = lazy_compile(
 # A call of what is conventionally a macro: an all-capitals name, C's assert, or any
 # Rust macro. Its arguments' spacing may become text (`#x`, stringify!) where it is
 # defined, in a header no hunk shows.
-_C_MACRO_CALL = lazy_compile(r"\b(?:[A-Z][A-Z0-9_]*|_[A-Z0-9_]+|assert)\s*\(")
+# Between the name and its bracket: spaces, line breaks, comments (`SHOW /**/ (a+b)`).
+_GAP = r"(?:\s|/\*.*?\*/)*"
+_C_MACRO_CALL = lazy_compile(rf"\b(?:[A-Z][A-Z0-9_]*|_[A-Z0-9_]+|assert){_GAP}\(", re.DOTALL)
 _MACRO_CALL = {
     "c": _C_MACRO_CALL,
     "cpp": _C_MACRO_CALL,
-    "rust": lazy_compile(r"\b[A-Za-z_]\w*!\s*[(\[{]"),
+    "rust": lazy_compile(r"\b[A-Za-z_]\w*\s*!\s*[(\[{]"),
 }
 # Any other C or C++ call, by its name: a macro where the project's headers or the
 # file itself define one (`#define show(x) puts(#x)`), or where it is named as the
 # checks of test and assertion libraries are, defined outside the project (GLib's
 # `g_assert`, `g_return_if_fail`; Check's `ck_assert_int_eq`; cmocka's `assert_true`).
-_C_CALL = lazy_compile(r"\b([A-Za-z_]\w*)\s*\(")
+_C_CALL = lazy_compile(rf"\b([A-Za-z_]\w*){_GAP}\(", re.DOTALL)
 _C_CHECK = lazy_compile(r"(?i)assert|expect|check|verify|require|ensure|return_(?:val_)?if|warn_if")
 _C_DEFINED = lazy_compile(r"^[ \t]*(?:#|%:)[ \t]*define[ \t]+(\w+)\(", re.MULTILINE)
 _NOT_CALLS = frozenset(
@@ -112,16 +116,20 @@ def _in_macro_arguments(facts: FileFacts, before: str, after: Line) -> bool:
     `ASSERT(a,` then `b+c);`."""
     if facts.kind not in _MACRO_CALL or before.strip() == after.text.strip():
         return False
-    if any(True for _ in _macro_calls(facts, after.text)):
-        return True
+    above = ""
     text = facts.analysis.new_text
-    if text is None or after.new_no is None:
-        return False
-    if "whitespace:new-lines" not in facts.memo:  # split once per file, not per line
-        facts.memo["whitespace:new-lines"] = text.split("\n")
-    lines = cast("list[str]", facts.memo["whitespace:new-lines"])
-    above = "\n".join(lines[max(0, after.new_no - 1 - _MACRO_LOOKBACK) : after.new_no - 1])
-    return any(_still_open(above, end) for end in _macro_calls(facts, above))
+    if text is not None and after.new_no is not None:
+        if "whitespace:new-lines" not in facts.memo:  # split once per file, not per line
+            facts.memo["whitespace:new-lines"] = text.split("\n")
+        lines = cast("list[str]", facts.memo["whitespace:new-lines"])
+        above = "\n".join(lines[max(0, after.new_no - 1 - _MACRO_LOOKBACK) : after.new_no - 1])
+    # A call on the line, or whose bracket is on it (`SHOW` then `(a+b)` below), or
+    # one above whose arguments are still open.
+    window = f"{above}\n{after.text}"
+    return any(
+        end > len(above) or _still_open(window[: len(above)], end)
+        for end in _macro_calls(facts, window)
+    )
 
 
 def _macro_calls(facts: FileFacts, text: str) -> Iterator[int]:
@@ -146,7 +154,10 @@ def _may_be_macro(facts: FileFacts, name: str) -> bool:
 
 
 def _still_open(text: str, start: int) -> bool:
-    """Whether the bracket a call opens just before `start` is still open at the end."""
+    """Whether the bracket a call opens just before `start` is still open at the end
+    (or may be: a quote may hold a bracket, `SHOW2(")",` then `a+b);`)."""
+    if any(quote in text[start:] for quote in "\"'"):
+        return True
     depth = 1
     for character in text[start:]:
         if character in "([{":
@@ -156,6 +167,18 @@ def _still_open(text: str, start: int) -> bool:
             if depth == 0:
                 return False
     return True
+
+
+# What turns a line's number into a value in C, C++ and Rust (found by an adversarial
+# review: `printf("line %d", __LINE__)` prints 8 after a blank line above it, not 7).
+_LINE_NUMBER = lazy_compile(r"__LINE__|\bline!\s*\(|source_location|^[ \t]*#[ \t]*line\b", re.M)
+
+
+def _counts_lines(facts: FileFacts) -> bool:
+    if facts.kind not in ("c", "cpp", "rust"):
+        return False
+    texts = (facts.analysis.old_text or "", facts.analysis.new_text or "")
+    return any(_LINE_NUMBER.search(text) for text in texts)
 
 
 def _stringizes(facts: FileFacts) -> bool:
