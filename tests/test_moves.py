@@ -823,6 +823,20 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         },
         "significant",
     ),
+    def_moved(
+        "a class moved whose body extends the module's list (no call in it)",
+        "plugins.py",
+        "ORDER = []\n\n\nclass Beta:\n    ORDER += ['beta plugin']\n\n\n",
+        "class Alpha:\n    ORDER += ['the alpha plugin, first']\n    NAME = 'alpha plugin'\n",
+        "FIRST = ORDER[0]\nLAST = ORDER[-1]\nCOUNT = len(ORDER)\nprint(FIRST, LAST, COUNT)\n",
+    ),
+    def_moved(
+        "a class moved whose body holds a descriptor of the module's (`__set_name__`)",
+        "models.py",
+        "column = Column()\n\n\nclass Invoice:\n    total = column\n\n\n",
+        "class Customer:\n    name = column\n    kind = 'the customer who pays the invoice'\n",
+        "SEEN = Column.seen\nFIRST = SEEN[0]\nLAST = SEEN[-1]\nprint(FIRST, LAST)\n",
+    ),
     (
         "a function moved with the comment above it (control)",
         {"fw.py": "# Deprecated: kept for old firmware.\n" + FIRST_THEN_SECOND},

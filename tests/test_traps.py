@@ -341,6 +341,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         'def connect():\n    """Connect.\n\n    Host: the name\n    Port: the port\n    """\n',
     ),
     (
+        "two context managers put in brackets (a tuple before Python 3.9)",
+        "bank.py",
+        "def move(lock_a, lock_b):\n    with lock_a, lock_b:\n        return 1\n",
+        "def move(lock_a, lock_b):\n    with (lock_a, lock_b):\n        return 1\n",
+    ),
+    (
         "a Python file in UTF-7 respaced (`a +-b` is `a + b` there)",
         "calc.py",
         "# coding: utf-7\na, b = 5, 3\nprint(a +-b)\n",

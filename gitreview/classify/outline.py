@@ -403,9 +403,9 @@ class _Recorders:
             if not self._decorator_records_nothing(decorator):
                 return unit._replace(recorded_by="@" + ast.unparse(decorator))
         if isinstance(statement, ast.ClassDef):
-            recorder = self._class_recorder(statement, set())
+            recorder = self._class_recorder(statement, set()) or self._body_effect(statement)
             if recorder is not None:
-                return unit._replace(recorded_by=ast.unparse(recorder))
+                return unit._replace(recorded_by=_shortened(ast.unparse(recorder)))
         # A call in a default, an annotation, a base or the class body runs as it is
         # defined, in the order of definition: `def a(i=next(ids))`.
         decorators = {id(one) for one in getattr(statement, "decorator_list", ())}
@@ -417,6 +417,27 @@ class _Recorders:
             ):
                 return unit._replace(recorded_by=_shortened(ast.unparse(node)))
         return unit
+
+    def _body_effect(self, statement: ast.ClassDef) -> ast.stmt | None:
+        """The first statement of a class body that may act outside the class as it
+        is made, with no call in it (found by an adversarial review): an augmented
+        assignment (`ORDER += [...]` extends the module's list), a store into an
+        item or attribute, or a value of the module's own that is no definition nor
+        import (a descriptor's `__set_name__` runs: `name = column`)."""
+        import ast
+
+        for inner in statement.body:
+            if isinstance(inner, ast.AugAssign):
+                return inner
+            if isinstance(inner, ast.Assign | ast.AnnAssign):
+                targets = inner.targets if isinstance(inner, ast.Assign) else [inner.target]
+                if not all(isinstance(target, ast.Name) for target in targets):
+                    return inner
+                value = inner.value
+                name = value.id if isinstance(value, ast.Name) else ""
+                if name in self._bound and name not in self._imported | self._classes.keys():
+                    return inner
+        return None
 
     def _decorator_records_nothing(self, decorator: ast.expr) -> bool:
         import ast
@@ -453,10 +474,11 @@ class _Recorders:
             elif len(self._bound[name]) != 1:
                 return base
             elif name not in seen:
-                hook = any(
-                    isinstance(s, ast.FunctionDef) and s.name == "__init_subclass__"
-                    for s in own.body
+                # `__class_getitem__` runs where a base subscripts the class.
+                hooks = {"__init_subclass__"} | (
+                    {"__class_getitem__"} if plain is not base else set()
                 )
+                hook = any(isinstance(s, ast.FunctionDef) and s.name in hooks for s in own.body)
                 if hook or self._class_recorder(own, seen) is not None:
                     return base
         return None
