@@ -24,8 +24,10 @@ class Project(Protocol):
 
 
 class FileFacts:
-    """Everything a rule may look at: pure data, no repository. (Not a dataclass:
-    making one costs a millisecond of every run's start-up, issue 12.)"""
+    """Everything a rule may look at: data, and the head's answers about the rest of
+    the project (`project`: no repository itself; a cached verdict keeps the
+    answers). (Not a dataclass: making one costs a millisecond of every run's
+    start-up, issue 12.)"""
 
     __slots__ = (
         "analysis",
