@@ -833,3 +833,12 @@ def test_indentation_inside_doc_comments(tmp_path: Path, what: str) -> None:
     repo = before_and_after(tmp_path / "repo", path, old, new)
     entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))[path]
     assert entry["classification"] == expected, (what, entry)
+
+
+def test_spacing_below_a_closed_macro_call_with_a_bracket_in_its_string(tmp_path: Path) -> None:
+    """Control: the call above is closed (its string's bracket aside), so the spacing
+    of the line below is free."""
+    old = '#include "log.h"\nvoid f(int a, int b) {\n  LOG("start (");\n  int c = a+b;\n}\n'
+    repo = before_and_after(tmp_path / "repo", "f.c", old, old.replace("a+b", "a + b"))
+    entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))["f.c"]
+    assert (entry["classification"], entry["reasons"]) == ("trivial", ["whitespace"])

@@ -189,8 +189,10 @@ def _markdown_literal(text: str) -> frozenset[int] | None:
             lines.add(number)  # a hard line break, whose spaces or backslash are content
     # Front matter: YAML's block scalars and trailing spaces, TOML's strings.
     lines.update(range(1, front_matter_lines(split) + 1))
-    lines |= template_blocks(split)
-    lines |= spaced_in_code_spans(split)
+    if "{" in text or "$$" in text:
+        lines |= template_blocks(split)
+    if "`" in text:
+        lines |= spaced_in_code_spans(split)
     if _MAY_HOLD_BLOCK.search(text):  # else no code or HTML block can exist
         for token in _markdown_parser().parse(text):
             if token.type in _MARKDOWN_BLOCKS and token.map:
@@ -333,7 +335,8 @@ def _text_literal(text: str) -> frozenset[int]:
         ):
             continue
         lines.add(index + 1)
-    return frozenset(lines | _blanks_within(split, lines) | spaced_in_code_spans(split))
+    spaced = spaced_in_code_spans(split) if "`" in text else set()
+    return frozenset(lines | _blanks_within(split, lines) | spaced)
 
 
 def _blanks_within(split: list[str], lines: set[int]) -> set[int]:

@@ -361,7 +361,8 @@ def _unrendered(text: str) -> frozenset[int]:
     """The lines of a Markdown page the renderer does not read as the site does."""
     split = text.split("\n")
     front = 0 if text.startswith("---") else lexical.front_matter_lines(split)
-    return frozenset(range(1, front + 1)) | lexical.template_blocks(split)
+    templates = lexical.template_blocks(split) if "{" in text or "$$" in text else set()
+    return frozenset(range(1, front + 1)) | templates
 
 
 def _memo(facts: FileFacts, key: str, compute: Callable[[], T]) -> T:

@@ -154,19 +154,34 @@ def _may_be_macro(facts: FileFacts, name: str) -> bool:
 
 
 def _still_open(text: str, start: int) -> bool:
-    """Whether the bracket a call opens just before `start` is still open at the end
-    (or may be: a quote may hold a bracket, `SHOW2(")",` then `a+b);`)."""
-    if any(quote in text[start:] for quote in "\"'"):
-        return True
+    """Whether the bracket a call opens just before `start` is still open at the end,
+    brackets in quotes aside (`SHOW2(")",` then `a+b);`); a quote not closed on its
+    line may hold anything: then open."""
     depth = 1
-    for character in text[start:]:
+    position = start
+    while position < len(text):
+        character = text[position]
+        if character in "\"'":
+            close = _QUOTED[character].match(text, position)
+            if close is None:
+                return True
+            position = close.end()
+            continue
         if character in "([{":
             depth += 1
         elif character in ")]}":
             depth -= 1
             if depth == 0:
                 return False
+        position += 1
     return True
+
+
+# A C string or character literal, on one line.
+_QUOTED = {
+    '"': lazy_compile(r'"(?:[^"\\\n]|\\.)*"'),
+    "'": lazy_compile(r"'(?:[^'\\\n]|\\.)*'"),
+}
 
 
 # What turns a line's number into a value in C, C++ and Rust (found by an adversarial
