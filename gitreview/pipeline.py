@@ -7,6 +7,7 @@ shells over them.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -413,7 +414,8 @@ def _classify(
         files.sort(key=lambda c: order[c.change.path])  # moves go in the range's order
     if listing is not None:
         listing.start()
-    moved = find_moves([(c.change, c.kind, c.t1, c.verdict) for c in files])
+    tests_named = functools.cache(lambda: head is None or _tests_named(head))
+    moved = find_moves([(c.change, c.kind, c.t1, c.verdict) for c in files], tests_named)
     if listing is not None:
         rng = rng._replace(commits=listing.commits())
     files = [
@@ -533,6 +535,18 @@ def _search_links_ahead(
         head.pages.start()
     elif names:
         head.search_ahead(tuple(names), MARKDOWN_SUFFIXES)
+
+
+# pytest's configuration files at the root, and the options that collect tests by
+# other names than `test*` (found by an adversarial review: `check_*` functions).
+_PYTEST_CONFIGS = ("pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", ".pytest.ini")
+_OTHER_TEST_NAMES = (b"python_functions", b"python_classes")
+
+
+def _tests_named(head: HeadTree) -> bool:
+    """Whether the head's pytest configuration collects tests by other names."""
+    texts = head.read_many(_PYTEST_CONFIGS)
+    return any(name in text for text in texts if text for name in _OTHER_TEST_NAMES)
 
 
 def _cache(repository: Repository) -> Cache:

@@ -837,6 +837,14 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "class Customer:\n    name = column\n    kind = 'the customer who pays the invoice'\n",
         "SEEN = Column.seen\nFIRST = SEEN[0]\nLAST = SEEN[-1]\nprint(FIRST, LAST)\n",
     ),
+    def_moved(
+        "two checks swapped where pytest collects `check_*` functions (python_functions)",
+        "check_db.py",
+        "DB = {}\n\n\n",
+        'def check_connect_to_the_database():\n    DB["connection"] = "open"\n    assert DB\n',
+        'def check_query_runs():\n    connection = DB["connection"]\n    assert connection\n',
+        others={"pyproject.toml": '[tool.pytest.ini_options]\npython_functions = ["check_*"]\n'},
+    ),
     (
         "a function moved with the comment above it (control)",
         {"fw.py": "# Deprecated: kept for old firmware.\n" + FIRST_THEN_SECOND},

@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from gitreview.analyze import lexical
@@ -82,6 +82,7 @@ class _Block(NamedTuple):
 class _Matcher:
     def __init__(self, files: Sequence[FileInput]) -> None:
         self.files = files
+        self.tests_named: Callable[[], bool] = lambda: True
         self.policies = [_free_indent(kind) for _, kind, _, _ in files]
         self.blocks: list[_Block] = []
         # (side, run's file, hunk, index in hunk.lines) -> block, for matched lines only
@@ -173,9 +174,14 @@ def _big_enough(keys: list[str]) -> bool:
     return nonblank >= MIN_LINES and sum(c.isalnum() for key in keys for c in key) >= MIN_ALNUM
 
 
-def find_moves(files: Sequence[FileInput]) -> list[FileVerdict]:
+def find_moves(
+    files: Sequence[FileInput], tests_named: Callable[[], bool] = lambda: True
+) -> list[FileVerdict]:
     """The verdicts of the range's files with moved blocks marked: trivial where order
-    cannot matter, significant with pointers elsewhere."""
+    cannot matter, significant with pointers elsewhere. `tests_named`: whether the
+    project's pytest configuration collects tests by other names than `test*`
+    (`python_functions = check_*`), asked only when a Python move would be trivial
+    (without a tree to ask, it may)."""
     candidates = [
         (f, h)
         for f, (change, _, _, verdict) in enumerate(files)
@@ -186,6 +192,7 @@ def find_moves(files: Sequence[FileInput]) -> list[FileVerdict]:
     if not candidates:
         return [_without_outline(verdict) for _, _, _, verdict in files]
     matcher = _Matcher(files)
+    matcher.tests_named = tests_named
     added = [run for f, h in candidates for run in _runs(files, f, h, "+")]
     # Read once, as they are made: a run none of whose lines was added anywhere is let
     # go at once (issue 12: a large range's runs held 4 MiB).
@@ -380,6 +387,11 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
     if any(unit.name.lower().startswith("test") for unit in now):
         # In any file: pytest's `python_files` may collect any name.
         return "test runners run a module's tests in their order of definition"
+    if matcher.tests_named():
+        return (
+            "the project's pytest configuration collects tests by other names "
+            "(python_functions, python_classes), run in their order of definition"
+        )
     for module in (outlines[0].old.module, outlines[1].new.module):
         if module is not None and module.introspects:
             return (
