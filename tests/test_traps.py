@@ -346,6 +346,57 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "def move(lock_a, lock_b):\n    with lock_a, lock_b:\n        return 1\n",
         "def move(lock_a, lock_b):\n    with (lock_a, lock_b):\n        return 1\n",
     ),
+    # Found by a seventh, short review of this round's code: each was trivial.
+    (
+        "a `with` continued by a backslash put in brackets (a tuple before Python 3.9)",
+        "w.py",
+        "def move(a, b):\n    with \\\n            a, b:\n        return 1\n",
+        "def move(a, b):\n    with (a, b):\n        return 1\n",
+    ),
+    (
+        "`with (a), b:` made `with (a, b):`",
+        "w.py",
+        "def move(a, b):\n    with (a), b:\n        return 1\n",
+        "def move(a, b):\n    with (a, b):\n        return 1\n",
+    ),
+    (
+        "a tab in PEP 723 script metadata of a file with CRLF line ends",
+        "a.py",
+        '# /// script\r\n# dependencies = [\r\n#   "requests",\r\n# ]\r\n# ///\r\n'
+        "import requests\r\n",
+        '# /// script\r\n#\tdependencies = [\r\n#   "requests",\r\n# ]\r\n# ///\r\n'
+        "import requests\r\n",
+    ),
+    (
+        "two trailing spaces dropped from a JSDoc line of a file with CRLF line ends",
+        "a.js",
+        "/**\r\n * First line  \r\n * second line\r\n */\r\nexport function f() { return 1; }\r\n",
+        "/**\r\n * First line\r\n * second line\r\n */\r\nexport function f() { return 1; }\r\n",
+    ),
+    (
+        "the spacing of a macro's argument below a comment holding a bracket",
+        "a.c",
+        '#include "check.h"\nvoid f(int a, int b) {\n    CHECK(a,   /* smile :) */\n'
+        "          a+b);\n}\n",
+        '#include "check.h"\nvoid f(int a, int b) {\n    CHECK(a,   /* smile :) */\n'
+        "          a + b);\n}\n",
+    ),
+    (
+        "a blank line inside Hexo's codeblock",
+        "a.md",
+        "Intro.\n\n{% codeblock lang:python %}\ndef f():\n    a = 1\n\n\n    return a\n"
+        "{% endcodeblock %}\n\nEnd.\n",
+        "Intro.\n\n{% codeblock lang:python %}\ndef f():\n    a = 1\n\n    return a\n"
+        "{% endcodeblock %}\n\nEnd.\n",
+    ),
+    (
+        "a blank line inside a template block opened after another closed on its line",
+        "a.md",
+        "Intro.\n\n{% raw %}{% endraw %} {% highlight python %}\na = 1\n\n\nb = 2\n"
+        "{% endhighlight %}\n",
+        "Intro.\n\n{% raw %}{% endraw %} {% highlight python %}\na = 1\n\nb = 2\n"
+        "{% endhighlight %}\n",
+    ),
     (
         "a Python file in UTF-7 respaced (`a +-b` is `a + b` there)",
         "calc.py",

@@ -482,7 +482,7 @@ def _shown_as_written(
             shown = not text.startswith("*/", leader.end()) and leader.end() < stop
             if shown and (doc if star is None else len(spaces) > 1 or "\t" in spaces):
                 yield line(first)
-            elif doc and text.startswith("  ", stop - 2):
+            elif doc and text[first:stop].rstrip("\r").endswith("  "):
                 yield line(first)  # two trailing spaces: a line break in the rendered docs
         first = stop + 1
 

@@ -117,6 +117,7 @@ _METADATA_FENCE = lazy_compile(r"(?m)^#[ \t]*///")
 def _script_metadata(text: str) -> frozenset[int]:
     """The lines of each metadata block, and any line that looks like a fence."""
     lines: set[int] = set()
+    text = text.replace("\r\n", "\n")  # the same lines: tools read them so too
     for found in (*_METADATA_BLOCK.finditer(text), *_METADATA_FENCE.finditer(text)):
         first = text.count("\n", 0, found.start()) + 1
         lines.update(range(first, first + text.count("\n", found.start(), found.end()) + 1))
@@ -128,6 +129,7 @@ def script_metadata(text: str) -> list[tuple[int, str]]:
     like a fence but is no block's too, as a block of its own."""
     if "///" not in text:
         return []
+    text = text.replace("\r\n", "\n")
     blocks = [*_METADATA_BLOCK.finditer(text), *_METADATA_FENCE.finditer(text)]
     return sorted((text.count("\n", 0, found.start()) + 1, found.group()) for found in blocks)
 
@@ -207,6 +209,7 @@ _TEMPLATE_BLOCKS = (
     (r"\{\{[<%]-?\s*highlight\b", r"\{\{[<%]-?\s*/highlight\b"),
     (r"\{%-?\s*highlight\b", r"\{%-?\s*endhighlight\b"),
     (r"\{%-?\s*raw\s*-?%\}", r"\{%-?\s*endraw\b"),
+    (r"\{%-?\s*codeblock\b", r"\{%-?\s*endcodeblock\b"),  # Hexo, Octopress
     (r"\$\$", r"\$\$"),
 )
 _TEMPLATE_OPEN = lazy_compile("|".join(f"({opener})" for opener, _ in _TEMPLATE_BLOCKS))
@@ -225,12 +228,15 @@ def template_blocks(lines: list[str]) -> set[int]:
             if closer.search(line):
                 closer = None
             continue
-        opened = _TEMPLATE_OPEN.search(line)
-        if opened is not None:
+        position = 0
+        while (opened := _TEMPLATE_OPEN.search(line, position)) is not None:
             found.add(number)
             close = _TEMPLATE_CLOSE[opened.lastindex - 1 if opened.lastindex else 0]
-            if not close.search(line, opened.end()):
+            closed = close.search(line, opened.end())
+            if closed is None:
                 closer = close
+                break
+            position = closed.end()  # another block may open after it on the line
     return found
 
 

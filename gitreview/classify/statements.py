@@ -140,6 +140,8 @@ def parse(
                 tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
+    if "with" in text:
+        _with_headers(tree, text, side.starts)
     if "__doc__" in text:
         # The module reads a docstring as written (`description=__doc__` with a raw
         # formatter, `textwrap.dedent(f.__doc__)`): its docstrings are compared exactly.
@@ -640,21 +642,28 @@ def _clean_docstring_of(
 
 
 def _brackets_differ(one: ast.With | ast.AsyncWith, two: object) -> bool:
-    return isinstance(two, type(one)) and _parenthesized(one) != _parenthesized(two)
+    """Whether two `with` statements of several context managers are written with
+    brackets on one side only: before Python 3.9, `with (a, b):` holds one tuple (found
+    by adversarial reviews; a backslash or `(a), b` is no such bracket)."""
+    return getattr(one, "written", None) != getattr(two, "written", None)
 
 
-def _parenthesized(node: ast.With | ast.AsyncWith) -> bool:
-    """Whether a `with` of several context managers holds them in brackets, which
-    Pythons before 3.9 read as one tuple (found by an adversarial review: `with
-    (lock_a, lock_b):` fails there with `__enter__`). From positions: the first one
-    starts past `with ` or on a later line."""
+def _with_headers(tree: ast.Module, text: str, starts: Sequence[int]) -> None:
+    """Each `with` of several context managers keeps its header as written, spacing
+    aside, from `with` to its body (`_brackets_differ`)."""
     import ast
 
-    if len(node.items) < 2:
-        return False
-    first = node.items[0].context_expr
-    keyword = len("async with ") if isinstance(node, ast.AsyncWith) else len("with ")
-    return first.lineno > node.lineno or first.col_offset > node.col_offset + keyword
+    for node in ast.walk(tree):
+        if isinstance(node, ast.With | ast.AsyncWith) and len(node.items) > 1:
+            body = node.body[0]
+            first = starts[node.lineno - 1] + node.col_offset
+            header = text[first : starts[body.lineno - 1] + body.col_offset]
+            node.written = _NOT_WRITTEN.sub("", header)  # type: ignore[union-attr]
+
+
+# What a header's layout may change without changing what it says: spacing, a
+# backslash that continues the line.
+_NOT_WRITTEN = lazy_compile(r"[\s\\]+")
 
 
 def _docstring(node: ast.AST) -> ast.Constant | None:

@@ -84,7 +84,8 @@ _STRINGIZE = lazy_compile(
 # Rust macro. Its arguments' spacing may become text (`#x`, stringify!) where it is
 # defined, in a header no hunk shows.
 # Between the name and its bracket: spaces, line breaks, comments (`SHOW /**/ (a+b)`).
-_GAP = r"(?:\s|/\*.*?\*/)*"
+# (A comment never holds `*/`: a lazy `.*?` could end at any later one, and try each.)
+_GAP = r"(?:\s|/\*(?:[^*]|\*(?!/))*\*/)*"
 _C_MACRO_CALL = lazy_compile(rf"\b(?:[A-Z][A-Z0-9_]*|_[A-Z0-9_]+|assert){_GAP}\(", re.DOTALL)
 _MACRO_CALL = {
     "c": _C_MACRO_CALL,
@@ -161,8 +162,9 @@ def _still_open(text: str, start: int) -> bool:
     position = start
     while position < len(text):
         character = text[position]
-        if character in "\"'":
-            close = _QUOTED[character].match(text, position)
+        if character in "\"'" or text.startswith(("/*", "//"), position):
+            skipped = _SKIPPED[text[position : position + 2] if character == "/" else character]
+            close = skipped.match(text, position)
             if close is None:
                 return True
             position = close.end()
@@ -177,10 +179,13 @@ def _still_open(text: str, start: int) -> bool:
     return True
 
 
-# A C string or character literal, on one line.
-_QUOTED = {
+# What may hold a bracket that is no bracket: a C string or character literal (on one
+# line), a comment (`CHECK(a,   /* smile :) */` then `a+b);`).
+_SKIPPED = {
     '"': lazy_compile(r'"(?:[^"\\\n]|\\.)*"'),
     "'": lazy_compile(r"'(?:[^'\\\n]|\\.)*'"),
+    "/*": lazy_compile(r"/\*(?:[^*]|\*(?!/))*\*/"),
+    "//": lazy_compile(r"//[^\n]*"),
 }
 
 
