@@ -8,7 +8,9 @@ fixture of `fixtures/repos/` is built once; for each of its commits, the commit'
 own range and the range from each root commit to it are run through both trees
 (`--format json` and `--format text`, `--fallback`), and so are the ranges given
 with --repo. Prints each run whose exit status, stdout or stderr differ, and
-exits 1 when any does: a change meant to be invisible (issue 12) shows none.
+exits 1 when any does, or when a run of either tree fails (exit status other than 0
+or 1: two failures write the same bytes and compare nothing): a change meant to be
+invisible (issue 12) shows none.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def main() -> int:
         for spec in sorted(FIXTURES.glob("*.yml")):
             repo = build_repo(spec.stem, Path(scratch, spec.stem))
             runs += [(str(repo), rng) for rng in _ranges(repo, env)]
-        differ = 0
+        differ = failed = 0
         trees = (options.before, options.after)
         for repo_path, rng in runs:
             for output in ("json", "text"):
@@ -50,8 +52,15 @@ def main() -> int:
                 if before != after:
                     differ += 1
                     print(f"differs: {repo_path} {rng} --format {output}")
-        print(f"{len(runs) * 2} runs, {differ} differ")
-    return 1 if differ else 0
+                # Two runs that both failed write the same bytes, and compare nothing.
+                for tree, (status, _, stderr) in zip(trees, (before, after), strict=True):
+                    if status not in (0, 1):
+                        failed += 1
+                        said = stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
+                        where = f"{tree} {repo_path} {rng} --format {output}"
+                        print(f"failed ({status}): {where}: {said}")
+        print(f"{len(runs) * 2} runs, {differ} differ, {failed} failed")
+    return 1 if differ or failed else 0
 
 
 def _ranges(repo: Path, env: dict[str, str]) -> list[str]:
