@@ -257,6 +257,7 @@ def classify_range(
             hits=hits,
             blobs=repository.objects(),
             pool=pool,
+            base=trusted if rng.base else None,
         )
     finally:
         if pool is not None:
@@ -379,6 +380,7 @@ def _classify(
     hits: Hits | None = None,
     blobs: ObjectReader | None = None,
     pool: Pool | None = None,
+    base: HeadTree | None = None,
 ) -> Outcome:
     """Every file proved (verdicts.py), then what only the whole range shows: moved
     blocks, links elsewhere, and the range analyzers. `listing`: the range's
@@ -388,7 +390,8 @@ def _classify(
     (changes.Changes: added files wait for git's copies). `blobs`: where a file's
     sides are read again if a moved block needs its outline (a patch has none: its
     sides are kept). `pool`: the workers, when they were started before the first
-    file was read (verdicts.start_provers)."""
+    file was read (verdicts.start_provers). `base`: the base commit's tree, asked too
+    where the head's answer could loosen the range's own review."""
     from gitreview.analyze import RANGE_ANALYZERS, imports_lost, trust
     from gitreview.analyze import elsewhere as analyze_elsewhere
     from gitreview.classify.moves import find_moves
@@ -414,7 +417,11 @@ def _classify(
         files.sort(key=lambda c: order[c.change.path])  # moves go in the range's order
     if listing is not None:
         listing.start()
-    tests_named = functools.cache(lambda: head is None or _tests_named(head))
+    # Asked of both ends: the range may not loosen its own review by dropping the
+    # option (`python_functions`) that makes its moves significant.
+    tests_named = functools.cache(
+        lambda: head is None or any(_tests_named(tree) for tree in (head, base) if tree)
+    )
     moved = find_moves([(c.change, c.kind, c.t1, c.verdict) for c in files], tests_named)
     if listing is not None:
         rng = rng._replace(commits=listing.commits())

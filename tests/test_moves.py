@@ -473,6 +473,14 @@ def footnoted(doc: str) -> str:
 NOTES = "\n## Notes\n\n[^a]: The installer.\n[^b]: The settings.\n"
 
 
+CHECKS_SWAPPED_CASE = def_moved(
+    "two checks swapped where pytest collects `check_*` functions (python_functions)",
+    "check_db.py",
+    "DB = {}\n\n\n",
+    'def check_connect_to_the_database():\n    DB["connection"] = "open"\n    assert DB\n',
+    'def check_query_runs():\n    connection = DB["connection"]\n    assert connection\n',
+    others={"pyproject.toml": '[tool.pytest.ini_options]\npython_functions = ["check_*"]\n'},
+)
 MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
     # (what, old files, new files, the classification of every hunk of the range)
     (
@@ -837,14 +845,7 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "class Customer:\n    name = column\n    kind = 'the customer who pays the invoice'\n",
         "SEEN = Column.seen\nFIRST = SEEN[0]\nLAST = SEEN[-1]\nprint(FIRST, LAST)\n",
     ),
-    def_moved(
-        "two checks swapped where pytest collects `check_*` functions (python_functions)",
-        "check_db.py",
-        "DB = {}\n\n\n",
-        'def check_connect_to_the_database():\n    DB["connection"] = "open"\n    assert DB\n',
-        'def check_query_runs():\n    connection = DB["connection"]\n    assert connection\n',
-        others={"pyproject.toml": '[tool.pytest.ini_options]\npython_functions = ["check_*"]\n'},
-    ),
+    CHECKS_SWAPPED_CASE,
     (
         "a function moved with the comment above it (control)",
         {"fw.py": "# Deprecated: kept for old firmware.\n" + FIRST_THEN_SECOND},
@@ -1001,3 +1002,17 @@ def test_an_outline_reads_its_sides_only_when_a_moved_block_asks(
         c.kind == "python" and c.verdict.classification == "significant" for c in unmoved.files
     )
     assert read == []
+
+
+def test_a_range_cannot_drop_the_pytest_option_that_makes_its_moves_significant(
+    tmp_path: Path,
+) -> None:
+    """Asked of the base too: a range that drops `python_functions` and swaps two
+    checks does not make their swap trivial."""
+    _, old, new, _ = CHECKS_SWAPPED_CASE
+    repo = two_commits(
+        tmp_path / "repo", old, {**new, "pyproject.toml": "[tool.pytest.ini_options]\n"}
+    )
+    entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))["check_db.py"]
+    assert entry["classification"] == "significant"
+    assert all(hunk.get("moved_from") or hunk.get("moved_to") for hunk in entry["hunks"])
