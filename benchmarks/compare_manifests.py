@@ -79,12 +79,18 @@ def _ranges(repo: Path, env: dict[str, str]) -> list[str]:
 
 
 def _run(tree: str, args: tuple[str, ...], env: dict[str, str]) -> tuple[int, bytes, bytes]:
-    done = subprocess.run(
-        (sys.executable, "-m", "gitreview", *args),
-        capture_output=True,
-        env={**env, "PYTHONPATH": tree},
-        cwd=tempfile.gettempdir(),
-    )
+    # -P and a folder of its own: with `-m`, the working folder comes first on
+    # sys.path, and the shared temporary folder holds whatever other processes put
+    # there, which may shadow an installed package. (Runs of both trees once failed
+    # now and then with "No module named 'markdown_it'" under load; that was never
+    # reproduced, and this is only its likeliest cause.)
+    with tempfile.TemporaryDirectory() as cwd:
+        done = subprocess.run(
+            (sys.executable, "-P", "-m", "gitreview", *args),
+            capture_output=True,
+            env={**env, "PYTHONPATH": tree},
+            cwd=cwd,
+        )
     return done.returncode, done.stdout, done.stderr
 
 
