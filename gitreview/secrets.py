@@ -160,8 +160,27 @@ class KeyBlock(NamedTuple):
     material: bool  # holds key material, not just the armour around "..."
 
 
+# A line a key's body may be besides key material: base64 alone, or quoted as a
+# program writes it (`"...\n" +`, `'...',`), after a diff's first column.
+_BODY_LINE = lazy_compile(r"[-+ ]?[ \t]*[\"'`]?[A-Za-z0-9+/]*={0,2}[\"'`]?[ \t]*[,;+\\]?[ \t\r]*")
+_ESCAPES = lazy_compile(r"\\[nr]")
+_PEM_HEADER = lazy_compile(r"[-+ ]?[ \t]*[A-Za-z][A-Za-z0-9-]*: ")
+
+
+def is_key_body(line: str) -> bool:
+    """A line a private key's body may be: key material, or nothing but base64 (a
+    key's last line is short) as it is, or quoted as a program writes it. A line of
+    code (`os.system(cmd)`) is none."""
+    if _KEY_MATERIAL.search(line) is not None:
+        return True
+    return _BODY_LINE.fullmatch(_ESCAPES.sub("", line) if "\\" in line else line) is not None
+
+
 def key_blocks(lines: Sequence[str]) -> list[KeyBlock]:
-    """Private key blocks; one with no END runs to the last line."""
+    """Private key blocks: from a BEGIN line through the lines a key's body may be
+    (and PEM's headers, `Proc-Type: 4,ENCRYPTED`) to its END line, or to the last of
+    them before a line no key's body is (code: a BEGIN line quoted in a comment is
+    a block of one line, and hides nothing below it)."""
     if not any(_ARMOUR in line for line in lines):
         return []  # the common case, at the cost of one substring search per line
     blocks: list[KeyBlock] = []
@@ -173,12 +192,21 @@ def key_blocks(lines: Sequence[str]) -> list[KeyBlock]:
             continue
         first, body = index, [lines[index][begin.end() :]]
         end = _KEY_END.search(body[0])
-        while end is None and index + 1 < len(lines):
-            index += 1
-            body.append(lines[index])
-            end = _KEY_END.search(lines[index])
         if end is not None:
-            body[-1] = body[-1][: end.start()]
+            body[0] = body[0][: end.start()]
+        while end is None and index + 1 < len(lines):
+            following = lines[index + 1]
+            end = _KEY_END.search(following)
+            part = following if end is None else following[: end.start()]
+            if not is_key_body(part) and _PEM_HEADER.match(part) is None:
+                end = None
+                break
+            index += 1
+            body.append(part)
+        if end is None:  # its blank lines at the end are no part of it
+            while index > first and not lines[index].strip():
+                index -= 1
+                body.pop()
         material = any(_KEY_MATERIAL.search(part) for part in body)
         blocks.append(KeyBlock(first, index, material))
         index += 1
@@ -205,6 +233,8 @@ def redact_fragment(lines: Sequence[str]) -> list[str]:
     if _ARMOUR not in joined and _KEY_MATERIAL.search(joined) is None:
         return hidden
     for block in key_blocks(hidden):
+        if not block.material:
+            continue  # no key in it: nothing to hide, and code shown
         for index in range(block.first, block.last + 1):
             hidden[index] = _redact_key_line(hidden[index], index == block.first)
     return _hide_loose_material(hidden)
@@ -260,6 +290,8 @@ def redact_lines(lines: Sequence[str], start: int = 0, stop: int | None = None) 
     stop = len(lines) if stop is None else stop
     redacted = [_redact_tokens(line) for line in lines[start:stop]]
     for block in key_blocks(lines):
+        if not block.material:
+            continue  # no key in it: nothing to hide, and code shown
         for index in range(max(block.first, start), min(block.last + 1, stop)):
             line = redacted[index - start]
             redacted[index - start] = _redact_key_line(line, index == block.first)
@@ -271,7 +303,7 @@ def redact_line(line: str, index: int, blocks: Sequence[KeyBlock]) -> str:
     line is redacted with the whole file in view, as `redact_lines` does."""
     line = _redact_tokens(line)
     for block in blocks:
-        if block.first <= index <= block.last:
+        if block.material and block.first <= index <= block.last:
             return _redact_key_line(line, index == block.first)
     return line
 
@@ -295,7 +327,9 @@ def _replace_group(match: re.Match[str], group: str) -> str:
 
 def _redact_key_line(line: str, first: bool) -> str:
     """Keep the BEGIN and END armour, what lies outside the block, and a diff's `+`,
-    `-` or ` ` at the start of a line (one character of a key is no secret)."""
+    `-` or ` ` at the start of a line (one character of a key is no secret); and a
+    line that cannot be a key's body whole (code between the armour lines is shown,
+    or the armour would hide what a reviewer must read)."""
     start = 0
     prefix = ""
     if first:
@@ -307,4 +341,6 @@ def _redact_key_line(line: str, first: bool) -> str:
         prefix, start = line[:1], 1
     suffix = line[end.start() :] if end is not None else ""
     middle = line[start : end.start() if end is not None else len(line)]
-    return prefix + (REDACTED if middle.strip() else middle) + suffix
+    if not middle.strip() or not is_key_body(middle):
+        return line  # a line of code within the armour is no key's: shown
+    return prefix + REDACTED + suffix

@@ -375,12 +375,31 @@ def test_show_hides_a_key_body_it_shows_without_the_begin_line(secrets_repo: Pat
         ('aws_secret_access_key: "' + "a/B+" * 10 + '"', 'aws_secret_access_key: "[REDACTED]"'),
         ("-----BEGIN EC PRIVATE KEY-----", "-----BEGIN EC PRIVATE KEY-----"),
         (
-            '"-----BEGIN PRIVATE KEY-----\\nAbC\\n-----END PRIVATE KEY-----\\n", 1',
+            '"-----BEGIN PRIVATE KEY-----\\n'
+            + "Q" * 64
+            + '\\nAbC\\n-----END PRIVATE KEY-----\\n", 1',
             '"-----BEGIN PRIVATE KEY-----[REDACTED]-----END PRIVATE KEY-----\\n", 1',
         ),
         (
-            "-----BEGIN PRIVATE KEY-----\nAbC\ndEf\n-----END PRIVATE KEY-----\nafter",
+            "-----BEGIN PRIVATE KEY-----\n" + "Q" * 64 + "\ndEf\n-----END PRIVATE KEY-----\nafter",
             "-----BEGIN PRIVATE KEY-----\n[REDACTED]\n[REDACTED]\n-----END PRIVATE KEY-----\nafter",
+        ),
+        # No key material between the armour: no key, and nothing hidden.
+        (
+            '"-----BEGIN PRIVATE KEY-----\\nAbC\\n-----END PRIVATE KEY-----\\n", 1',
+            '"-----BEGIN PRIVATE KEY-----\\nAbC\\n-----END PRIVATE KEY-----\\n", 1',
+        ),
+        # Code is no key's body: a BEGIN line quoted in a comment hides nothing below it,
+        # and code between the armour lines of a key is shown.
+        (
+            "# -----BEGIN OPENSSH PRIVATE KEY-----\n" + "Q" * 64 + "\nos.system(cmd)\nok()",
+            "# -----BEGIN OPENSSH PRIVATE KEY-----\n[REDACTED]\nos.system(cmd)\nok()",
+        ),
+        (
+            "-----BEGIN PRIVATE KEY-----\n"
+            + "Q" * 64
+            + "\nos.system(cmd)\n-----END PRIVATE KEY-----",
+            "-----BEGIN PRIVATE KEY-----\n[REDACTED]\nos.system(cmd)\n-----END PRIVATE KEY-----",
         ),
         # A fragment of a key without its BEGIN line, as an excerpt or a diff may hold.
         ("+" + "Q" * 64 + "\n-" + "R" * 64, "[REDACTED]\n[REDACTED]"),
@@ -551,3 +570,35 @@ def test_the_caseless_literal_has_no_unicode_twin() -> None:
     for letter in "ecret":
         assert set(re.findall(f"(?i:{letter})", every)) == {letter, letter.upper()}
     assert re.fullmatch("(?i:s)", "\u017f")  # why the s is left out
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        # A BEGIN line quoted in a comment, with no END and no key.
+        'import os\n# Format: -----BEGIN OPENSSH PRIVATE KEY-----\nos.system(req.args["cmd"])\n',
+        # The armour in strings around code.
+        'import os\nDOC = """\n-----BEGIN RSA PRIVATE KEY-----\n"""\n'
+        'os.system(req.args["cmd"])\n"""\n-----END RSA PRIVATE KEY-----\n"""\n',
+    ],
+    ids=["a BEGIN line in a comment", "the armour around code"],
+)
+def test_the_armour_of_a_key_hides_no_code(tmp_path: Path, head: str) -> None:
+    # Anyone may write the armour: what it hides must be a key, or the range could hide
+    # its own code from every reviewer (and with no key, there is no finding either).
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    (repo / "app.py").write_text("import os\n")
+    git(repo, "add", "--all")
+    git(repo, "commit", "--quiet", "-m", "Base")
+    (repo / "app.py").write_text(head)
+    git(repo, "commit", "--quiet", "--all", "-m", "Head")
+    code = 'os.system(req.args["cmd"])'
+    manifest = run("--repo", repo, "HEAD").manifest
+    [hunk] = files_by_path(manifest)["app.py"]["hunks"]
+    assert hunk["classification"] == "significant"
+    assert secrets.REDACTED not in hunk["excerpt"]
+    for output in ("brief", "full"):
+        assert code in run("--repo", repo, "HEAD", "--format", output).stdout, output
+    assert code in run("show", "--repo", repo, hunk["handle"]).stdout
