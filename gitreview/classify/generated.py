@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gitreview import globs
@@ -32,10 +33,9 @@ _COMMENT_START = lazy_compile(r"(?:#!?|//+|/\*+|\*|<!--|--|;+|%)")
 
 
 def ignored(facts: FileFacts) -> Proof | None:
-    for path in _paths(facts):
-        if globs.match_any(facts.config.ignore, path):
-            return Proof(("ignored",), f"{path} matches a configured ignore glob")
-    return None
+    # A rename or copy is ignored only where both paths are (found by an adversarial
+    # review: `vendor/helper.py` renamed `src/helper.py`, with code added, was hidden).
+    return _configured(facts, facts.config.ignore, "ignore", "ignored")
 
 
 def generated(facts: FileFacts) -> Proof | None:
@@ -54,10 +54,10 @@ def generated(facts: FileFacts) -> Proof | None:
         return Proof(("generated",), evidence) if flag else None
     # A rename is generated only where both paths are (found by an adversarial review:
     # `audit.go` renamed `go.sum` is a source file gone, not a lock file edited).
+    configured = _configured(facts, facts.config.generated, "generated", "generated")
+    if configured is not None:
+        return configured
     paths = _paths(facts)
-    if all(globs.match_any(facts.config.generated, path) for path in paths):
-        named = f"{paths[0]} matches" if len(paths) == 1 else f"{paths[1]} and {paths[0]} match"
-        return Proof(("generated",), f"{named} a configured generated glob")
     if all(is_lock_file(path) for path in paths):
         name = posixpath.basename(facts.change.path)
         return Proof(("generated",), f"{name} is a package manager's lock file")
@@ -69,6 +69,16 @@ def generated(facts: FileFacts) -> Proof | None:
         )
         return Proof(("generated",), evidence)
     return None
+
+
+def _configured(facts: FileFacts, patterns: Sequence[str], key: str, reason: str) -> Proof | None:
+    """Proved when every path of the file (both, for a rename or copy) matches one of
+    the configuration's `key` globs."""
+    paths = _paths(facts)
+    if not all(globs.match_any(patterns, path) for path in paths):
+        return None
+    named = f"{paths[0]} matches" if len(paths) == 1 else f"{paths[1]} and {paths[0]} match"
+    return Proof((reason,), f"{named} a configured {key} glob")
 
 
 def _paths(facts: FileFacts) -> tuple[str, ...]:
