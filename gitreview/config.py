@@ -10,6 +10,7 @@ bad key is an error naming the key and the file.
 from __future__ import annotations
 
 import json
+import posixpath
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
@@ -103,7 +104,12 @@ def parse_config(text: bytes | str, source: str) -> Config:
         large_file_bytes=data.get("large_file_bytes", defaults.large_file_bytes),
         metadata_keys=tuple(data.get("metadata_keys", defaults.metadata_keys)),
         frontmatter_schemas=tuple(
-            FrontmatterSchema(tuple(item["paths"]), item["schema"])
+            FrontmatterSchema(
+                tuple(item["paths"]),
+                _in_repository(item["schema"], f"{source}: frontmatter_schemas: schema")
+                if isinstance(item["schema"], str)
+                else item["schema"],
+            )
             for item in data.get("frontmatter_schemas", ())
         ),
         roles=tuple(
@@ -113,11 +119,23 @@ def parse_config(text: bytes | str, source: str) -> Config:
                 kinds=tuple(role.get("kinds", ())),
                 rules=tuple(role.get("rules", ())),
                 budget=role.get("budget"),
-                instructions=role.get("instructions"),
+                instructions=None
+                if role.get("instructions") is None
+                else _in_repository(role["instructions"], f"{source}: roles.{name}.instructions"),
             )
             for name, role in data.get("roles", {}).items()
         ),
     )
+
+
+def _in_repository(path: str, where: str) -> str:
+    """A path the configuration names in the repository, as the tree and every rule
+    name it (`./review/docs.md` and `/review/docs.md` are `review/docs.md`: the trust
+    rules must know it as the file read, or the range could edit it unseen)."""
+    normal = posixpath.normpath(path.lstrip("/"))
+    if normal in (".", "..") or normal.startswith("../"):
+        raise UserError(f"{where}: {path} is outside the repository", status=Exit.CONFIG)
+    return normal
 
 
 def _expanded_nodes(root: Any) -> int:

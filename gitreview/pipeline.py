@@ -636,7 +636,7 @@ def _with_schema_texts(settings: Config, read: Callable[[str], bytes | None], si
     schemas = []
     for entry in settings.frontmatter_schemas:
         if isinstance(entry.schema, str):
-            data = read(entry.schema.lstrip("/"))
+            data = read(entry.schema)
             text = None if data is None else data.decode("utf-8", "replace")
             entry = entry._replace(text=text, read_from=side)
         schemas.append(entry)

@@ -307,6 +307,39 @@ def test_the_messages_say_what_applies(trust_repo: Path) -> None:
     }
 
 
+def test_files_the_configuration_names_are_known_however_written(tmp_path: Path) -> None:
+    # Found by an adversarial review: `./review/docs.md` was read, but the trust rules
+    # looked for the path as written, and the range's edit of it was trivial.
+    repo = new_repo(tmp_path)
+    (repo / "review").mkdir()
+    (repo / "review" / "docs.md").write_text("Check every link.\n")
+    (repo / "schemas").mkdir()
+    (repo / "schemas" / "doc.json").write_text('{"type": "object"}\n')
+    config = (
+        "roles:\n  docs:\n    paths: ['*.md']\n    instructions: ./review//docs.md\n"
+        "frontmatter_schemas:\n  - paths: ['docs/*.md']\n    schema: ./schemas/doc.json\n"
+    )
+    commit(repo, ".gitreview.yml", config, "Base")
+    (repo / "review" / "docs.md").write_text("Check  every link.\n")
+    commit(repo, "schemas/doc.json", '{"type":  "object"}\n', "Loosen")
+    manifest = run("--repo", repo, "HEAD").manifest
+    assert rules(manifest) >= {"trust/instructions-changed", "trust/schema-changed"}
+    for path in ("review/docs.md", "schemas/doc.json"):
+        assert classification(manifest, path) == ("significant", ["review-config"])
+
+
+def test_the_configuration_names_no_file_outside_the_repository(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path)
+    commit(repo, ".gitreview.yml", "roles:\n  a:\n    instructions: ../../etc/passwd\n", "B")
+    commit(repo, "README.md", "# Readme\n", "Add")
+    result = run("--repo", repo, "HEAD")
+    assert (result.status, result.stdout) == (4, "")
+    assert result.stderr == (
+        "git review-manifest: error: .gitreview.yml: roles.a.instructions: "
+        "../../etc/passwd is outside the repository\n"
+    )
+
+
 def test_the_configuration_a_range_brings_is_checked(tmp_path: Path) -> None:
     repo = new_repo(tmp_path)
     commit(repo, "README.md", "# Readme\n", "Base")

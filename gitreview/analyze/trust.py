@@ -64,17 +64,13 @@ class Origin(NamedTuple):
 def schema_paths(config: Config) -> frozenset[str]:
     """The repository paths of the frontmatter schema files the configuration names."""
     return frozenset(
-        entry.schema.lstrip("/")
-        for entry in config.frontmatter_schemas
-        if isinstance(entry.schema, str)
+        entry.schema for entry in config.frontmatter_schemas if isinstance(entry.schema, str)
     )
 
 
 def instructions_paths(config: Config) -> frozenset[str]:
     """The repository paths of the role instructions files the configuration names."""
-    return frozenset(
-        role.instructions.lstrip("/") for role in config.roles if role.instructions is not None
-    )
+    return frozenset(role.instructions for role in config.roles if role.instructions is not None)
 
 
 def rule_of(change: FileChange, config: Config) -> Rule | None:
