@@ -294,7 +294,18 @@ RENAMES = [
     ("src/shop/core.py", "src/shop/engine.py", "trivial", ["renamed"]),
     ("pkg/core.py", "pkg/engine.py", "trivial", ["renamed"]),
     ("tests/test_a.py", "tests/unit/test_a.py", "trivial", ["renamed"]),
-    ("docs/old.md", "guide/new.md", "trivial", ["renamed"]),
+    # Found by an eighth adversarial review: each was `renamed`.
+    ("docs/usage.md", "docs/using.md", "significant", ["path-role"]),  # the page's address
+    ("pages/about.tsx", "pages/company.tsx", "significant", ["path-role"]),  # the route
+    ("app/about/page.tsx", "app/about/view.tsx", "significant", ["path-role"]),  # no route
+    ("apps/web/pages/a.tsx", "apps/web/pages/b.tsx", "significant", ["path-role"]),
+    ("app/tests.py", "app/checks.py", "significant", ["path-role"]),  # unittest's test*.py
+    ("__mocks__/axois.js", "__mocks__/axios.js", "significant", ["path-role"]),  # mocks axios
+    ("test/api.js", "spec/api.js", "significant", ["path-role"]),  # Mocha's default folder
+    ("foo_test.ts", "foo_check.ts", "significant", ["path-role"]),  # Deno's tests
+    ("login.cy.ts", "login.ts", "significant", ["path-role"]),  # Cypress's
+    ("tools/cal_utils.py", "tools/calendar.py", "significant", ["path-role"]),  # shadows it
+    ("app/core.py", "app/engine.py", "trivial", ["renamed"]),  # no route
 ]
 
 
@@ -348,7 +359,7 @@ def test_a_copy_is_trivial_only_where_its_path_has_no_role(
 
 MODES = [
     # (path, content, the file's classification and reasons when only its +x goes)
-    ("docs/guide.md", b"# Title\n", "trivial", ["mode-only"]),
+    ("docs/guide.txt", b"A guide.\n", "trivial", ["mode-only"]),
     ("src/lib.c", b"int f(void) { return 1; }\n", "trivial", ["mode-only"]),
     ("assets/logo.png", b"\x89PNG\r\n\x1a\n\x00\x00", "trivial", ["mode-only"]),
     ("tools/run.py", b"#!/usr/bin/env python3\nprint(1)\n", "significant", ["mode"]),

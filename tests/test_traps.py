@@ -531,6 +531,18 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "values = [1, 2]\n",
     ),
     (
+        "an expected output in Maven's test resources",
+        "src/test/resources/expected-user.json",
+        '{"name":"a"}\n',
+        '{"name": "a"}\n',
+    ),
+    (
+        "a jscodeshift test's expected output",
+        "transforms/__testfixtures__/args.output.js",
+        "foo(1,2);\n",
+        "foo(1, 2);\n",
+    ),
+    (
         "the spacing of a Meson option's value",
         "meson_options.txt",
         "option('greeting', type : 'string', value : 'Hello  World')\n",

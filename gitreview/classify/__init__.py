@@ -183,7 +183,7 @@ def _unproved(path: str) -> str:
     lowered = path.lower()
     if lowered.endswith(".mdx"):
         return "mdx"  # JavaScript (`export const poem = \`...\``, `{...}`, JSX) in Markdown
-    if not _TEST_DATA.isdisjoint(lowered.split("/")[:-1]):
+    if not _TEST_DATA.isdisjoint(lowered.split("/")[:-1]) or "/test/resources/" in f"/{lowered}":
         return "test-data"
     return ""
 
@@ -192,7 +192,7 @@ def _unproved(path: str) -> str:
 # expected output, a snapshot, a formatter's input.
 _TEST_DATA = frozenset(
     {"testdata", "test_data", "test-data", "fixtures", "__snapshots__", "snapshots"}
-    | {"golden", "goldens", "expected", "expectations"}
+    | {"golden", "goldens", "expected", "expectations", "__testfixtures__"}
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -54,12 +55,16 @@ _MIGRATIONS = lazy_compile(r"(?:^|/)(?:migrations?|migrate|alembic/versions)/")
 # Maven's and Gradle's source sets: src/main/ is built, src/test/ only tested.
 _SOURCE_SET = lazy_compile(r"^(?:.*/)?src/(?:main|test|testFixtures|androidTest|[a-z]+Test)/")
 # Names test runners collect: pytest, go test, Jest and Vitest, RSpec, JUnit, xUnit.
+# unittest's and Django's `test*.py` (`tests.py`), Deno's `_test.ts`, Cypress's `.cy.ts`.
 _TEST_NAME = lazy_compile(
-    r"test_[^/]*\.py|[^/]*_test\.(?:py|go)|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?|[^/]*_spec\.rb"
-    r"|(?:Test[^/]*|[^/]*Tests?)\.(?:java|kt|cs)"
+    r"test[^/]*\.py|[^/]*_test\.(?:py|go|[cm]?[jt]sx?)|[^/]*\.(?:test|spec|cy)\.[cm]?[jt]sx?"
+    r"|[^/]*_spec\.rb|(?:Test[^/]*|[^/]*Tests?)\.(?:java|kt|cs)"
 )
-# Folders test runners collect: Jest's __tests__, Cargo's integration tests.
-_TEST_FOLDER = lazy_compile(r"(?:^|/)(?:__tests__/[^/]*\.[cm]?[jt]sx?|tests/[^/]*\.rs)$")
+# Folders test runners collect: Jest's __tests__, Cargo's integration tests, Mocha's
+# test/ (its default).
+_TEST_FOLDER = lazy_compile(
+    r"(?:^|/)(?:__tests__/[^/]*\.[cm]?[jt]sx?|tests/[^/]*\.rs|test/[^/]*\.[cm]?js)$"
+)
 # Languages whose unit is the folder: a Go package, a Terraform module.
 _FOLDER_UNITS = (".go", ".tf", ".tf.json", ".tfvars")
 # Go compiles a file only on the system or architecture its name ends with.
@@ -77,12 +82,22 @@ _GO_CONSTRAINT = lazy_compile(
 _FOLDERS_TOOLS_READ = (
     *(".github/workflows/", ".github/actions/", ".github/", ".circleci/", ".gitlab/"),
     *(".buildkite/", ".husky/", ".githooks/", ".devcontainer/", ".vscode/"),
-    # Folders a site or an app publishes or routes by path: Hugo's and others' static
-    # files, Next.js's and Astro's pages, Vercel's functions, SvelteKit's routes, Jekyll's
-    # layouts and includes (found by an adversarial review).
-    *("static/", "public/", "pages/", "src/pages/", "api/", "src/routes/"),
+    # Jekyll's layouts and includes (found by an adversarial review).
     *("_layouts/", "_includes/"),
 )
+# Folders a site or an app publishes or routes by path, at any depth (a monorepo's
+# apps/web/pages/): Hugo's and others' static files, Next.js's, Astro's and Nuxt's
+# pages, Next.js's app router, Vercel's functions, SvelteKit's and Remix's routes.
+# There a file's name is its address too (found by adversarial reviews).
+_ROUTED = lazy_compile(
+    r"(?:^|/)(?:(?:static|public)/.|(?:pages|app|api|routes)/.*\."
+    r"(?:[cm]?[jt]sx?|mdx?|astro|svelte|vue|html?)$)"
+)
+# A site publishes a page at an address made of its path: renamed, its address
+# changes (links from elsewhere, a nav or toctree naming it, search engines).
+_PAGE = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciidoc", ".html", ".htm")
+# Jest mocks the module a file in __mocks__/ is named after.
+_NAMED_BY_FOLDER = lazy_compile(r"(?:^|/)__mocks__/")
 
 
 def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
@@ -129,7 +144,22 @@ def _named(path: str) -> str:
     name = posixpath.basename(path)
     if name in _NAMES_TOOLS_READ or name.startswith(".") or _CONFIG_NAME.fullmatch(name):
         return path
+    return path if _NAMED_BY_FOLDER.search(path) else ""
+
+
+def _address(path: str) -> str:
+    """The whole path of a file a site serves or routes by it: a page, or a file in
+    a folder that is routed (`pages/about.tsx` is /about)."""
+    if path.lower().endswith(_PAGE) or _ROUTED.search(path):
+        return path
     return ""
+
+
+def _shadowed(path: str) -> str:
+    """The standard library module a Python file's name shadows: scripts of its
+    folder import it instead (`tools/calendar.py`)."""
+    name, extension = posixpath.splitext(posixpath.basename(path))
+    return name if extension == ".py" and name in sys.stdlib_module_names else ""
 
 
 def _migration(path: str) -> str:
@@ -216,6 +246,8 @@ _ROLES: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("the package or module its folder makes", _unit),
     ("whether tools skip it", _skipped),
     ("what the build names after it", _output),
+    ("the address a site serves it at", _address),
+    ("the standard library module it shadows", _shadowed),
 )
 
 
