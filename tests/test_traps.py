@@ -775,6 +775,43 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "#ifndef NB_H\n#define NB_H\n\nint enable(int fd);\n\n#endif\n",
         "#ifndef NB_H\n#define NB_H\n\n\nint enable(int fd);\n\n  #endif\t",
     ),
+    # Found by an eighth adversarial review: reflows other renderers read apart.
+    (
+        "an MkDocs admonition joined to its body",
+        "docs/a.md",
+        "# Title\n\nSome intro text here.\n\n!!! note\n    Keep this safe.\n",
+        "# Title\n\nSome intro text here.\n\n!!! note Keep this safe.\n",
+    ),
+    (
+        "MkDocs content tabs joined",
+        "docs/a.md",
+        '# Title\n\nSome intro text here.\n\n=== "Linux"\n    Run it.\n',
+        '# Title\n\nSome intro text here.\n\n=== "Linux" Run it.\n',
+    ),
+    (
+        "an attribute list joined to its paragraph",
+        "docs/a.md",
+        "# Title\n\nSome intro text here.\n\nA lead paragraph.\n{: .lead }\n",
+        "# Title\n\nSome intro text here.\n\nA lead paragraph. {: .lead }\n",
+    ),
+    (
+        "a Docusaurus admonition joined",
+        "docs/a.md",
+        "# Title\n\nSome intro text here.\n\n:::danger\nDo not run this.\n:::\n",
+        "# Title\n\nSome intro text here.\n\n:::danger Do not run this.\n:::\n",
+    ),
+    (
+        "an issue number re-wrapped to start a line (a heading in Python-Markdown)",
+        "docs/changelog.md",
+        "# Title\n\nSome intro text here.\n\nA fix (see issue #123\nfor the full story).\n",
+        "# Title\n\nSome intro text here.\n\nA fix (see issue\n#123 for the full story).\n",
+    ),
+    (
+        "a Hexo post's lines joined (each line break is a <br>)",
+        "source/_posts/hello.md",
+        "# Title\n\nSome intro text here.\n\nRoses are red,\nviolets are blue.\n",
+        "# Title\n\nSome intro text here.\n\nRoses are red, violets are blue.\n",
+    ),
     (
         "a docstring that mentions generated code is no header",
         "writer.py",

@@ -147,6 +147,10 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
         # A definition in goldmark (Hugo), kramdown, Pandoc, PHP Markdown Extra: the
         # line above becomes its term (found by an adversarial review).
         return None
+    if _breaks_are_syntax(facts.change.path) or any(
+        _extension_syntax(line.text) for line in hunk.lines if line.origin != " "
+    ):
+        return None
     old, new = _rendered(facts, "old", old_text), _rendered(facts, "new", new_text)
     if _memo(facts, "prose:same-html", lambda: old.pieces == new.pieces):
         # One render for a whole re-wrapped document: no hunk of it changes its meaning.
@@ -163,6 +167,30 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
         "the same words in the same order, and the HTML of each file with and without "
         "only this hunk is the same (text whitespace as a browser shows it)",
     )
+
+
+def _extension_syntax(line: str) -> bool:
+    """Whether a line holds syntax of a renderer other than CommonMark's whose meaning
+    hangs on where a line starts or ends, which markdown-it reads as text (found by
+    an adversarial review): MkDocs' admonitions, collapsible blocks and content tabs
+    (`!!! note`, `??? note`, `=== "Linux"`), abbreviations (`*[HTML]:`), attribute
+    lists and kramdown's (`{: .lead }`, `{.lead}`, `{:toc}`), snippets (`--8<--`),
+    containers (`:::`, `///`), MyST's comments (`%`), and a `#` starting a line,
+    which Python-Markdown takes for a heading without the space after it (`#123`)."""
+    start = line.lstrip()
+    if start.startswith(("!!!", "???", "===", "*[", ":::", "///", "%", "#")):
+        return True
+    return any(marker in line for marker in ("{:", "{.", "{#", "--8<--"))
+
+
+def _breaks_are_syntax(path: str) -> bool:
+    """Whether the page is rendered with every line break a `<br>`: Hexo's posts
+    (hexo-renderer-marked's `breaks: true`) and GitHub's issue and pull request
+    templates, whose issues keep their line breaks."""
+    lowered = path.lower()
+    if lowered.startswith(("source/_posts/", "source/_drafts/")):
+        return True
+    return "issue_template" in lowered or "pull_request_template" in lowered
 
 
 def _hunk_sides(facts: FileFacts, hunk: Hunk) -> list[prose_markdown.Sides] | None:
