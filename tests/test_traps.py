@@ -813,6 +813,26 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "# Title\n\nSome intro text here.\n\nRoses are red, violets are blue.\n",
     ),
     (
+        "a Renovate comment moved to another key",
+        "ci/env.yml",
+        'env:\n  # renovate: datasource=docker depName=nginx\n  NGINX_VERSION: "1.25.3"\n'
+        '  REDIS_VERSION: "7.2.4"\n',
+        'env:\n  NGINX_VERSION: "1.25.3"\n  # renovate: datasource=docker depName=nginx\n'
+        '  REDIS_VERSION: "7.2.4"\n',
+    ),
+    (
+        "a TOML comment moved to another key",
+        "versions.toml",
+        'a = "1.0.0" # x-release-please-version\nb = "2.0.0"\n',
+        'a = "1.0.0"\nb = "2.0.0" # x-release-please-version\n',
+    ),
+    (
+        "a Ruby symbol quoted in YAML (Sidekiq's configuration)",
+        "config/sidekiq.yml",
+        ":concurrency: 5\nadapter: :postgres\n",
+        "':concurrency': 5\nadapter: ':postgres'\n",
+    ),
+    (
         "a docstring that mentions generated code is no header",
         "writer.py",
         '"""Writes generated code to out/. Do not edit the output by hand."""\nimport os\n\n'

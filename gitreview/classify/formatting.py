@@ -166,9 +166,10 @@ def _yaml_written(text: str) -> tuple[object, ...] | None:
     return _hash_comments(text), tuple(directives), tuple(scalars)
 
 
-# A plain scalar some YAML version may read as null, a boolean, a number or a date.
+# A plain scalar some YAML version may read as null, a boolean, a number or a date,
+# or Ruby's reader as a symbol (`:concurrency: 5`, Sidekiq's configuration).
 _MAY_BE_TYPED = lazy_compile(
-    r"(?i)|~|null|y|n|yes|no|true|false|on|off|[-+]?\.?(?:inf|nan)|[-+.]?\d.*"
+    r"(?i)|~|null|y|n|yes|no|true|false|on|off|[-+]?\.?(?:inf|nan)|[-+.]?\d.*|:.*"
 )
 
 
@@ -182,14 +183,28 @@ def _toml_meaning(text: str) -> tuple[Any, ...] | None:
         return None
 
 
-def _hash_comments(text: str) -> tuple[str, ...]:
-    """`#` comments in order, spacing aside. A `#` inside a quoted value counts
-    too, on both sides alike: a difference there is never hidden."""
-    comments = []
+def _hash_comments(text: str) -> tuple[tuple[str, str], ...]:
+    """`#` comments in order, spacing aside, each with the code it is about: the
+    code before it on its line, or for a comment of its own line the next line of
+    code, spacing aside (Renovate's `# renovate: depName=nginx` and release-please's
+    `x-release-please-version` are about the line below them: moved to another key,
+    they bump another version; found by an adversarial review). A `#` inside a
+    quoted value counts too, on both sides alike: a difference there is never
+    hidden."""
+    comments: list[tuple[str, str]] = []
+    waiting: list[str] = []  # comments of their own lines, before the next code
     for line in text.split("\n"):
         match = _YAML_COMMENT.search(line)
-        if match:
-            comments.append(" ".join(match[1].lstrip("#").split()))
+        code = " ".join((line[: match.start(1)] if match else line).split())
+        comment = " ".join(match[1].lstrip("#").split()) if match else None
+        if code:
+            comments += [(waiting_comment, code) for waiting_comment in waiting]
+            waiting = []
+            if comment is not None:
+                comments.append((comment, code))
+        elif comment is not None:
+            waiting.append(comment)
+    comments += [(waiting_comment, "") for waiting_comment in waiting]
     return tuple(comments)
 
 
