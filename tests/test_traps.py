@@ -833,6 +833,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "':concurrency': 5\nadapter: ':postgres'\n",
     ),
     (
+        "a form feed where Go takes none",
+        "main.go",
+        "package main\n\nfunc main() {\n\tx := 1\n\t_ = x\n}\n",
+        "package main\n\nfunc main() {\n\tx :=\f1\n\t_ = x\n}\n",
+    ),
+    (
         "a docstring that mentions generated code is no header",
         "writer.py",
         '"""Writes generated code to out/. Do not edit the output by hand."""\nimport os\n\n'
@@ -866,6 +872,12 @@ LOWERCASE_MACROS = {
         "significant",
     ),
     "GLib's g_assert, defined outside the project": ({}, "g_assert", "significant"),
+    # Found by an eighth adversarial review: an object-like macro naming another.
+    "another name for a stringizing macro of the project's headers": (
+        {"include/show.h": "#include <stdio.h>\n#define dbg(x) puts(#x)\n#define show dbg\n"},
+        "show",
+        "significant",
+    ),
     "a function of the project's headers (control)": (SHOW_FUNCTION, "show", "trivial"),
 }
 

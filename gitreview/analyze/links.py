@@ -149,8 +149,9 @@ class HeadIndex:
         return found
 
     def is_macro(self, name: str) -> bool:
-        """Whether a C or C++ header at head defines a function-like macro `name`:
-        one that may stringize its arguments, or pass them to one that does."""
+        """Whether a C or C++ header at head defines a macro `name`: one that may
+        stringize its arguments, or pass them to one that does (a function-like
+        macro, or another name for one: `#define show dbg_expr`)."""
         if self._macros is None:
             self._macros = self.head.macros()
         found = name in self._macros

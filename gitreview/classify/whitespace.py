@@ -35,6 +35,8 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     if example_output(facts, hunk):
         return None  # `go test` compares an example's output with its comment, space for space
+    if any(_RARE_SPACE.search(line.text) for line in hunk.lines if line.origin != " "):
+        return None  # Go and Java refuse a form feed or vertical tab inside a line
     analysis = facts.analysis
     old = [line for line in hunk.lines if line.origin != "+"]
     new = [line for line in hunk.lines if line.origin != "-"]
@@ -73,6 +75,9 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
     )
 
 
+# A form feed or vertical tab: whitespace to some languages, a character no
+# other accepts there (Go: "invalid character U+000C"; found by an adversarial review).
+_RARE_SPACE = lazy_compile(r"[\f\v]")
 # C and C++ macros that stringize their argument (`#x`), Rust's stringify!.
 # (`%:` is the digraph of `#`.)
 _STRINGIZE = lazy_compile(
@@ -98,7 +103,7 @@ _MACRO_CALL = {
 # `g_assert`, `g_return_if_fail`; Check's `ck_assert_int_eq`; cmocka's `assert_true`).
 _C_CALL = lazy_compile(rf"\b([A-Za-z_]\w*){_GAP}\(", re.DOTALL)
 _C_CHECK = lazy_compile(r"(?i)assert|expect|check|verify|require|ensure|return_(?:val_)?if|warn_if")
-_C_DEFINED = lazy_compile(r"^[ \t]*(?:#|%:)[ \t]*define[ \t]+(\w+)\(", re.MULTILINE)
+_C_DEFINED = lazy_compile(r"^[ \t]*(?:#|%:)[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 _NOT_CALLS = frozenset(
     {
         *("if", "while", "for", "switch", "return", "sizeof", "alignof", "_Alignof"),
