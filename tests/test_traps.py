@@ -839,6 +839,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "package main\n\nfunc main() {\n\tx :=\f1\n\t_ = x\n}\n",
     ),
     (
+        "Hugo's lastmod where the page has no date of its own (it dates the page)",
+        "content/posts/p.md",
+        "---\ntitle: Post\nlastmod: 2024-01-01\n---\n\nBody.\n",
+        "---\ntitle: Post\nlastmod: 2031-01-01\n---\n\nBody.\n",
+    ),
+    (
         "a docstring that mentions generated code is no header",
         "writer.py",
         '"""Writes generated code to out/. Do not edit the output by hand."""\nimport os\n\n'
@@ -974,3 +980,11 @@ def test_spacing_below_a_closed_macro_call_with_a_bracket_in_its_string(tmp_path
     repo = before_and_after(tmp_path / "repo", "f.c", old, old.replace("a+b", "a + b"))
     entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))["f.c"]
     assert (entry["classification"], entry["reasons"]) == ("trivial", ["whitespace"])
+
+
+def test_lastmod_is_metadata_where_the_page_has_a_date_of_its_own(tmp_path: Path) -> None:
+    old = "---\ntitle: Post\ndate: 2023-05-01\nlastmod: 2024-01-01\n---\n\nBody.\n"
+    new = old.replace("2024-01-01", "2031-01-01")
+    repo = before_and_after(tmp_path / "repo", "content/posts/p.md", old, new)
+    entry = files_by_path(manifest_of("--repo", repo, "HEAD"))["content/posts/p.md"]
+    assert (entry["classification"], entry["reasons"]) == ("trivial", ["metadata"])
