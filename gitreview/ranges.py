@@ -65,7 +65,7 @@ def range_ends(repo: Repository, spec: str | None) -> Ends:
 
 
 # git's `REV^-N`: REV's Nth parent against REV.
-_PARENT = lazy_compile(r"(.+)\^-([0-9]*)")
+_PARENT = lazy_compile(r"(.+)\^-([1-9][0-9]*)?")  # no 0th parent: git refuses ^-0
 
 
 def between(repo: Repository, spec: str, base: str | None, head: str) -> Range:

@@ -200,6 +200,7 @@ def test_detached_head_without_a_range(
         ("main..nosuch", "unknown revision: nosuch"),
         ("nosuch", "unknown revision: nosuch"),
         ("main:README.md", "unknown revision: main:README.md"),
+        ("main^-0", "unknown revision: main^-0"),  # git refuses it too: no 0th parent
     ],
 )
 def test_unknown_revision(fixture_repo: RepoFactory, spec: str, message: str) -> None:
