@@ -302,6 +302,33 @@ def test_verify_an_answer_without_the_line(
     )
 
 
+def test_verify_handles_as_they_are_written(tmp_path: Path) -> None:
+    # Found by an adversarial review: a deleted file's handle ends with `..`, and a
+    # path may hold a space or a comma; each was refused, listed exactly as given.
+    from repos import git, two_commits
+
+    edited = ("my notes.txt", "a,b.txt", "a.txt", "b/a.txt")
+    old = {"gone.txt": "a\nb\n", **dict.fromkeys(edited, "x\n")}
+    repo = two_commits(tmp_path / "repo", old, dict.fromkeys(edited, "y\n"))
+    git(repo, "rm", "--quiet", "gone.txt")
+    git(repo, "commit", "--quiet", "--amend", "--no-edit")
+    result = run("--repo", repo, "HEAD", "-o", tmp_path / "manifest.json")
+    assert result.status == 0, result.stderr
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    handles = share(manifest, "default")
+    assert any(handle.endswith("..") for handle in handles)
+    answer = tmp_path / "answer.md"
+    # `b/a.txt`'s handle holds `a.txt`'s when both blobs match: listing it is not enough.
+    listed = [handle for handle in handles if not handle.startswith("a.txt:")]
+    answer.write_text("Fine.\n\nHandles read: " + ", ".join(listed) + ".\n")
+    result = run("verify", "--role", "default", tmp_path / "manifest.json", answer)
+    missing = [handle for handle in handles if handle.startswith("a.txt:")]
+    assert (result.status, result.stdout) == (1, "".join(f"{h}\n" for h in missing))
+    answer.write_text("Fine.\n\nHandles read: " + ", ".join(handles) + ".\n")
+    result = run("verify", "--role", "default", tmp_path / "manifest.json", answer)
+    assert (result.status, result.stdout, result.stderr) == (0, "", "")
+
+
 def test_verify_bad_input(manifest_file: Path, tmp_path: Path) -> None:
     answer = tmp_path / "answer.md"
     answer.write_text("Handles read: x\n")

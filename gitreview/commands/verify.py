@@ -8,7 +8,6 @@ the answer does not list is printed, one per line, and the exit status is 1.
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -47,28 +46,42 @@ def check_answer(
             f"the answer has no '{HANDLES_READ}' line: none of the "
             f"{len(share)} handles of role {role!r} is confirmed read"
         )
-        listed = set()
-    missing = [handle for handle in share if handle not in listed]
+        listed = ""
+    missing = [handle for handle in share if not lists(listed, handle)]
     if missing:
         notes.append(f"{len(missing)} of {len(share)} handles of role {role!r} not read")
     return missing, notes
 
 
-def handles_read(answer: str) -> set[str] | None:
-    """The handles the answer's last `Handles read:` line lists (a line may wrap
-    onto the lines after it), or None when it has none."""
+def handles_read(answer: str) -> str | None:
+    """The text of the answer's last `Handles read:` line (a line may wrap onto the
+    lines after it), or None when it has none."""
     lines = answer.splitlines()
     starts = [i for i, line in enumerate(lines) if HANDLES_READ.lower() in line.lower()]
     if not starts:
         return None
     first = lines[starts[-1]]
     text = first[first.lower().index(HANDLES_READ.lower()) + len(HANDLES_READ) :]
-    text += " " + " ".join(lines[starts[-1] + 1 :])
-    words = re.split(r"[\s,;]+", text)
-    # A handle never ends with "." (it ends with a blob id or a line number), but a
-    # path may start with one.
-    found = {word.lstrip(_WRAPPING).rstrip(_WRAPPING + ".") for word in words}
-    return found - {""}
+    return " ".join([text, *lines[starts[-1] + 1 :]])
+
+
+def lists(text: str, handle: str) -> bool:
+    """Whether `text` lists `handle` whole: where it stands, it starts the text or
+    follows a space, a separator or what wraps a handle in prose, and ends the text or
+    is followed by one of those or a full stop. A handle is looked for as it is, not
+    cut out of the text at its spaces or commas: a path may hold both, and a deleted
+    file's handle ends with `..` (`gone.txt:-1-2@422c2b7ab3b3..`)."""
+    start = text.find(handle)
+    while start >= 0:
+        end = start + len(handle)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if (before.isspace() or before in _WRAPPING) and (
+            after.isspace() or after in _WRAPPING or after == "."
+        ):
+            return True
+        start = text.find(handle, start + 1)
+    return False
 
 
 def _load_manifest(path: str) -> dict[str, Any]:
