@@ -147,7 +147,7 @@ def test_trap_is_significant(tmp_path: Path, case: str) -> None:
         ("ok4.md", "Two specifed assignements.\n", "Two specified assignments.\n"),
         # One word's British and American spellings.
         ("ok5.md", "Merge each row with its neighbours.\n", "Merge each row with its neighbors.\n"),
-        ("ok6.txt", "The center of the page.\n", "The centre of the page.\n"),
+        ("docs/ok6.txt", "The center of the page.\n", "The centre of the page.\n"),
     ],
 )
 def test_genuine_typo_stays_trivial(tmp_path: Path, name: str, old: str, new: str) -> None:

@@ -845,6 +845,24 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "---\ntitle: Post\nlastmod: 2031-01-01\n---\n\nBody.\n",
     ),
     (
+        "a version file's line ending ($(cat version.txt) keeps the \\r)",
+        "version.txt",
+        "1.2.3\n",
+        "1.2.3\r\n",
+    ),
+    (
+        "the tab of Arduino's keywords.txt",
+        "keywords.txt",
+        "Servo\tKEYWORD1\n",
+        "Servo KEYWORD1\n",
+    ),
+    (
+        "a table a program embeds and prints (//go:embed usage.txt)",
+        "cmd/usage.txt",
+        "Plan       Price\nBasic      $5\n",
+        "Plan Price\nBasic $5\n",
+    ),
+    (
         "a docstring that mentions generated code is no header",
         "writer.py",
         '"""Writes generated code to out/. Do not edit the output by hand."""\nimport os\n\n'

@@ -71,6 +71,8 @@ _WHY = {
     "mdx": "an MDX file: its JavaScript and JSX are read by no rule, so no hunk of it is proved",
     "test-data": "a file in a folder of test data (testdata/, fixtures/, __snapshots__/...), "
     "which tests may read byte for byte: no hunk of it is proved",
+    "text-data": "a .txt file that is no documentation (outside a docs folder, not named as "
+    "a README or a LICENSE is), which programs may read as written: no hunk of it is proved",
     "extension": "renamed with another extension (ci.yml to ci.yml.disabled turns CI off)",
     "path-role": "renamed where the path tells tools something else (test_x.py to x.py is no "
     "longer collected, a workflow out of .github/workflows/ no longer runs)",
@@ -183,9 +185,32 @@ def _unproved(path: str) -> str:
     lowered = path.lower()
     if lowered.endswith(".mdx"):
         return "mdx"  # JavaScript (`export const poem = \`...\``, `{...}`, JSX) in Markdown
-    if not _TEST_DATA.isdisjoint(lowered.split("/")[:-1]) or "/test/resources/" in f"/{lowered}":
+    folders = lowered.split("/")[:-1]
+    if not _TEST_DATA.isdisjoint(folders) or "/test/resources/" in f"/{lowered}":
         return "test-data"
+    if lowered.endswith(".txt") and not _documentation(lowered, folders):
+        return "text-data"
     return ""
+
+
+def _documentation(lowered: str, folders: list[str]) -> bool:
+    """Whether a `.txt` file is documentation, for people to read: in a folder of
+    documentation, or named as a project's documents are. Any other is as likely
+    read by a program (`version.txt` by `$(cat version.txt)`, which keeps a `\r`;
+    Arduino's `keywords.txt`, whose tabs are syntax; `//go:embed usage.txt`, a
+    table printed as written; found by two adversarial reviews)."""
+    if not _DOC_FOLDERS.isdisjoint(folders):
+        return True
+    name = lowered.rsplit("/", 1)[-1].removesuffix(".txt")
+    return name.split(".")[0].split("-")[0].split("_")[0] in _DOC_NAMES
+
+
+_DOC_FOLDERS = frozenset({"doc", "docs", "documentation", "man", "manual", "guide", "guides"})
+_DOC_NAMES = frozenset(
+    {"readme", "license", "licence", "copying", "notice", "changelog", "changes", "history"}
+    | {"news", "authors", "contributors", "contributing", "install", "todo", "credits"}
+    | {"thanks", "release", "releasenotes", "upgrading", "faq", "security", "hacking", "notes"}
+)
 
 
 # Folders of test data, whose files tests read byte for byte: a golden file, an
