@@ -704,6 +704,23 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         {"guide.md": NESTED_MOVED},
         "significant",
     ),
+    # Found by an eighth adversarial review: each was `moved`.
+    (
+        "two titles swapped (the first is the page's title)",
+        {"guide.md": DOC.replace("## ", "# ").replace("# Guide\n\nRead this first.\n\n", "")},
+        {
+            "guide.md": DOC_SWAPPED.replace("## ", "# ").replace(
+                "# Guide\n\nRead this first.\n\n", ""
+            )
+        },
+        "significant",
+    ),
+    (
+        "the first two sections of a Hugo page swapped (its summary)",
+        {"content/guide.md": DOC},
+        {"content/guide.md": DOC_SWAPPED},
+        "significant",
+    ),
     (
         "a Markdown section moved into another page",
         {"guide.md": DOC, "setup.md": "# Setup\n"},

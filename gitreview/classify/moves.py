@@ -295,6 +295,13 @@ def _moved(matcher: _Matcher, f: int, h: int) -> list[tuple[str, int]] | None:
     return list(blocks) or None
 
 
+def _opening(path: str, side: Side) -> list[str]:
+    """The names of the sections a Markdown page opens with: its title, and in a
+    Hugo site's `content/`, the section its summary is made of too."""
+    opening = [unit.name for unit in side.units if unit.movable]
+    return opening[: 2 if path.startswith("content/") or "/content/" in path else 1]
+
+
 def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
     """None when the block is whole top-level definitions or sections on both sides,
     the same ones, with every name still resolving where it now is and nothing
@@ -343,6 +350,14 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
                 "the page holds raw HTML (`<details>`, `<div>`): a section moved may go "
                 "into or out of an element"
             )
+        paths = (files[block.source.file][0].path, files[block.target.file][0].path)
+        for path, outline in zip(paths, outlines, strict=True):
+            old, new = (None, None) if outline is None else (outline.old, outline.new)
+            if old and new and _opening(path, old) != _opening(path, new):
+                # Found by an adversarial review: a page's first heading is its title
+                # (MkDocs, Docusaurus, Jekyll), and in Hugo's content its first section
+                # is in its summary (the first 70 words).
+                return "the page starts with another section: its title or summary changes"
         if same_file:
             parents = all(one.parents == two.parents for one, two in zip(was, now, strict=True))
             return None if parents else _NOT_WHOLE
