@@ -863,6 +863,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "Plan Price\nBasic $5\n",
     ),
     (
+        "a trailing tab in Markdown (a hard line break once Python-Markdown expands it)",
+        "docs/a.md",
+        "# Title\n\nInstall the tool\nthen run it.\n",
+        "# Title\n\nInstall the tool\t\nthen run it.\n",
+    ),
+    (
         "a docstring that mentions generated code is no header",
         "writer.py",
         '"""Writes generated code to out/. Do not edit the output by hand."""\nimport os\n\n'

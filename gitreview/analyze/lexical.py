@@ -187,7 +187,7 @@ def _markdown_literal(text: str) -> frozenset[int] | None:
     for number, line in enumerate(split, 1):
         bare = line.rstrip("\r")
         stripped = bare.rstrip(" \t")
-        if len(bare) - len(stripped) >= 2 or stripped.endswith("\\"):
+        if _hard_break(bare, stripped) or stripped.endswith("\\"):
             lines.add(number)  # a hard line break, whose spaces or backslash are content
     # Front matter: YAML's block scalars and trailing spaces, TOML's strings.
     lines.update(range(1, front_matter_lines(split) + 1))
@@ -402,6 +402,13 @@ TOOL_COMMENT = lazy_compile(
 )
 
 
+def _hard_break(line: str, stripped: str) -> bool:
+    """Whether a Markdown line's trailing whitespace may be a hard line break: two
+    spaces, or a tab, which Python-Markdown expands to spaces first (found by an
+    adversarial review)."""
+    return len(line) - len(stripped) >= 2 or "\t" in line[len(stripped) :]
+
+
 def normalize_line(kind: str, line: str, *, literal: bool) -> str:
     """A comparison key: two lines are equivalent iff their keys are equal.
 
@@ -423,7 +430,7 @@ def normalize_line(kind: str, line: str, *, literal: bool) -> str:
     keep_trailing = not rules.trailing or core.endswith("\\")
     if kind in lexers.C_FAMILY and body.startswith(("///", "//!")):
         keep_trailing = True  # two trailing spaces are a line break in the rendered docs
-    if kind == "markdown" and (len(body) - len(core) >= 2 or _open_code_span(core)):
+    if kind == "markdown" and (_hard_break(body, core) or _open_code_span(core)):
         # Two trailing spaces make a hard line break; inside a code span that goes on
         # to the next line, a space is the code's own (`printf "%s ` then `ok"`).
         keep_trailing = True

@@ -176,7 +176,10 @@ def _extension_syntax(line: str) -> bool:
     (`!!! note`, `??? note`, `=== "Linux"`), abbreviations (`*[HTML]:`), attribute
     lists and kramdown's (`{: .lead }`, `{.lead}`, `{:toc}`), snippets (`--8<--`),
     containers (`:::`, `///`), MyST's comments (`%`), and a `#` starting a line,
-    which Python-Markdown takes for a heading without the space after it (`#123`)."""
+    which Python-Markdown takes for a heading without the space after it (`#123`),
+    and a tab ending a line, a hard line break once Python-Markdown expands it."""
+    if "\t" in line[len(line.rstrip()) :]:
+        return True
     start = line.lstrip()
     if start.startswith(("!!!", "???", "===", "*[", ":::", "///", "%", "#")):
         return True
