@@ -70,6 +70,10 @@ NOT_REORDERED = {
         "from shapes import (\n    square,\n    circle,\n    triangle,\n)\n",
         "from shapes import (\n    circle,\n    triangle,\n)\n",
     ),
+    "gevent's monkey-patching moved after ssl's import (grequests patches as imported)": (
+        "import grequests\nimport boto3\n",
+        "import boto3\nimport grequests\n",
+    ),
     "setuptools moved after distutils (it replaces distutils as it is imported)": (
         "import setuptools\nimport distutils.core\n",
         "import distutils.core\nimport setuptools\n",

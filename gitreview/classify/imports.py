@@ -159,8 +159,16 @@ def _order_free(keys: frozenset[ImportKey], path: str, project: Project | None) 
 
 
 # Modules whose import changes what later imports find: setuptools replaces
-# distutils as it is imported (and pkg_resources imports it).
-_PATCHING = frozenset({"setuptools", "distutils", "pkg_resources", "_distutils_hack"})
+# distutils as it is imported (and pkg_resources imports it); gevent's and
+# eventlet's monkey-patching (grequests runs it), tracers that patch the libraries
+# imported after them (ddtrace, New Relic, Sentry's and OpenTelemetry's automatic
+# instrumentation), and matplotlib, whose backend is picked before pyplot's import
+# (found by an adversarial review).
+_PATCHING = frozenset(
+    {"setuptools", "distutils", "pkg_resources", "_distutils_hack"}
+    | {"gevent", "eventlet", "grequests", "ddtrace", "newrelic", "sentry_sdk", "elasticapm"}
+    | {"opentelemetry", "scout_apm", "pydevd", "matplotlib", "pytest_cov", "coverage"}
+)
 
 
 def _bound_name(key: ImportKey) -> str:
