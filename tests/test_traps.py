@@ -869,6 +869,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "# Title\n\nInstall the tool\t\nthen run it.\n",
     ),
     (
+        "spacing inside a Java string quoted by unicode escapes",
+        "Main.java",
+        "class Main {\n  String s = \\u0022a  b\\u0022;\n}\n",
+        "class Main {\n  String s = \\u0022a b\\u0022;\n}\n",
+    ),
+    (
         "a docstring that mentions generated code is no header",
         "writer.py",
         '"""Writes generated code to out/. Do not edit the output by hand."""\nimport os\n\n'

@@ -207,10 +207,18 @@ def _counts_lines(facts: FileFacts) -> bool:
 
 
 def _stringizes(facts: FileFacts) -> bool:
-    if facts.kind not in ("c", "cpp", "rust"):
+    """Whether the file may turn spacing into text, or hide where a string is: a
+    macro that stringizes (`#x`, stringify!), or a Java escape of a quote, a
+    backslash or a line break, which javac reads before anything else
+    (`\\u0022a  b\\u0022` is a string; found by an adversarial review)."""
+    pattern = _ESCAPED_SYNTAX if facts.kind == "java" else _STRINGIZE
+    if facts.kind not in ("c", "cpp", "rust", "java"):
         return False
     texts = (facts.analysis.old_text or "", facts.analysis.new_text or "")
-    return any(_STRINGIZE.search(text) for text in texts)
+    return any(pattern.search(text) for text in texts)
+
+
+_ESCAPED_SYNTAX = lazy_compile(r"\\u+00(?:22|27|5[cC]|0[aAdD])")
 
 
 def _visible(lines: tuple[Line, ...]) -> str:
