@@ -875,6 +875,18 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "class Main {\n  String s = \\u0022a b\\u0022;\n}\n",
     ),
     (
+        "a tool's name 'fixed' to a word (the page names the tool elsewhere)",
+        "docs/install.md",
+        "# Install\n\nInstall it with pipx to keep it apart.\n\n    pipx install tool\n",
+        "# Install\n\nInstall it with pips to keep it apart.\n\n    pipx install tool\n",
+    ),
+    (
+        "a documented key's spelling in a table",
+        "docs/config.md",
+        "# Config\n\n| key | type |\n| --- | --- |\n| colour | string |\n",
+        "# Config\n\n| key | type |\n| --- | --- |\n| color | string |\n",
+    ),
+    (
         "a docstring that mentions generated code is no header",
         "writer.py",
         '"""Writes generated code to out/. Do not edit the output by hand."""\nimport os\n\n'

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import posixpath
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
@@ -265,9 +266,22 @@ def typo(facts: FileFacts, hunk: Hunk) -> Proof | None:
         fixes += [(old, new, fix) for fix in found]
     if not fixes or not _typo_in_place(facts, hunk, fixes):
         return None
+    if any(old.text.lstrip().startswith("|") for old, _, _ in fixes):
+        return None  # a table's cell often names a key: `| colour | string |`
+    if _still_written(facts.analysis.new_text, fixes):
+        return None
     where = {"markdown": "Markdown prose", "text": "prose"}.get(facts.kind, "comments")
     listed = "; ".join(str(fix) for _, _, fix in fixes)
     return Proof(("typo",), f"typo fixes in {where}, nothing else changed: {listed}")
+
+
+def _still_written(text: str | None, fixes: list[Fixed]) -> bool:
+    """Whether a word fixed is still written elsewhere in the new file: then it is a
+    name the project uses (a tool, `pipx install`; a key), not a misspelling (found
+    by an adversarial review: `with pipx` made `with pips` was a typo fix)."""
+    if text is None:
+        return True
+    return any(re.search(rf"(?<![\w-]){re.escape(fix.old)}(?![\w-])", text) for *_, fix in fixes)
 
 
 def _flavor(kind: str) -> Flavor | None:
