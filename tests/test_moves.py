@@ -279,6 +279,14 @@ Run the installer as an administrator and reboot once it is done.
 Then sign in again.
 """
 INSTALL = "## Install" + DOC.split("## Install")[1].split("## Configure")[0]
+CONNECT = (
+    "def connect(options={**DEFAULTS}):\n"
+    '    """Open a connection with the options, checked."""\n'
+    "    return dict(options, opened=True, checked=True)\n"
+)
+CHANGES = "".join(f'DEFAULTS["option_{n}"] = {n}\n' for n in range(8))
+MUTATED = 'DEFAULTS = {"timeout": 10}\n\n\n' + CONNECT + "\n\n" + CHANGES
+MUTATED_MOVED = 'DEFAULTS = {"timeout": 10}\n' + CHANGES + "\n\n" + CONNECT
 LABELLED_INSTALL = (
     "## Install\n\nRun the installer and answer every question it asks you.\n"
     "It takes a minute on a fast machine, longer elsewhere.\n\n"
@@ -705,6 +713,12 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "significant",
     ),
     # Found by an eighth adversarial review: each was `moved`.
+    (
+        "a definition moved below a change to a value its defaults copy",
+        {"conn.py": MUTATED},
+        {"conn.py": MUTATED_MOVED},
+        "significant",
+    ),
     (
         "two titles swapped (the first is the page's title)",
         {"guide.md": DOC.replace("## ", "# ").replace("# Guide\n\nRead this first.\n\n", "")},

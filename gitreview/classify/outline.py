@@ -229,6 +229,11 @@ def _python(text: str) -> Side | None:
         last = statement.end_lineno or statement.lineno
         for name in _bindings(statement):
             bound.setdefault(name, []).append(first)
+        for name in _changes(statement):
+            # A value changed in place is bound anew for what reads it at import time:
+            # `def connect(options={**DEFAULTS})` above `DEFAULTS["retries"] = 3`
+            # copies another dict below it (found by an adversarial review).
+            bound.setdefault(name, []).append(first)
         if _reaches(statement, definitions):
             calls.append(first)
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -548,6 +553,40 @@ def _bindings(statement: ast.stmt) -> Iterator[str]:
                 yield alias.asname or alias.name.split(".")[0]
         elif isinstance(node, ast.MatchAs | ast.MatchStar | ast.ExceptHandler) and node.name:
             yield node.name
+
+
+def _changes(statement: ast.stmt) -> Iterator[str]:
+    """Module names whose value a top-level statement, other than a definition,
+    changes in place at import time: an item or attribute stored or deleted
+    (`DEFAULTS["retries"] = 3`, `del CACHE[key]`), or a method that changes its
+    object called (`HOOKS.append(f)`, `CONFIG.update(...)`)."""
+    import ast
+
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return
+    for node in _walk_early(statement, class_bodies=False):
+        if isinstance(node, ast.Subscript | ast.Attribute) and not isinstance(node.ctx, ast.Load):
+            target: ast.expr = node
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _CHANGING_METHODS
+        ):
+            target = node.func
+        else:
+            continue
+        while isinstance(target, ast.Subscript | ast.Attribute):
+            target = target.value
+        if isinstance(target, ast.Name):
+            yield target.id
+
+
+# Methods that change the object they are called on: lists', dicts' and sets'.
+_CHANGING_METHODS = frozenset(
+    {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "update"}
+    | {"setdefault", "popitem", "add", "discard", "difference_update", "intersection_update"}
+    | {"symmetric_difference_update", "__setitem__", "__delitem__"}
+)
 
 
 def _walk_early(statement: ast.stmt, *, class_bodies: bool = True) -> Iterator[ast.AST]:
