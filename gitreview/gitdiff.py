@@ -90,9 +90,11 @@ def parse_block(block: bytes) -> PatchBlock:
 
     Hunk lines are counted from the header, so a content line that looks like a
     header is never taken for one. The block is decoded once: "\n" never sits
-    inside a UTF-8 sequence, so each line reads as it would alone.
+    inside a UTF-8 sequence, so each line reads as it would alone. A byte that is
+    no UTF-8 reads as its escape (`\\xe9`): as U+FFFD, `caf\\xe9` made `caf\\xe8`
+    would show two lines alike (found by an adversarial review).
     """
-    lines = block.decode("utf-8", "replace").split("\n")
+    lines = block.decode("utf-8", "backslashreplace").split("\n")
     if lines[-1] == "":
         lines.pop()
     binary = False
@@ -159,7 +161,7 @@ def whole_file_hunks(data: bytes, origin: Origin) -> tuple[Hunk, ...]:
     if not data:
         return ()
     # Decoded once, as parse_block decodes a block: each line reads as it would alone.
-    texts = data.decode("utf-8", "replace").split("\n")
+    texts = data.decode("utf-8", "backslashreplace").split("\n")
     newline = texts[-1] == ""
     if newline:
         texts.pop()

@@ -28,7 +28,7 @@ def read_patch(data: bytes, name: str) -> list[FileChange]:
     from unidiff.errors import UnidiffParseError
     from unidiff.patch import PatchSet
 
-    text = data.decode("utf-8", "replace")
+    text = data.decode("utf-8", "backslashreplace")  # as git's own diff is read
     where = "standard input" if name == "-" else name
     if _CR_HEADER.search(text):
         # Saved with CR LF line ends (an editor, a mail client): its paths would end

@@ -468,7 +468,7 @@ def _restored(
     full = _full(entry, contents)
     content = None
     if full and change.new_data is not None and not change.binary:
-        content = change.new_data.decode("utf-8", "replace")
+        content = change.new_data.decode("utf-8", "backslashreplace")
     if change.old_data is not None or change.new_data is not None:
         # Keep hunks, drop the blobs: a range of thousands of files must not
         # hold every blob until the end. (A hit made from the patch has none.)

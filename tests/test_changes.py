@@ -440,3 +440,21 @@ def test_a_diff_driver_s_algorithm_does_not_cut_the_hunks(writable_repo: RepoFac
     assert handles
     for handle in handles:
         assert run("show", "--repo", repo, handle).status == 0
+
+
+def test_bytes_that_are_no_utf8_show_as_escapes(tmp_path: Path) -> None:
+    # Found by an adversarial review: as U+FFFD, `caf\xe9` made `caf\xe8` showed two
+    # lines alike, in the excerpt and in `show`.
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet")
+    (repo / "name.txt").write_bytes(b'name = "caf\xe9"\n')
+    git(repo, "add", "-A")
+    git(repo, "commit", "--quiet", "-m", "Before")
+    (repo / "name.txt").write_bytes(b'name = "caf\xe8"\n')
+    git(repo, "commit", "--quiet", "-am", "After")
+    manifest = manifest_of("--repo", repo, "HEAD")
+    [hunk] = files_by_path(manifest)["name.txt"]["hunks"]
+    assert "caf\\xe9" in hunk["excerpt"] and "caf\\xe8" in hunk["excerpt"]
+    shown = run("show", "--repo", repo, hunk["handle"]).stdout
+    assert shown.splitlines()[1:] == ['-1 name = "caf\\xe9"', '+1 name = "caf\\xe8"']

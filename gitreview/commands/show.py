@@ -81,7 +81,7 @@ class _Blobs:
         full, data = found
         if b"\0" in data[:8000]:
             raise UserError(f"handle {handle!r} names a binary blob", status=Exit.HANDLE)
-        lines = data.decode("utf-8", "replace").split("\n")
+        lines = data.decode("utf-8", "backslashreplace").split("\n")
         if lines and lines[-1] == "":
             lines.pop()
         return _Side(full, data, redact_lines([line.rstrip("\r") for line in lines]))
