@@ -205,7 +205,16 @@ def file_report(
             report.reviewed_hunks += 1
             return _settled(report, entry)
         what = ", ".join(verdict.reasons)
-        diff = (f"{hunk_header(handle, None)}\n({change.status} {kind} file, not shown: {what})\n",)
+        note = f"({change.status} {kind} file, not shown: {what})"
+        if change.is_submodule:
+            # Its two commits are the change (found by an adversarial review: the
+            # old one appeared nowhere, and `show` cannot read another repository).
+            old, new = (
+                oid[:OID_LENGTH] if oid else "none" for oid in (change.old_oid, change.new_oid)
+            )
+            note = f"(submodule {change.status}: commit {old}, then {new}; its content is "
+            note += "the commits between them, in the submodule's own repository)"
+        diff = (f"{hunk_header(handle, None)}\n{note}\n",)
         cost = max(head_tokens, tokens.estimate_chars(sum(map(len, diff))))
         report.significant_tokens += cost
         rules = tuple(sorted({f.rule for f in findings if f.path == change.path}))

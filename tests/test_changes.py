@@ -458,3 +458,14 @@ def test_bytes_that_are_no_utf8_show_as_escapes(tmp_path: Path) -> None:
     assert "caf\\xe9" in hunk["excerpt"] and "caf\\xe8" in hunk["excerpt"]
     shown = run("show", "--repo", repo, hunk["handle"]).stdout
     assert shown.splitlines()[1:] == ['-1 name = "caf\\xe9"', '+1 name = "caf\\xe8"']
+
+
+def test_a_submodule_brief_names_both_commits(fixture_repo: RepoFactory) -> None:
+    # Found by an adversarial review: the commit it pointed at before appeared nowhere.
+    repo = fixture_repo("kinds")
+    ids = [git(repo, "rev-parse", f"{tag}:vendor/schemas")[:12] for tag in ("v1", "v2")]
+    brief = run("--repo", repo, "v1..v2", "--format", "brief").stdout
+    assert (
+        f"(submodule modified: commit {ids[0]}, then {ids[1]}; its content is the commits "
+        "between them, in the submodule's own repository)"
+    ) in brief
