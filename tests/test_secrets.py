@@ -602,3 +602,29 @@ def test_the_armour_of_a_key_hides_no_code(tmp_path: Path, head: str) -> None:
     for output in ("brief", "full"):
         assert code in run("--repo", repo, "HEAD", "--format", output).stdout, output
     assert code in run("show", "--repo", repo, hunk["handle"]).stdout
+
+
+def test_a_nul_byte_hides_no_secret(tmp_path: Path) -> None:
+    # Found by an adversarial review: one NUL byte made a script binary, and git shows
+    # no lines of a binary file; then neither did the text that followed it.
+    token, key = TOKENS["github-token"][1], TOKENS["aws-access-key-id"][1]
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    (repo / "run.sh").write_bytes(b"echo start\n")
+    git(repo, "add", "--all")
+    git(repo, "commit", "--quiet", "-m", "Base")
+    (repo / "run.sh").write_bytes(f"echo start\n# \0\nexport TOKEN={token}\n".encode())
+    git(repo, "commit", "--quiet", "--all", "-m", "Binary")
+    (repo / "run.sh").write_bytes(f"echo start\nexport KEY={key}\n<<<<<<< ours\n".encode())
+    git(repo, "commit", "--quiet", "--all", "-m", "Text again")
+    expected = {
+        "HEAD~1": [("text/secret", 3)],
+        "HEAD": [("text/secret", 2), ("text/conflict-marker", 3)],
+    }
+    for spec, wanted in expected.items():
+        result = run("--repo", repo, spec)
+        found = [(f["rule"], f["line"]) for f in result.manifest["findings"]]
+        assert [row for row in found if row[0] != "text/binary-added"] == wanted, spec
+        assert result.status == 1, spec
+        assert leaked(result.stdout) == []

@@ -67,7 +67,30 @@ def analyze(subject: Subject) -> Report:
         findings += _whitespace(subject, added)
         if is_lock_file(change.path):
             findings += _lockfile_sources(change.path, subject.new_text, added)
+    elif subject.kind == "binary":
+        findings += _binary_lines(subject)
     return Report(tuple(findings))
+
+
+def _binary_lines(subject: Subject) -> Iterator[Finding]:
+    """Conflict markers and secrets on the lines of a binary file's new side that its
+    old side has not: git shows no lines of a binary file, and one NUL byte makes a
+    script binary (found by an adversarial review: a token added beside a NUL went
+    unreported, and so did text that followed a binary version of its file)."""
+    data, old = subject.change.new_data, subject.change.old_data
+    if data is None or len(data) > subject.config.max_file_bytes:
+        return
+    if len(old or b"") > subject.config.max_file_bytes:
+        old = None  # too large to compare: every line counts as added
+    text = data.decode("utf-8", "replace")
+    if not (secrets.may_hold_token(text) or "PRIVATE KEY" in text or _OPEN in text):
+        return  # the common case: an image, an archive
+    before = set((old or b"").decode("utf-8", "replace").split("\n"))
+    segment = [(number, line.rstrip("\r")) for number, line in enumerate(text.split("\n"), 1)]
+    added = {n: Line("+", None, n, line) for n, line in segment if line not in before}
+    yield from _conflict_markers(subject.change.path, segment, added)
+    yield from _private_keys(subject.change.path, segment, added)
+    yield from _tokens(subject.change.path, added)
 
 
 def _head_segments(subject: Subject) -> list[list[tuple[int, str]]]:
