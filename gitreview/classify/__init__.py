@@ -104,15 +104,22 @@ def outlines(verdict: FileVerdict, change: FileChange, kind: str) -> bool:
 
 
 def _classify(facts: FileFacts) -> FileVerdict:
+    verdict = None
     for rule in FILE_RULES:
         proof = rule(facts)
         if proof is not None:
             trivial = tuple(
                 Verdict("trivial", proof.reasons, proof.evidence) for _ in facts.change.hunks
             )
-            return FileVerdict("trivial", proof.reasons, trivial, proof.evidence)
-    hunk_verdicts = tuple(_classify_hunk(facts, hunk) for hunk in facts.change.hunks)
-    return aggregate(facts.change, facts.analysis.t1, hunk_verdicts)
+            verdict = FileVerdict("trivial", proof.reasons, trivial, proof.evidence)
+            break
+    if verdict is None:
+        hunk_verdicts = tuple(_classify_hunk(facts, hunk) for hunk in facts.change.hunks)
+        verdict = aggregate(facts.change, facts.analysis.t1, hunk_verdicts)
+    unread = generated.out_of_unread(facts)
+    if verdict.classification == "trivial" and unread is not None:
+        return FileVerdict("significant", ("path-role",), verdict.hunks, unread)
+    return verdict
 
 
 def aggregate(change: FileChange, t1: bool, hunk_verdicts: tuple[Verdict, ...]) -> FileVerdict:

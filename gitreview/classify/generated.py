@@ -71,6 +71,27 @@ def generated(facts: FileFacts) -> Proof | None:
     return None
 
 
+def out_of_unread(facts: FileFacts) -> str | None:
+    """Why a file renamed or copied from a path the configuration keeps from
+    reviewers (`generated`, `ignore` globs) into one it does not needs a reviewer:
+    no one read it where it was (found by an adversarial review: code added under
+    `docs/api/**` in one range, then renamed into `src/` unchanged in another, was
+    never read). None for any other file."""
+    change = facts.change
+    if change.old_path is None or change.old_path == change.path:
+        return None
+    config = facts.config
+    for patterns, key in ((config.generated, "generated"), (config.ignore, "ignore")):
+        if globs.match_any(patterns, change.old_path) and not globs.match_any(
+            patterns, change.path
+        ):
+            return (
+                f"{change.old_path} matches a configured {key} glob, {change.path} does not: "
+                "no reviewer read it where it was"
+            )
+    return None
+
+
 def _configured(facts: FileFacts, patterns: Sequence[str], key: str, reason: str) -> Proof | None:
     """Proved when every path of the file (both, for a rename or copy) matches one of
     the configuration's `key` globs."""
