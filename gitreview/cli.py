@@ -297,7 +297,7 @@ def _subcommand(name: str, args: list[str]) -> int:
         help="print only the new-side lines (NUMBER:TEXT), the old side for a hunk that "
         "only removes",
     )
-    options = parser.parse_args(args)
+    options = parser.parse_args(_dashed_handles_last(args, ("--repo", "-C", "--context")))
     if options.context < 0:
         parser.error("--context must be 0 or more")
     handles = [handle for handle in options.handles if handle != "-"]
@@ -309,6 +309,24 @@ def _subcommand(name: str, args: list[str]) -> int:
     from gitreview.commands.show import run_show
 
     return run_show(handles=handles, repo=options.repo, context=options.context, new=options.new)
+
+
+def _dashed_handles_last(args: list[str], taking_values: tuple[str, ...]) -> list[str]:
+    """The arguments with each handle that starts with a dash (`-notes.txt:1-2@...`,
+    a path git allows) moved after `--`, where argparse reads it as one: a handle
+    holds an `@`, which no option does. Found by an adversarial review: the brief's
+    own `show HANDLE` failed with a usage error."""
+    kept: list[str] = []
+    handles: list[str] = []
+    for index, arg in enumerate(args):
+        if arg == "--":
+            return [*kept, "--", *handles, *args[index + 1 :]]
+        value = index > 0 and args[index - 1] in taking_values
+        if not value and arg.startswith("-") and "@" in arg and "=" not in arg.split("@")[0]:
+            handles.append(arg)
+        else:
+            kept.append(arg)
+    return [*kept, "--", *handles] if handles else kept
 
 
 def _verify(args: list[str]) -> int:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from findings import run_any
 from manifests import files_by_path, manifest_of, new_lines, removed_lines, run
-from repos import RepoFactory, git
+from repos import RepoFactory, before_and_after, git
 
 
 def all_handles(manifest: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -36,7 +36,7 @@ def git_hunk_rows(repo: Path, old: str, new: str, span: list[int], side: str) ->
         ["git", "-C", str(repo), "diff", "--no-color", "--indent-heuristic", "-U3", *args],
         capture_output=True,
         check=True,
-    ).stdout.decode("utf-8", "replace")  # as show decodes: lossily
+    ).stdout.decode("utf-8", "backslashreplace")  # as show decodes: bytes not UTF-8 escaped
     for block in out.split("\n@@ ")[1:]:
         numbers, *lines = block.split("\n")
         old_no = int(numbers.split()[0].split(",")[0][1:])
@@ -237,3 +237,13 @@ def test_binary_blob(fixture_repo: RepoFactory) -> None:
     assert result.stderr == (
         f"git review-manifest: error: handle 'assets/logo.png@{blob}' names a binary blob\n"
     )
+
+
+def test_a_handle_starting_with_a_dash_is_a_handle(tmp_path: Path) -> None:
+    # Found by an adversarial review: the brief's own `show HANDLE` was a usage error.
+    repo = before_and_after(tmp_path / "repo", "-dash.txt", "a\n", "b\n")
+    manifest = manifest_of("--repo", repo, "HEAD")
+    [item] = [h for b in manifest["review"]["default"]["batches"] for h in b["handles"]]
+    for args in ((item["handle"],), ("-C", "1", item["handle"]), ("--", item["handle"])):
+        shown = run("show", "--repo", repo, *args)
+        assert (shown.status, shown.stdout.splitlines()[1:]) == (0, ["-1 a", "+1 b"]), args
