@@ -17,7 +17,16 @@ import jsonschema
 import pytest
 from manifests import run, validate_manifest
 from markdown_it import MarkdownIt
-from repos import PROJECT_ROOT, RepoFactory, build_commit, build_repo, commit_date, git, parse_repo
+from repos import (
+    PROJECT_ROOT,
+    RepoFactory,
+    before_and_after,
+    build_commit,
+    build_repo,
+    commit_date,
+    git,
+    parse_repo,
+)
 
 from gitreview import __version__
 from gitreview.analyze import RULES
@@ -489,3 +498,12 @@ def test_no_format_prints_a_secret(tmp_path: Path) -> None:
     for name in FORMATS:
         assert token not in render(manifest, name), name
         assert token[4:20] not in render(manifest, name), name
+
+
+def test_text_shows_control_characters_of_names_escaped(tmp_path: Path) -> None:
+    # Found by an adversarial review: a path holding `\033[31m` drove the terminal.
+    path = "esc\x1b[31mred.md"
+    repo = before_and_after(tmp_path / "repo", path, "# A\n", "# B\n")
+    text = run("--repo", repo, "HEAD", "--format", "text").stdout
+    assert "\x1b" not in text
+    assert "esc\\x1b[31mred.md" in text

@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 WIDTH = 100
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def render_text(manifest: dict[str, Any], *, color: bool = False) -> str:
     from rich.console import Console
-    from rich.markup import escape
+    from rich.markup import escape as markup_escape
     from rich.table import Table
+
+    def escape(text: str) -> str:
+        # Control characters a name may hold (git allows `\033[31m` in a path) are
+        # shown escaped, as git quotes them: printed, they would drive the terminal
+        # (found by an adversarial review).
+        return markup_escape(_CONTROL.sub(lambda c: f"\\x{ord(c.group()):02x}", text))
 
     out = io.StringIO()
     console = Console(
