@@ -230,13 +230,22 @@ def test_a_commit_id_is_not_a_blob(fixture_repo: RepoFactory) -> None:
 
 
 def test_binary_blob(fixture_repo: RepoFactory) -> None:
+    # The manifest's own handle of a binary file: said what it is (an adversarial review
+    # found it refused), not read as lines.
     repo = fixture_repo("kinds")
-    blob = git(repo, "rev-parse", "v2:assets/logo.png")[:12]
-    result = run("show", "--repo", repo, f"assets/logo.png@{blob}")
-    assert result.status == 6
-    assert result.stderr == (
-        f"git review-manifest: error: handle 'assets/logo.png@{blob}' names a binary blob\n"
+    blob = git(repo, "rev-parse", "v2:assets/logo.png")
+    size = len(
+        subprocess.run(
+            ["git", "-C", repo, "cat-file", "blob", blob], capture_output=True, check=True
+        ).stdout
     )
+    result = run("show", "--repo", repo, f"assets/logo.png@{blob[:12]}")
+    assert (result.status, result.stderr) == (0, "")
+    assert result.stdout == f"(binary blob {blob[:12]}, {size} bytes: no lines)\n"
+    hunk = f"assets/logo.png:1-2@{blob[:12]}..{blob[:12]}"
+    lines = run("show", "--repo", repo, hunk)
+    assert lines.status == 6
+    assert lines.stderr == f"git review-manifest: error: handle '{hunk}' names a binary blob\n"
 
 
 def test_a_handle_starting_with_a_dash_is_a_handle(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from gitreview.errors import Exit, UserError
-from gitreview.handles import Handle, parse_handle
+from gitreview.handles import OID_LENGTH, Handle, parse_handle
 from gitreview.review.diffs import KeyBlocks, Row, changed_rows, hunk_header, render_rows
 from gitreview.secrets import key_blocks, redact_lines, redact_name
 
@@ -59,6 +59,7 @@ class _Side(NamedTuple):
     oid: str
     data: bytes
     lines: list[str]  # decoded lossily, "\r" kept off, secrets redacted
+    binary: bool = False  # then no lines
 
 
 class _Blobs:
@@ -80,7 +81,7 @@ class _Blobs:
             )
         full, data = found
         if b"\0" in data[:8000]:
-            raise UserError(f"handle {handle!r} names a binary blob", status=Exit.HANDLE)
+            return _Side(full, data, [], binary=True)
         lines = data.decode("utf-8", "backslashreplace").split("\n")
         if lines and lines[-1] == "":
             lines.pop()
@@ -109,8 +110,17 @@ def _show(blobs: _Blobs, text: str, *, context: int, new: bool, header: bool) ->
                 status=Exit.HANDLE,
                 hint="handles from a patch without index lines have none and cannot be shown",
             )
-        lines = _numbered(blobs.side(handle.oid, text), handle.first, handle.last, context, text)
+        side = blobs.side(handle.oid, text)
+        if side.binary:
+            # The manifest's own handle of a binary file: what there is to say of it
+            # (found by an adversarial review: it was refused as "malformed or unknown").
+            note = f"(binary blob {side.oid[:OID_LENGTH]}, {len(side.data)} bytes: no lines)\n"
+            return f"{hunk_header(text, None)}\n{note}" if header else note
+        lines = _numbered(side, handle.first, handle.last, context, text)
         return f"{hunk_header(text, None)}\n{lines}" if header else lines
+    for oid in (handle.old_oid, handle.new_oid):
+        if oid is not None and blobs.side(oid, text).binary:
+            raise UserError(f"handle {text!r} names a binary blob", status=Exit.HANDLE)
     hunk = _find_hunk(blobs, handle, text)
     if new:
         oid = handle.new_oid if handle.side == "new" else handle.old_oid
