@@ -268,7 +268,8 @@ def classify_range(
             head.pages.close()
         if store is not None:
             store.close()
-    return outcome._replace(instructions=_instructions(settings, trusted.read))
+    source = CONFIG_FILE if config is None else str(config)
+    return outcome._replace(instructions=_instructions(settings, trusted.read, source))
 
 
 @paused()
@@ -647,10 +648,12 @@ def _name(config: str | Path | None) -> str | None:
     return None if config is None else str(config)
 
 
-def _instructions(settings: Config, read: Callable[[str], bytes | None]) -> dict[str, str]:
+def _instructions(
+    settings: Config, read: Callable[[str], bytes | None], source: str
+) -> dict[str, str]:
     """Each role's instructions file, read from the trusted tree, as the configuration
     (issue 11: a range must not rewrite its own reviewer's prompt); a missing file is
-    a configuration error naming it."""
+    a configuration error naming it, in `source`, the configuration's file."""
     from gitreview.secrets import redact
 
     texts: dict[str, str] = {}
@@ -660,7 +663,7 @@ def _instructions(settings: Config, read: Callable[[str], bytes | None]) -> dict
         data = read(role.instructions)
         if data is None:
             raise UserError(
-                f"{CONFIG_FILE}: roles.{role.name}.instructions: no file {role.instructions}",
+                f"{source}: roles.{role.name}.instructions: no file {role.instructions}",
                 status=Exit.CONFIG,
             )
         texts[role.name] = redact(data.decode("utf-8", "replace"))  # every brief prints it

@@ -242,8 +242,8 @@ def test_a_missing_instructions_file_is_a_configuration_error(
     config.write_text("roles:\n  docs:\n    instructions: nowhere.md\n")
     result = run("--repo", roles_repo, "v1..v2", "--config", config)
     assert (result.status, result.stdout) == (4, "")
-    assert result.stderr == (
-        "git review-manifest: error: .gitreview.yml: roles.docs.instructions: no file nowhere.md\n"
+    assert result.stderr == (  # the file given, not .gitreview.yml (an adversarial review)
+        f"git review-manifest: error: {config}: roles.docs.instructions: no file nowhere.md\n"
     )
 
 
