@@ -63,7 +63,10 @@ _URL = r"""((?:[a-z][a-z0-9+.-]*://|git@)[^\s"'<>()\[\]{},;]+)"""
 _SOURCES = {
     name: pattern + r"""\s*["']?\s*""" + _URL
     for names, pattern in (
-        (("package-lock.json", "npm-shrinkwrap.json", "bun.lock"), r'"resolved":'),
+        (("package-lock.json", "npm-shrinkwrap.json"), r'"resolved":'),
+        # bun's text lock file: `"lodash": ["lodash@4.17.21", "REGISTRY", {...}, "sha512-"]`,
+        # its registry "" for the default one (found by an adversarial review).
+        (("bun.lock",), r'(?:"resolved":|\[\s*"[^"]*",)'),
         # Yarn 2+ names a package's source in its `resolution` (`left-pad@npm:1.3.0`).
         (("yarn.lock",), r"\b(?:resolved:?|resolution:\s*\"?@?[^@\"\s]+@)"),
         (("pnpm-lock.yaml",), r"\b(?:tarball|repo):"),
@@ -94,6 +97,9 @@ def outside_sources(path: str, added: Iterable[tuple[int, str]]) -> Iterator[tup
         return
     sources = re.compile(_SOURCES[name])
     allowed = (*_REGISTRIES, *_REGISTRIES_OF.get(name, ()))
+    if name == "flake.lock":
+        added = list(added)
+        yield from _flake_owners(added)
     found: dict[str, list[int]] = {}  # a server -> the added lines naming it
     said: dict[str, str] = {}  # a server -> its message
     for number, text in added:
@@ -117,6 +123,20 @@ def outside_sources(path: str, added: Iterable[tuple[int, str]]) -> Iterator[tup
         others = len(lines) - 1
         more = f" (and {others} more added line{'s' if others > 1 else ''})" if others else ""
         yield lines[0], said[key] + more, len(lines)
+
+
+def _flake_owners(added: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str, int]]:
+    """A Nix flake.lock's added `owner` lines: a GitHub or GitLab input is named by
+    its owner and repository, with no URL, so an input whose owner changed fetches
+    another's code (found by an adversarial review). An update changes `rev` and
+    `narHash`, not `owner`."""
+    for number, text in added:
+        found = _FLAKE_OWNER.search(text)
+        if found:
+            yield number, f"takes a flake input from the owner {found[1]!r} (added or changed)", 1
+
+
+_FLAKE_OWNER = lazy_compile(r'"owner":\s*"([^"]+)"')
 
 
 def other_packages(

@@ -309,6 +309,13 @@ def test_a_lock_file_giving_a_package_another_s_tarball(tmp_path: Path, what: st
     [
         ("yarn.lock", '  resolution: "left-pad@https://evil.example/left-pad.tgz"', "evil.example"),
         ("flake.lock", '        "url": "https://evil.example/nixpkgs.tar.gz",', "evil.example"),
+        # Found by an eighth adversarial review: an input's owner, and bun's registry.
+        ("flake.lock", '        "owner": "nix-mirror",', "nix-mirror"),
+        (
+            "bun.lock",
+            '    "lodash": ["lodash@4.17.21", "https://npm.evil.example/", {}, "sha512-x"],',
+            "npm.evil.example",
+        ),
         (
             "mix.lock",
             '  "plug": {:git, "https://evil.example/plug.git", "abc", []},',
