@@ -887,6 +887,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "# Config\n\n| key | type |\n| --- | --- |\n| color | string |\n",
     ),
     (
+        "a JSON line that starts inside a block comment (tsconfig.json)",
+        "tsconfig.json",
+        '{\n  /* output:\n     see "docs" or " */ "outDir": "dist  x",\n  "strict": true\n}\n',
+        '{\n  /* output:\n     see "docs" or " */ "outDir": "dist x",\n  "strict": true\n}\n',
+    ),
+    (
         "a docstring that mentions generated code is no header",
         "writer.py",
         '"""Writes generated code to out/. Do not edit the output by hand."""\nimport os\n\n'

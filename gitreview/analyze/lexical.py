@@ -422,7 +422,7 @@ def normalize_line(kind: str, line: str, *, literal: bool) -> str:
     body = line.lstrip(_WS)
     if not body:
         return "" if rules.trailing else line
-    if kind == "json" and ("//" in body or "/*" in body):
+    if kind == "json" and ("//" in body or "/*" in body or "*/" in body):
         return line  # JSON with comments (tsconfig.json): a `"` in one puts strings astray
     lead = "" if rules.leading else line[: len(line) - len(body)]
     core = body.rstrip(_WS)
