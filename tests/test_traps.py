@@ -893,6 +893,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         '{\n  /* output:\n     see "docs" or " */ "outDir": "dist x",\n  "strict": true\n}\n',
     ),
     (
+        "a TOML time cut below the microsecond (tomllib cuts it too)",
+        "data.toml",
+        "at = 1979-05-27T07:32:00.123456789Z\n",
+        "at = 1979-05-27T07:32:00.123456Z\n",
+    ),
+    (
         "a docstring that mentions generated code is no header",
         "writer.py",
         '"""Writes generated code to out/. Do not edit the output by hand."""\nimport os\n\n'

@@ -174,13 +174,20 @@ _MAY_BE_TYPED = lazy_compile(
 
 
 def _toml_meaning(text: str) -> tuple[Any, ...] | None:
-    """The data, each float as written (see _json_meaning), and the comments."""
+    """The data, each float as written (see _json_meaning), and the comments. Not
+    known for a time past the microsecond, which tomllib cuts and other readers
+    keep (Rust's toml, Go's: found by an adversarial review)."""
     import tomllib
 
+    if _FINE_TIME.search(text):
+        return None
     try:
         return (_Strict(tomllib.loads(text, parse_float=_Float)), _hash_comments(text))
     except (tomllib.TOMLDecodeError, RecursionError):
         return None
+
+
+_FINE_TIME = lazy_compile(r"\d:\d\d:\d\d\.\d{7}")
 
 
 def _hash_comments(text: str) -> tuple[tuple[str, str], ...]:
