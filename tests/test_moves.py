@@ -736,6 +736,21 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "significant",
     ),
     (
+        "a Markdown section moved into a page of another folder",
+        {"docs/guide.md": DOC, "NOTES.md": "# Notes\n"},
+        {"docs/guide.md": DOC.replace(INSTALL, ""), "NOTES.md": "# Notes\n\n" + INSTALL},
+        "significant",
+    ),
+    (
+        "a Markdown section with a MyST role moved into another page",
+        {"guide.md": DOC.replace("every question", "every {doc}`question`"), "b.md": "# B\n"},
+        {
+            "guide.md": DOC.replace(INSTALL, ""),
+            "b.md": "# B\n\n" + INSTALL.replace("every question", "every {doc}`question`"),
+        },
+        "significant",
+    ),
+    (
         "a Markdown section moved into another page",
         {"guide.md": DOC, "setup.md": "# Setup\n"},
         {"guide.md": DOC.replace(INSTALL, ""), "setup.md": "# Setup\n\n" + INSTALL},

@@ -19,6 +19,7 @@ module-level assignment) stays significant, pointing at where it went or came fr
 from __future__ import annotations
 
 import itertools
+import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -365,7 +366,17 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
             return _NOT_WHOLE
         # Into another file, a relative or reference link may no longer resolve.
         linked = any("[" in text or HTML_LINK.search(text) for text in texts)
-        return _NOT_WHOLE if linked else None
+        if linked:
+            return _NOT_WHOLE
+        # Found by an adversarial review: a page of another folder resolves relative
+        # paths from there (MyST's {doc} role, a literalinclude), and a site may
+        # publish it apart or not at all (a root NOTES.md); and a role or template
+        # (`{doc}`, `{{ .Values }}`) reads as the other page's renderer reads it.
+        if posixpath.dirname(paths[0]) != posixpath.dirname(paths[1]):
+            return "a section moved into a page of another folder"
+        if any("{" in text for text in texts):
+            return "a section holding a role or template (`{`) moved into another page"
+        return None
     if not same_file:
         # What imports it from its old module, or collects it there (a test moved out
         # of a test file), no longer finds it: no file of the range says who does.
