@@ -899,6 +899,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "at = 1979-05-27T07:32:00.123456Z\n",
     ),
     (
+        "the second line of an AsciiDoc literal table cell",
+        "docs/files.adoc",
+        "= Files\n\n|===\n|Name |Listing\n\n|a\nl|file1    file2\nfile3    file4\n|===\n",
+        "= Files\n\n|===\n|Name |Listing\n\n|a\nl|file1    file2\nfile3 file4\n|===\n",
+    ),
+    (
         "a docstring that mentions generated code is no header",
         "writer.py",
         '"""Writes generated code to out/. Do not edit the output by hand."""\nimport os\n\n'

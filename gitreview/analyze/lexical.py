@@ -307,6 +307,7 @@ def _text_literal(text: str) -> frozenset[int]:
     styled = False  # in an AsciiDoc paragraph a block attribute shows as written
     closer = ""  # the delimiter that ends the literal block we are in
     table = False
+    adoc_table = False  # inside `|===`: a cell runs over lines (`l|` shows them as written)
     doctest = False  # a `>>>` example and its expected output, to a blank line
     introduced = False  # after a paragraph ending with `::` (reStructuredText)
     quoted = ""  # the character a quoted literal block's lines start with
@@ -321,7 +322,9 @@ def _text_literal(text: str) -> frozenset[int]:
         starts = line[:1] if line[:1].isascii() and line[:1] in string.punctuation else ""
         quoted = starts if starts and (starts == quoted or introduced) else ""
         introduced = bare.endswith("::") or (introduced and not bare)
-        if quoted or (styled and bare):
+        if bare.startswith(("|===", ",===", ":===")):
+            adoc_table = not adoc_table
+        if quoted or (styled and bare) or adoc_table:
             lines.add(index + 1)
             continue
         if bare and _ADORNMENT.match(following) and not _ADORNMENT.match(bare):
