@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from manifests import files_by_path, manifest_of, new_lines, removed_lines, run
-from repos import FIXTURES, PROJECT_ROOT, RepoFactory, commit_id, git
+from repos import FIXTURES, PROJECT_ROOT, RepoFactory, before_and_after, commit_id, git
 
 from gitreview.changes import iter_changes
 from gitreview.git import open_repository
@@ -469,3 +469,11 @@ def test_a_submodule_brief_names_both_commits(fixture_repo: RepoFactory) -> None
         f"(submodule modified: commit {ids[0]}, then {ids[1]}; its content is the commits "
         "between them, in the submodule's own repository)"
     ) in brief
+
+
+def test_a_txt_file_read_by_a_tool_keeps_its_reason(tmp_path: Path) -> None:
+    # No rule reads CMake or pip's files: their hunks are `no-analysis`, not the
+    # `content` of a .txt file that is no documentation.
+    repo = before_and_after(tmp_path / "repo", "requirements.txt", "flask==2.0\n", "flask==3.0\n")
+    [hunk] = files_by_path(manifest_of("--repo", repo, "HEAD"))["requirements.txt"]["hunks"]
+    assert hunk["reasons"] == ["no-analysis"]

@@ -100,7 +100,7 @@ def outlines(verdict: FileVerdict, change: FileChange, kind: str) -> bool:
     changed line can start a unit."""
     if verdict.classification == "trivial" and change.status != "deleted":
         return False
-    return can_start_unit(change, kind) and not _unproved(change.path)
+    return can_start_unit(change, kind) and not _unproved(change.path, kind)
 
 
 def _classify(facts: FileFacts) -> FileVerdict:
@@ -175,7 +175,7 @@ def _classify_hunk(facts: FileFacts, hunk: Hunk) -> Verdict:
         return Verdict("significant", (facts.change.status,), _WHY[facts.change.status])
     if position_matters(facts, hunk):
         return Verdict("significant", ("content",), _WHY["position"])
-    unproved = _unproved(facts.change.path)
+    unproved = _unproved(facts.change.path, facts.kind)
     if unproved:
         return Verdict("significant", ("content",), _WHY[unproved])
     for rule in HUNK_RULES:
@@ -186,7 +186,7 @@ def _classify_hunk(facts: FileFacts, hunk: Hunk) -> Verdict:
     return Verdict("significant", (reason,), _WHY[reason])
 
 
-def _unproved(path: str) -> str:
+def _unproved(path: str, kind: str) -> str:
     """Why no hunk of the file may be proved trivial, whatever its kind's rules say
     ("" when they may): found by an adversarial review."""
     lowered = path.lower()
@@ -195,7 +195,7 @@ def _unproved(path: str) -> str:
     folders = lowered.split("/")[:-1]
     if not _TEST_DATA.isdisjoint(folders) or "/test/resources/" in f"/{lowered}":
         return "test-data"
-    if lowered.endswith(".txt") and not _documentation(lowered, folders):
+    if kind == "text" and lowered.endswith(".txt") and not _documentation(lowered, folders):
         return "text-data"
     return ""
 
