@@ -328,18 +328,6 @@ def test_files_the_configuration_names_are_known_however_written(tmp_path: Path)
         assert classification(manifest, path) == ("significant", ["review-config"])
 
 
-def test_the_configuration_names_no_file_outside_the_repository(tmp_path: Path) -> None:
-    repo = new_repo(tmp_path)
-    commit(repo, ".gitreview.yml", "roles:\n  a:\n    instructions: ../../etc/passwd\n", "B")
-    commit(repo, "README.md", "# Readme\n", "Add")
-    result = run("--repo", repo, "HEAD")
-    assert (result.status, result.stdout) == (4, "")
-    assert result.stderr == (
-        "git review-manifest: error: .gitreview.yml: roles.a.instructions: "
-        "../../etc/passwd is outside the repository\n"
-    )
-
-
 def test_the_configuration_a_range_brings_is_checked(tmp_path: Path) -> None:
     repo = new_repo(tmp_path)
     commit(repo, "README.md", "# Readme\n", "Base")
@@ -438,16 +426,24 @@ def test_a_given_configuration_applies(trust_repo: Path, tmp_path: Path) -> None
     )
 
 
-def test_a_broken_base_configuration_is_an_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ("generated: '*.js'\n", "key 'generated': '*.js' is not of type 'array'"),
+        # A file the configuration names is the repository's.
+        (
+            "roles:\n  a:\n    instructions: ../../etc/passwd\n",
+            "roles.a.instructions: ../../etc/passwd is outside the repository",
+        ),
+    ],
+)
+def test_a_broken_base_configuration_is_an_error(tmp_path: Path, config: str, message: str) -> None:
     repo = new_repo(tmp_path)
-    commit(repo, ".gitreview.yml", "generated: '*.js'\n", "Break it")
+    commit(repo, ".gitreview.yml", config, "Break it")
     commit(repo, ".gitreview.yml", "generated: ['*.js']\n", "Mend it")
     result = run("--repo", repo, "HEAD")
     assert (result.status, result.stdout) == (4, "")
-    assert result.stderr == (
-        "git review-manifest: error: .gitreview.yml: key 'generated': '*.js' is not of type "
-        "'array'\n"
-    )
+    assert result.stderr == f"git review-manifest: error: .gitreview.yml: {message}\n"
 
 
 def new_repo(tmp_path: Path) -> Path:
