@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import io
-import re
 from typing import Any
 
+from gitreview.patterns import lazy_compile
+
 WIDTH = 100
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL = lazy_compile(r"[\x00-\x1f\x7f]")
 
 
 def render_text(manifest: dict[str, Any], *, color: bool = False) -> str:
