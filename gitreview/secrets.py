@@ -141,9 +141,23 @@ def find_tokens(line: str) -> Iterator[TokenMatch]:
     if not may_hold_token(line):
         return
     for kind in TOKEN_KINDS:
-        for match in kind.pattern.finditer(line):
-            group = "value" if "value" in kind.pattern.groupindex else 0
-            yield TokenMatch(kind, match.group(group))
+        group = "value" if "value" in kind.pattern.groupindex else 0
+        for match in kind.pattern.finditer(_masked(line)):
+            yield TokenMatch(kind, line[match.start(group) : match.end(group)])
+
+
+def _masked(line: str) -> str:
+    """The line with each escaped byte that is no UTF-8 (`\\xa0`, as hunks and `show`
+    decode them) made spaces of its length: the byte parts words as a no-break space
+    does, where its escape's last digit would join the token after it (found by an
+    adversarial review: `\\xa0AKIA...` was neither redacted nor reported). Spans
+    found in it are the line's own."""
+    return (
+        _BYTE_ESCAPE.sub(lambda escape: " " * len(escape.group()), line) if "\\x" in line else line
+    )
+
+
+_BYTE_ESCAPE = lazy_compile(r"\\x[0-9a-f]{2}")
 
 
 def is_placeholder(value: str) -> bool:
@@ -160,27 +174,36 @@ class KeyBlock(NamedTuple):
     material: bool  # holds key material, not just the armour around "..."
 
 
-# A line a key's body may be besides key material: base64 alone, or quoted as a
-# program writes it (`"...\n" +`, `'...',`), after a diff's first column.
-_BODY_LINE = lazy_compile(r"[-+ ]?[ \t]*[\"'`]?[A-Za-z0-9+/]*={0,2}[\"'`]?[ \t]*[,;+\\]?[ \t\r]*")
+# A line a key's body may be: base64 alone, or as a program, a comment or a list
+# writes it (`"...\\n" +`, `+ "...",`, `'...' .`, `# ...`, ` * ...`, `- ...`), after a
+# diff's first column; PGP's checksum line starts with `=`.
+_BODY_LINE = lazy_compile(
+    r"[-+ ]?[ \t]*(?:(?:#|//|\*|;|--|%|[-*][ \t])[ \t]*)?(?:[+.][ \t]*)?[\"'`]?"
+    r"=?[A-Za-z0-9+/]*={0,2}[\"'`]?[ \t]*[,;+.\\)\]]*[ \t\r]*"
+)
 _ESCAPES = lazy_compile(r"\\[nr]")
-_PEM_HEADER = lazy_compile(r"[-+ ]?[ \t]*[A-Za-z][A-Za-z0-9-]*: ")
+_BASE64_CHARACTER = lazy_compile(r"[A-Za-z0-9+/]")
+# A PEM or PGP armour header (`Proc-Type: 4,ENCRYPTED`, `Version: GnuPG v2`), written
+# as a body line is.
+_PEM_HEADER = lazy_compile(
+    r"[-+ ]?[ \t]*(?:(?:#|//|\*|;|--|%)[ \t]*)?(?:[+.][ \t]*)?[\"'`]?[A-Za-z][A-Za-z0-9-]*: "
+)
 
 
 def is_key_body(line: str) -> bool:
-    """A line a private key's body may be: key material, or nothing but base64 (a
-    key's last line is short) as it is, or quoted as a program writes it. A line of
-    code (`os.system(cmd)`) is none."""
-    if _KEY_MATERIAL.search(line) is not None:
-        return True
+    """A line a private key's body may be: nothing but base64 (a key's last line is
+    short), as it is or as a program, a comment or a list writes it. A line of
+    code is none, whatever base64 it holds (`os.system(cmd)  # AAAA...`)."""
     return _BODY_LINE.fullmatch(_ESCAPES.sub("", line) if "\\" in line else line) is not None
 
 
 def key_blocks(lines: Sequence[str]) -> list[KeyBlock]:
-    """Private key blocks: from a BEGIN line through the lines a key's body may be
-    (and PEM's headers, `Proc-Type: 4,ENCRYPTED`) to its END line, or to the last of
-    them before a line no key's body is (code: a BEGIN line quoted in a comment is
-    a block of one line, and hides nothing below it)."""
+    """Private key blocks: from a BEGIN line to its END line; with no END, through
+    the lines after it that a key's body may be (and armour headers) to the last of
+    them before a line no key's body is (a BEGIN line quoted in a comment is then a
+    block of one line). Only a block's body lines are its key: a line of code
+    between the armour lines is shown (`redact_lines`), and only body lines holding
+    key material (40 base64 characters in a row) make the block a key."""
     if not any(_ARMOUR in line for line in lines):
         return []  # the common case, at the cost of one substring search per line
     blocks: list[KeyBlock] = []
@@ -190,27 +213,31 @@ def key_blocks(lines: Sequence[str]) -> list[KeyBlock]:
         if begin is None:
             index += 1
             continue
-        first, body = index, [lines[index][begin.end() :]]
-        end = _KEY_END.search(body[0])
-        if end is not None:
-            body[0] = body[0][: end.start()]
-        while end is None and index + 1 < len(lines):
-            following = lines[index + 1]
-            end = _KEY_END.search(following)
-            part = following if end is None else following[: end.start()]
-            if not is_key_body(part) and _PEM_HEADER.match(part) is None:
-                end = None
-                break
-            index += 1
-            body.append(part)
-        if end is None:  # its blank lines at the end are no part of it
-            while index > first and not lines[index].strip():
-                index -= 1
-                body.pop()
-        material = any(_KEY_MATERIAL.search(part) for part in body)
-        blocks.append(KeyBlock(first, index, material))
-        index += 1
+        first, last = index, _block_end(lines, index, begin.end())
+        parts = [lines[first][begin.end() :], *lines[first + 1 : last + 1]]
+        parts = [_KEY_END.split(part, maxsplit=1)[0] for part in parts]
+        material = any(_KEY_MATERIAL.search(part) and is_key_body(part) for part in parts)
+        blocks.append(KeyBlock(first, last, material))
+        index = last + 1
     return blocks
+
+
+def _block_end(lines: Sequence[str], first: int, after_begin: int) -> int:
+    """The last line of the key block whose BEGIN line is `first`."""
+    if _KEY_END.search(lines[first], after_begin):
+        return first
+    for index in range(first + 1, len(lines)):
+        if _END_LITERAL in lines[index] and _KEY_END.search(lines[index]):
+            return index
+    last = first
+    for index in range(first + 1, len(lines)):
+        line = lines[index]
+        if not line.strip():
+            continue
+        if not is_key_body(line) and _PEM_HEADER.match(line) is None:
+            break
+        last = index
+    return last
 
 
 def redact(text: str) -> str:
@@ -312,17 +339,11 @@ def _redact_tokens(line: str) -> str:
     if not may_hold_token(line):
         return line
     for kind in TOKEN_KINDS:
-        if "value" in kind.pattern.groupindex:
-            line = kind.pattern.sub(lambda m: _replace_group(m, "value"), line)
-        else:
-            line = kind.pattern.sub(REDACTED, line)
+        group = "value" if "value" in kind.pattern.groupindex else 0
+        spans = [match.span(group) for match in kind.pattern.finditer(_masked(line))]
+        for start, end in reversed(spans):
+            line = line[:start] + REDACTED + line[end:]
     return line
-
-
-def _replace_group(match: re.Match[str], group: str) -> str:
-    start, end = match.start(group) - match.start(), match.end(group) - match.start()
-    whole = match.group()
-    return whole[:start] + REDACTED + whole[end:]
 
 
 def _redact_key_line(line: str, first: bool) -> str:
@@ -341,6 +362,6 @@ def _redact_key_line(line: str, first: bool) -> str:
         prefix, start = line[:1], 1
     suffix = line[end.start() :] if end is not None else ""
     middle = line[start : end.start() if end is not None else len(line)]
-    if not middle.strip() or not is_key_body(middle):
-        return line  # a line of code within the armour is no key's: shown
+    if not _BASE64_CHARACTER.search(_ESCAPES.sub("", middle)) or not is_key_body(middle):
+        return line  # nothing of a key (`    "`), or code within the armour: shown
     return prefix + REDACTED + suffix

@@ -368,6 +368,9 @@ def test_show_hides_a_key_body_it_shows_without_the_begin_line(secrets_repo: Pat
     assert new == f"8:{secrets.REDACTED}\n"
 
 
+BODY = [made_up(BASE64, 64) for _ in range(2)]
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -401,6 +404,26 @@ def test_show_hides_a_key_body_it_shows_without_the_begin_line(secrets_repo: Pat
             + "\nos.system(cmd)\n-----END PRIVATE KEY-----",
             "-----BEGIN PRIVATE KEY-----\n[REDACTED]\nos.system(cmd)\n-----END PRIVATE KEY-----",
         ),
+        # Found by a review of those: keys written as programs and comments write them,
+        # an armour header quoted, a short last line wrapped, and code holding base64.
+        (
+            '    "-----BEGIN RSA PRIVATE KEY-----\\n"\n    "Proc-Type: 4,ENCRYPTED\\n"\n'
+            + f'    "{BODY[0]}\\n"\n    "tail"]\n    "-----END RSA PRIVATE KEY-----\\n"',
+            '    "-----BEGIN RSA PRIVATE KEY-----\\n"\n    "Proc-Type: 4,ENCRYPTED\\n"\n'
+            ' [REDACTED]\n [REDACTED]\n    "-----END RSA PRIVATE KEY-----\\n"',
+        ),
+        (
+            f"# -----BEGIN RSA PRIVATE KEY-----\n# {BODY[0]}\n# tail\n"
+            "# -----END RSA PRIVATE KEY-----",
+            "# -----BEGIN RSA PRIVATE KEY-----\n[REDACTED]\n[REDACTED]\n"
+            "# -----END RSA PRIVATE KEY-----",
+        ),
+        (
+            f"-----BEGIN RSA PRIVATE KEY-----\nos.system(cmd)  # {BODY[0]}\nok()",
+            f"-----BEGIN RSA PRIVATE KEY-----\nos.system(cmd)  # {BODY[0]}\nok()",
+        ),
+        # A token after a byte that is no UTF-8, escaped as hunks and `show` show it.
+        ("aws_key:\\xa0AKIA" + "A1B2C3D4E5F6G7H8", "aws_key:\\xa0[REDACTED]"),
         # A fragment of a key without its BEGIN line, as an excerpt or a diff may hold.
         ("+" + "Q" * 64 + "\n-" + "R" * 64, "[REDACTED]\n[REDACTED]"),
         ("AbC+/=\n-----END RSA PRIVATE KEY-----", "[REDACTED]\n-----END RSA PRIVATE KEY-----"),
