@@ -651,3 +651,21 @@ def test_a_nul_byte_hides_no_secret(tmp_path: Path) -> None:
         assert [row for row in found if row[0] != "text/binary-added"] == wanted, spec
         assert result.status == 1, spec
         assert leaked(result.stdout) == []
+
+
+def test_a_token_after_a_byte_that_is_no_utf8(tmp_path: Path) -> None:
+    # Found by a review: the byte's escape (`\xa0`) joined the token after it, and the
+    # token was printed and not reported.
+    token = TOKENS["aws-access-key-id"][1]
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    (repo / "notes.txt").write_bytes(b"Notes.\n")
+    git(repo, "add", "--all")
+    git(repo, "commit", "--quiet", "-m", "Base")
+    (repo / "notes.txt").write_bytes(b"Notes.\naws_key:\xa0" + token.encode() + b"\n")
+    git(repo, "commit", "--quiet", "--all", "-m", "Key")
+    result = run("--repo", repo, "HEAD")
+    assert [(f["rule"], f["line"]) for f in result.manifest["findings"]] == [("text/secret", 2)]
+    for output in output_formats():
+        assert leaked(run_any("--repo", repo, "HEAD", "--format", output).stdout) == [], output
