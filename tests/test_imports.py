@@ -74,6 +74,10 @@ NOT_REORDERED = {
         "import grequests\nimport boto3\n",
         "import boto3\nimport grequests\n",
     ),
+    "Instana's instrumentation moved after what it instruments": (
+        "import instana\nimport requests\n",
+        "import requests\nimport instana\n",
+    ),
     "setuptools moved after distutils (it replaces distutils as it is imported)": (
         "import setuptools\nimport distutils.core\n",
         "import distutils.core\nimport setuptools\n",

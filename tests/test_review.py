@@ -307,7 +307,7 @@ def test_verify_handles_as_they_are_written(tmp_path: Path) -> None:
     # path may hold a space or a comma; each was refused, listed exactly as given.
     from repos import git, two_commits
 
-    edited = ("my notes.txt", "a,b.txt", "a.txt", "b/a.txt")
+    edited = ("my notes.txt", "a,b.txt", "a.txt", "b/a.txt", "tool a.txt")
     old = {"gone.txt": "a\nb\n", **dict.fromkeys(edited, "x\n")}
     repo = two_commits(tmp_path / "repo", old, dict.fromkeys(edited, "y\n"))
     git(repo, "rm", "--quiet", "gone.txt")
@@ -318,7 +318,8 @@ def test_verify_handles_as_they_are_written(tmp_path: Path) -> None:
     handles = share(manifest, "default")
     assert any(handle.endswith("..") for handle in handles)
     answer = tmp_path / "answer.md"
-    # `b/a.txt`'s handle holds `a.txt`'s when both blobs match: listing it is not enough.
+    # `b/a.txt`'s and `tool a.txt`'s handles hold `a.txt`'s when the blobs match:
+    # listing them is not enough.
     listed = [handle for handle in handles if not handle.startswith("a.txt:")]
     answer.write_text("Fine.\n\nHandles read: " + ", ".join(listed) + ".\n")
     result = run("verify", "--role", "default", tmp_path / "manifest.json", answer)

@@ -904,6 +904,37 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "= Files\n\n|===\n|Name |Listing\n\n|a\nl|file1    file2\nfile3    file4\n|===\n",
         "= Files\n\n|===\n|Name |Listing\n\n|a\nl|file1    file2\nfile3 file4\n|===\n",
     ),
+    # Found by a review of this round's fixes.
+    (
+        "a documented key's spelling in a table with no leading pipe",
+        "docs/config.md",
+        "# Config\n\nkey | type\n--- | ---\nseperator | string\n",
+        "# Config\n\nkey | type\n--- | ---\nseparator | string\n",
+    ),
+    (
+        "release-please's marker moved from the end of its line to a line of its own",
+        "chart.yaml",
+        "name: app\ntag: 1.0.0 # x-release-please-version\n",
+        "name: app\n# x-release-please-version\ntag: 1.0.0\n",
+    ),
+    (
+        "a Hexo post in a site's folder joined (each line break is a <br>)",
+        "blog/source/_posts/hello.md",
+        "# Title\n\nRoses are red,\nviolets are blue.\n",
+        "# Title\n\nRoses are red, violets are blue.\n",
+    ),
+    (
+        "a Jest fixture's spacing",
+        "src/__fixtures__/input.js",
+        "foo(1,2);\n",
+        "foo(1, 2);\n",
+    ),
+    (
+        "a version file named from two words",
+        "release-version.txt",
+        "1.2.3\n",
+        "1.2.3 \n",
+    ),
     (
         "a docstring that mentions generated code is no header",
         "writer.py",

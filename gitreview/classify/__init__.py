@@ -209,9 +209,13 @@ def _documentation(lowered: str, folders: list[str]) -> bool:
     if not _DOC_FOLDERS.isdisjoint(folders):
         return True
     name = lowered.rsplit("/", 1)[-1].removesuffix(".txt")
-    return name.split(".")[0].split("-")[0].split("_")[0] in _DOC_NAMES
+    first = name.split(".")[0].split("-")[0].split("_")[0]
+    # `README-dev.txt` is one; `release-version.txt` is not (a review found it trivial).
+    return name in _DOC_NAMES or first in _DOC_WORDS
 
 
+# Names no program's data takes as its first word.
+_DOC_WORDS = frozenset({"readme", "license", "licence", "copying", "changelog", "notice"})
 _DOC_FOLDERS = frozenset({"doc", "docs", "documentation", "man", "manual", "guide", "guides"})
 _DOC_NAMES = frozenset(
     {"readme", "license", "licence", "copying", "notice", "changelog", "changes", "history"}
@@ -224,7 +228,7 @@ _DOC_NAMES = frozenset(
 # expected output, a snapshot, a formatter's input.
 _TEST_DATA = frozenset(
     {"testdata", "test_data", "test-data", "fixtures", "__snapshots__", "snapshots"}
-    | {"golden", "goldens", "expected", "expectations", "__testfixtures__"}
+    | {"golden", "goldens", "expected", "expectations", "__testfixtures__", "__fixtures__"}
 )
 
 

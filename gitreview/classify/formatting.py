@@ -190,28 +190,29 @@ def _toml_meaning(text: str) -> tuple[Any, ...] | None:
 _FINE_TIME = lazy_compile(r"\d:\d\d:\d\d\.\d{7}")
 
 
-def _hash_comments(text: str) -> tuple[tuple[str, str], ...]:
+def _hash_comments(text: str) -> tuple[tuple[str, str, bool], ...]:
     """`#` comments in order, spacing aside, each with the code it is about: the
     code before it on its line, or for a comment of its own line the next line of
     code, spacing aside (Renovate's `# renovate: depName=nginx` and release-please's
     `x-release-please-version` are about the line below them: moved to another key,
-    they bump another version; found by an adversarial review). A `#` inside a
+    they bump another version, and release-please bumps only the line that ends with
+    its marker; found by adversarial reviews). A `#` inside a
     quoted value counts too, on both sides alike: a difference there is never
     hidden."""
-    comments: list[tuple[str, str]] = []
+    comments: list[tuple[str, str, bool]] = []  # and whether it ends a line of code
     waiting: list[str] = []  # comments of their own lines, before the next code
     for line in text.split("\n"):
         match = _YAML_COMMENT.search(line)
         code = " ".join((line[: match.start(1)] if match else line).split())
         comment = " ".join(match[1].lstrip("#").split()) if match else None
         if code:
-            comments += [(waiting_comment, code) for waiting_comment in waiting]
+            comments += [(waiting_comment, code, False) for waiting_comment in waiting]
             waiting = []
             if comment is not None:
-                comments.append((comment, code))
+                comments.append((comment, code, True))
         elif comment is not None:
             waiting.append(comment)
-    comments += [(waiting_comment, "") for waiting_comment in waiting]
+    comments += [(waiting_comment, "", False) for waiting_comment in waiting]
     return tuple(comments)
 
 

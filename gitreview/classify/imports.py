@@ -162,12 +162,14 @@ def _order_free(keys: frozenset[ImportKey], path: str, project: Project | None) 
 # distutils as it is imported (and pkg_resources imports it); gevent's and
 # eventlet's monkey-patching (grequests runs it), tracers that patch the libraries
 # imported after them (ddtrace, New Relic, Sentry's and OpenTelemetry's automatic
-# instrumentation), and matplotlib, whose backend is picked before pyplot's import
-# (found by an adversarial review).
+# instrumentation, Instana), importers of other languages' modules (hy, pyximport),
+# checkers that rewrite what is imported after them (typeguard, beartype), and
+# matplotlib, whose backend is picked before pyplot's import (adversarial reviews).
 _PATCHING = frozenset(
     {"setuptools", "distutils", "pkg_resources", "_distutils_hack"}
     | {"gevent", "eventlet", "grequests", "ddtrace", "newrelic", "sentry_sdk", "elasticapm"}
     | {"opentelemetry", "scout_apm", "pydevd", "matplotlib", "pytest_cov", "coverage"}
+    | {"instana", "hy", "pyximport", "typeguard", "beartype", "import_hook"}
 )
 
 

@@ -192,7 +192,7 @@ def _breaks_are_syntax(path: str) -> bool:
     (hexo-renderer-marked's `breaks: true`) and GitHub's issue and pull request
     templates, whose issues keep their line breaks."""
     lowered = path.lower()
-    if lowered.startswith(("source/_posts/", "source/_drafts/")):
+    if any(part in f"/{lowered}" for part in ("/source/_posts/", "/source/_drafts/")):
         return True
     return "issue_template" in lowered or "pull_request_template" in lowered
 
@@ -266,7 +266,7 @@ def typo(facts: FileFacts, hunk: Hunk) -> Proof | None:
         fixes += [(old, new, fix) for fix in found]
     if not fixes or not _typo_in_place(facts, hunk, fixes):
         return None
-    if any(old.text.lstrip().startswith("|") for old, _, _ in fixes):
+    if any(old.text.lstrip().startswith("|") or " | " in old.text for old, _, _ in fixes):
         return None  # a table's cell often names a key: `| colour | string |`
     if _still_written(facts.analysis.new_text, fixes):
         return None

@@ -55,10 +55,11 @@ _MIGRATIONS = lazy_compile(r"(?:^|/)(?:migrations?|migrate|alembic/versions)/")
 # Maven's and Gradle's source sets: src/main/ is built, src/test/ only tested.
 _SOURCE_SET = lazy_compile(r"^(?:.*/)?src/(?:main|test|testFixtures|androidTest|[a-z]+Test)/")
 # Names test runners collect: pytest, go test, Jest and Vitest, RSpec, JUnit, xUnit.
-# unittest's and Django's `test*.py` (`tests.py`), Deno's `_test.ts`, Cypress's `.cy.ts`.
+# unittest's and Django's `test*.py` (`tests.py`), Deno's `_test.ts`, Cypress's `.cy.ts`,
+# minitest's, ExUnit's and Dart's `_test`, PHPUnit's `Test.php`.
 _TEST_NAME = lazy_compile(
-    r"test[^/]*\.py|[^/]*_test\.(?:py|go|[cm]?[jt]sx?)|[^/]*\.(?:test|spec|cy)\.[cm]?[jt]sx?"
-    r"|[^/]*_spec\.rb|(?:Test[^/]*|[^/]*Tests?)\.(?:java|kt|cs)"
+    r"test[^/]*\.py|[^/]*_test\.(?:py|go|rb|exs|dart|[cm]?[jt]sx?)"
+    r"|[^/]*\.(?:test|spec|cy)\.[cm]?[jt]sx?|[^/]*_spec\.rb|(?:Test[^/]*|[^/]*Tests?)\.(?:java|kt|cs|php)"
 )
 # Folders test runners collect: Jest's __tests__, Cargo's integration tests, Mocha's
 # test/ (its default).
@@ -95,7 +96,11 @@ _ROUTED = lazy_compile(
 )
 # A site publishes a page at an address made of its path: renamed, its address
 # changes (links from elsewhere, a nav or toctree naming it, search engines).
-_PAGE = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciidoc", ".html", ".htm")
+# Quarto's and R Markdown's pages and notebooks too.
+_PAGE: tuple[str, ...] = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciidoc", ".html")
+_PAGE += (".htm", ".ipynb", ".qmd", ".rmd")
+# Sphinx builds `.txt` pages too, where a project says so (Django's docs).
+_DOCS = lazy_compile(r"(?:^|/)(?:docs?|documentation)/.*\.txt$")
 # Jest mocks the module a file in __mocks__/ is named after.
 _NAMED_BY_FOLDER = lazy_compile(r"(?:^|/)__mocks__/")
 
@@ -150,7 +155,7 @@ def _named(path: str) -> str:
 def _address(path: str) -> str:
     """The whole path of a file a site serves or routes by it: a page, or a file in
     a folder that is routed (`pages/about.tsx` is /about)."""
-    if path.lower().endswith(_PAGE) or _ROUTED.search(path):
+    if path.lower().endswith(_PAGE) or _ROUTED.search(path) or _DOCS.search(path.lower()):
         return path
     return ""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ def check_answer(
             f"{len(share)} handles of role {role!r} is confirmed read"
         )
         listed = ""
-    missing = [handle for handle in share if not lists(listed, handle)]
+    missing = [handle for handle in share if not lists(listed, handle, share)]
     if missing:
         notes.append(f"{len(missing)} of {len(share)} handles of role {role!r} not read")
     return missing, notes
@@ -65,15 +66,20 @@ def handles_read(answer: str) -> str | None:
     return " ".join([text, *lines[starts[-1] + 1 :]])
 
 
-def lists(text: str, handle: str) -> bool:
+def lists(text: str, handle: str, others: Sequence[str] = ()) -> bool:
     """Whether `text` lists `handle` whole: where it stands, it starts the text or
     follows a space, a separator or what wraps a handle in prose, and ends the text or
     is followed by one of those or a full stop. A handle is looked for as it is, not
     cut out of the text at its spaces or commas: a path may hold both, and a deleted
-    file's handle ends with `..` (`gone.txt:-1-2@422c2b7ab3b3..`)."""
+    file's handle ends with `..` (`gone.txt:-1-2@422c2b7ab3b3..`). Nor is it the end
+    of one of `others` that is listed there (`b.py:...` inside `tool b.py:...`)."""
+    longer = [other for other in others if len(other) > len(handle) and other.endswith(handle)]
     start = text.find(handle)
     while start >= 0:
         end = start + len(handle)
+        if any(text[end - len(other) : end] == other for other in longer):
+            start = text.find(handle, start + 1)
+            continue
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
         if (before.isspace() or before in _WRAPPING) and (
