@@ -935,6 +935,43 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "1.2.3\n",
         "1.2.3 \n",
     ),
+    # Found by a review of renderers' syntax.
+    (
+        "a Hugo shortcode's parameter split over two lines (the site no longer builds)",
+        "content/post.md",
+        '# T\n\n{{< figure src="a.png" caption="A long caption here" >}}\n',
+        '# T\n\n{{< figure src="a.png" caption="A long\ncaption here" >}}\n',
+    ),
+    (
+        "a MyST target joined to its paragraph (every {ref} to it breaks)",
+        "docs/a.md",
+        "# T\n\n(para-target)=\nSome paragraph here.\n",
+        "# T\n\n(para-target)= Some paragraph\nhere.\n",
+    ),
+    (
+        "a link reference definition joined to its paragraph (Python-Markdown's link)",
+        "docs/a.md",
+        "# T\n\nSee [docs] for more.\n[docs]: https://example.com/docs\n",
+        "# T\n\nSee [docs] for more. [docs]:\nhttps://example.com/docs\n",
+    ),
+    (
+        "kramdown's backslash line breaks joined",
+        "a.md",
+        "# T\n\nRoses are red,\\\\\nviolets are blue.\n",
+        "# T\n\nRoses are red,\\\\ violets are blue.\n",
+    ),
+    (
+        "a Hexo page's lines joined (every page of source/ breaks lines)",
+        "source/about/index.md",
+        "# About\n\nRoses are red,\nviolets are blue.\n",
+        "# About\n\nRoses are red, violets are blue.\n",
+    ),
+    (
+        "Hugo's JSON front matter re-wrapped",
+        "content/a.md",
+        '{\n  "title": "Getting Started with the tool"\n}\n\nBody.\n',
+        '{\n  "title": "Getting Started with\nthe tool"\n}\n\nBody.\n',
+    ),
     (
         "a docstring that mentions generated code is no header",
         "writer.py",

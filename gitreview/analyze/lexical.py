@@ -210,6 +210,7 @@ _TEMPLATE_BLOCKS = (
     (r"\{%-?\s*highlight\b", r"\{%-?\s*endhighlight\b"),
     (r"\{%-?\s*raw\s*-?%\}", r"\{%-?\s*endraw\b"),
     (r"\{%-?\s*codeblock\b", r"\{%-?\s*endcodeblock\b"),  # Hexo, Octopress
+    (r"\{%-?\s*code\b", r"\{%-?\s*endcode\b"),  # Hexo's alias of codeblock
     (r"\$\$", r"\$\$"),
 )
 _TEMPLATE_OPEN = lazy_compile("|".join(f"({opener})" for opener, _ in _TEMPLATE_BLOCKS))

@@ -779,8 +779,9 @@ def _markdown(text: str) -> Side:
 
 # A line that may start an HTML block (a tag or a comment, up to three spaces in), or
 # a site generator's block around sections: a Hugo shortcode, a Liquid tag, a
-# VitePress or Docusaurus container (`{{% beta %}}`, `{% if %}`, `::: details`).
-_HTML_LINE = lazy_compile(r" {0,3}(?:<[A-Za-z/!?]|\{\{[<%]|\{%|:::)")
+# VitePress or Docusaurus container (`{{% beta %}}`, `{% if %}`, `::: details`), or a
+# MyST target, which labels what follows it (`(beta-label)=`).
+_HTML_LINE = lazy_compile(r" {0,3}(?:<[A-Za-z/!?]|\{\{[<%]|\{%|:::|\([^()\s]+\)=[ \t]*$)")
 
 
 def _trimmed(lines: tuple[str, ...], first: int, last: int) -> int:

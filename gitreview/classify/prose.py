@@ -20,6 +20,7 @@ from gitreview.classify import prose_comments, prose_markdown, prose_metadata, p
 from gitreview.classify.base import Proof, apply_hunk
 from gitreview.classify.prose_words import COMMENT, MARKDOWN, TEXT, Fix, Flavor, line_fixes
 from gitreview.model import Hunk, Line
+from gitreview.patterns import lazy_compile
 
 if TYPE_CHECKING:
     from gitreview.analyze import Analysis, Side
@@ -148,6 +149,8 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
         # A definition in goldmark (Hugo), kramdown, Pandoc, PHP Markdown Extra: the
         # line above becomes its term (found by an adversarial review).
         return None
+    if old_text.startswith("{") or new_text.startswith("{"):
+        return None  # Hugo's JSON front matter: a string's line break breaks the build
     if _breaks_are_syntax(facts.change.path) or any(
         _extension_syntax(line.text) for line in hunk.lines if line.origin != " "
     ):
@@ -178,22 +181,33 @@ def _extension_syntax(line: str) -> bool:
     lists and kramdown's (`{: .lead }`, `{.lead}`, `{:toc}`), snippets (`--8<--`),
     containers (`:::`, `///`), MyST's comments (`%`), and a `#` starting a line,
     which Python-Markdown takes for a heading without the space after it (`#123`),
-    and a tab ending a line, a hard line break once Python-Markdown expands it."""
+    and a tab ending a line, a hard line break once Python-Markdown expands it. And
+    (a later review): Hugo's shortcodes and Liquid tags (`{{< figure caption="..." >}}`
+    split over lines no longer builds), MyST targets (`(label)=`), link reference
+    definitions, Pandoc's line blocks and tables (`|`, `+-`), kramdown's `\\\\`
+    line breaks and `^` block ends."""
     if "\t" in line[len(line.rstrip()) :]:
         return True
     start = line.lstrip()
-    if start.startswith(("!!!", "???", "===", "*[", ":::", "///", "%", "#")):
+    if start.startswith(("!!!", "???", "===", "*[", ":::", "///", "%", "#", "|", "+-", "^")):
         return True
-    return any(marker in line for marker in ("{:", "{.", "{#", "--8<--"))
+    if _TARGET_OR_DEFINITION.match(line) or line.rstrip().endswith("\\\\"):
+        return True
+    return any(marker in line for marker in ("{:", "{.", "{#", "--8<--", "{{", "{%"))
+
+
+# A MyST target (`(label)=`), or a link reference definition, which Python-Markdown
+# takes anywhere in a paragraph (`[docs]: https://...`).
+_TARGET_OR_DEFINITION = lazy_compile(r"[ \t]*(?:\([^()\s]+\)=|\[[^\]]+\]:[ \t])")
 
 
 def _breaks_are_syntax(path: str) -> bool:
-    """Whether the page is rendered with every line break a `<br>`: Hexo's posts
-    (hexo-renderer-marked's `breaks: true`) and GitHub's issue and pull request
-    templates, whose issues keep their line breaks."""
+    """Whether the page is rendered with every line break a `<br>`: Hexo's pages
+    (hexo-renderer-marked's `breaks: true`, for every page of `source/`) and GitHub's
+    issue and pull request templates, whose issues keep their line breaks."""
     lowered = path.lower()
-    if any(part in f"/{lowered}" for part in ("/source/_posts/", "/source/_drafts/")):
-        return True
+    if "/source/" in f"/{lowered}":
+        return True  # Hexo renders every page of its source/ so, not only its posts
     return "issue_template" in lowered or "pull_request_template" in lowered
 
 

@@ -44,6 +44,18 @@ _NAMES_TOOLS_READ = frozenset(
         # GitHub's templates and community files, found by their names.
         *("PULL_REQUEST_TEMPLATE.md", "pull_request_template.md", "ISSUE_TEMPLATE.md"),
         *("CONTRIBUTING.md", "CODE_OF_CONDUCT.md", "SUPPORT.md", "FUNDING.yml"),
+        # Found by a later review: site generators', frameworks', build tools' and
+        # test runners' files, each found by its name where it is.
+        *("_category_.json", "_category_.yml", "sidebars.js", "sidebars.ts", "versions.json"),
+        *("_config.yml", "config.ru", "runtime.txt", "global.json", "composer.json"),
+        *("Directory.Build.props", "Directory.Build.targets", "Directory.Packages.props"),
+        *("mypy.ini", "gatsby-config.js", "gatsby-node.js", "gatsby-browser.js"),
+        *("middleware.ts", "middleware.js", "setupTests.js", "setupTests.ts"),
+        *("test_helper.exs", "test_helper.rb", "runtests.jl", "spec_helper.rb", "rails_helper.rb"),
+        *("logback.xml", "logback-spring.xml", "log4j2.xml", "hooks.server.ts", "hooks.client.ts"),
+        *("hooks.server.js", "hooks.client.js", "cspell.json", "biome.json", "pyrightconfig.json"),
+        *("lefthook.yml", "stack.yaml", "cabal.project", "analysis_options.yaml", "vcpkg.json"),
+        *("conanfile.txt", "conanfile.py", "gradle.properties", "gradlew", "mvnw"),
     }
 )
 # Tools' configuration files found by their name (jest.config.js, vite.config.ts,
@@ -59,7 +71,8 @@ _SOURCE_SET = lazy_compile(r"^(?:.*/)?src/(?:main|test|testFixtures|androidTest|
 # minitest's, ExUnit's and Dart's `_test`, PHPUnit's `Test.php`.
 _TEST_NAME = lazy_compile(
     r"test[^/]*\.py|[^/]*_test\.(?:py|go|rb|exs|dart|[cm]?[jt]sx?)"
-    r"|[^/]*\.(?:test|spec|cy)\.[cm]?[jt]sx?|[^/]*_spec\.rb|(?:Test[^/]*|[^/]*Tests?)\.(?:java|kt|cs|php)"
+    r"|[^/]*\.(?:test|spec|cy|e2e-spec|stories)\.[cm]?[jt]sx?|[^/]*_spec\.(?:rb|lua)"
+    r"|(?:Test[^/]*|[^/]*Tests?)\.(?:java|kt|cs)|[^/]*Test\.php|test[-_][^/]*\.[Rr]"
 )
 # Folders test runners collect: Jest's __tests__, Cargo's integration tests, Mocha's
 # test/ (its default).
@@ -101,8 +114,17 @@ _PAGE: tuple[str, ...] = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciido
 _PAGE += (".htm", ".ipynb", ".qmd", ".rmd")
 # Sphinx builds `.txt` pages too, where a project says so (Django's docs).
 _DOCS = lazy_compile(r"(?:^|/)(?:docs?|documentation)/.*\.txt$")
-# Jest mocks the module a file in __mocks__/ is named after.
-_NAMED_BY_FOLDER = lazy_compile(r"(?:^|/)__mocks__/")
+# Jest mocks the module a file in __mocks__/ is named after; Rails loads initializers
+# and Nuxt plugins in their names' order, and Zeitwerk and Nuxt name a class or a
+# component after the file; Jekyll and Hugo name data after it (`site.data.authors`);
+# Rails loads lib/tasks/; Ansible reads a role's main.yml and hosts' group_vars;
+# Terraform loads `*.auto.tfvars` and merges `*_override.tf`; Spring reads a profile
+# from `application-dev.properties` (found by a later review).
+_NAMED_BY_FOLDER = lazy_compile(
+    r"(?:^|/)(?:__mocks__|config/initializers|plugins|_data|_plugins|data|i18n|lib/tasks"
+    r"|group_vars|host_vars|components)/|(?:^|/)app/.*\.rb$|(?:^|/)roles/[^/]+/[^/]+/main\.ya?ml$"
+    r"|\.auto\.tfvars$|(?:^|[/_])override\.tf$|(?:^|/)application[-.][^/]*$"
+)
 
 
 def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
@@ -145,9 +167,14 @@ def path_role_change(
 
 def _named(path: str) -> str:
     """The whole path of a file tools look up by name: where it is counts too (a
-    conftest.py or a Makefile applies to its own folder)."""
+    conftest.py or a Makefile applies to its own folder). So does any file of a
+    folder whose name starts with a dot (`.github/workflows/build.yml` is called by
+    its name, `.storybook/preview.js`, `.mvn/wrapper/`), or of a folder where a
+    framework finds files by their names or orders them by them."""
     name = posixpath.basename(path)
     if name in _NAMES_TOOLS_READ or name.startswith(".") or _CONFIG_NAME.fullmatch(name):
+        return path
+    if any(folder.startswith(".") for folder in path.split("/")[:-1]):
         return path
     return path if _NAMED_BY_FOLDER.search(path) else ""
 
@@ -230,8 +257,8 @@ def _output(path: str) -> str:
     it: a Rust binary, example or benchmark (`src/bin/deploy.rs` builds `deploy`), a
     Java class (its public class must be named as the file), a Jekyll post (its date
     and address)."""
-    if path.endswith(".java"):
-        return posixpath.basename(path)
+    if path.endswith((".java", ".php")):
+        return posixpath.basename(path)  # Java's public class, PHP's PSR-4 autoloading
     return path if _NAMED_OUTPUT.search(path) else ""
 
 
