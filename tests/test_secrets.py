@@ -627,20 +627,28 @@ def test_the_armour_of_a_key_hides_no_code(tmp_path: Path, head: str) -> None:
     assert code in run("show", "--repo", repo, hunk["handle"]).stdout
 
 
+def versions_of(repo: Path, path: str, *versions: bytes) -> Path:
+    """A repository of one commit per version of the file at `path`, byte for byte."""
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    for number, data in enumerate(versions):
+        (repo / path).write_bytes(data)
+        git(repo, "add", "--all")
+        git(repo, "commit", "--quiet", "-m", f"Version {number}")
+    return repo
+
+
 def test_a_nul_byte_hides_no_secret(tmp_path: Path) -> None:
     # Found by an adversarial review: one NUL byte made a script binary, and git shows
     # no lines of a binary file; then neither did the text that followed it.
     token, key = TOKENS["github-token"][1], TOKENS["aws-access-key-id"][1]
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "--quiet", "--initial-branch=main")
-    (repo / "run.sh").write_bytes(b"echo start\n")
-    git(repo, "add", "--all")
-    git(repo, "commit", "--quiet", "-m", "Base")
-    (repo / "run.sh").write_bytes(f"echo start\n# \0\nexport TOKEN={token}\n".encode())
-    git(repo, "commit", "--quiet", "--all", "-m", "Binary")
-    (repo / "run.sh").write_bytes(f"echo start\nexport KEY={key}\n<<<<<<< ours\n".encode())
-    git(repo, "commit", "--quiet", "--all", "-m", "Text again")
+    repo = versions_of(
+        tmp_path / "repo",
+        "run.sh",
+        b"echo start\n",
+        f"echo start\n# \0\nexport TOKEN={token}\n".encode(),  # binary
+        f"echo start\nexport KEY={key}\n<<<<<<< ours\n".encode(),  # text again
+    )
     expected = {
         "HEAD~1": [("text/secret", 3)],
         "HEAD": [("text/secret", 2), ("text/conflict-marker", 3)],
@@ -657,14 +665,8 @@ def test_a_token_after_a_byte_that_is_no_utf8(tmp_path: Path) -> None:
     # Found by a review: the byte's escape (`\xa0`) joined the token after it, and the
     # token was printed and not reported.
     token = TOKENS["aws-access-key-id"][1]
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "--quiet", "--initial-branch=main")
-    (repo / "notes.txt").write_bytes(b"Notes.\n")
-    git(repo, "add", "--all")
-    git(repo, "commit", "--quiet", "-m", "Base")
-    (repo / "notes.txt").write_bytes(b"Notes.\naws_key:\xa0" + token.encode() + b"\n")
-    git(repo, "commit", "--quiet", "--all", "-m", "Key")
+    line = b"aws_key:\xa0" + token.encode() + b"\n"
+    repo = versions_of(tmp_path / "repo", "notes.txt", b"Notes.\n", b"Notes.\n" + line)
     result = run("--repo", repo, "HEAD")
     assert [(f["rule"], f["line"]) for f in result.manifest["findings"]] == [("text/secret", 2)]
     for output in output_formats():
