@@ -171,7 +171,6 @@ class KeyBlock(NamedTuple):
 
     first: int
     last: int
-    material: bool  # holds key material, not just the armour around "..."
 
 
 # A line a key's body may be: base64 alone, or as a program, a comment or a list
@@ -201,9 +200,10 @@ def key_blocks(lines: Sequence[str]) -> list[KeyBlock]:
     """Private key blocks: from a BEGIN line to its END line; with no END, through
     the lines after it that a key's body may be (and armour headers) to the last of
     them before a line no key's body is (a BEGIN line quoted in a comment is then a
-    block of one line). Only a block's body lines are its key: a line of code
-    between the armour lines is shown (`redact_lines`), and only body lines holding
-    key material (40 base64 characters in a row) make the block a key."""
+    block of one line). Only a block whose body lines hold key material (40 base64
+    characters in a row) is one: the armour around "..." hides nothing and is no
+    finding. Only a block's body lines are its key: a line of code between the
+    armour lines is shown (`redact_lines`)."""
     if not any(_ARMOUR in line for line in lines):
         return []  # the common case, at the cost of one substring search per line
     blocks: list[KeyBlock] = []
@@ -216,8 +216,8 @@ def key_blocks(lines: Sequence[str]) -> list[KeyBlock]:
         first, last = index, _block_end(lines, index, begin.end())
         parts = [lines[first][begin.end() :], *lines[first + 1 : last + 1]]
         parts = [_KEY_END.split(part, maxsplit=1)[0] for part in parts]
-        material = any(_KEY_MATERIAL.search(part) and is_key_body(part) for part in parts)
-        blocks.append(KeyBlock(first, last, material))
+        if any(_KEY_MATERIAL.search(part) and is_key_body(part) for part in parts):
+            blocks.append(KeyBlock(first, last))
         index = last + 1
     return blocks
 
@@ -260,8 +260,6 @@ def redact_fragment(lines: Sequence[str]) -> list[str]:
     if _ARMOUR not in joined and _KEY_MATERIAL.search(joined) is None:
         return hidden
     for block in key_blocks(hidden):
-        if not block.material:
-            continue  # no key in it: nothing to hide, and code shown
         for index in range(block.first, block.last + 1):
             hidden[index] = _redact_key_line(hidden[index], index == block.first)
     return _hide_loose_material(hidden)
@@ -317,8 +315,6 @@ def redact_lines(lines: Sequence[str], start: int = 0, stop: int | None = None) 
     stop = len(lines) if stop is None else stop
     redacted = [_redact_tokens(line) for line in lines[start:stop]]
     for block in key_blocks(lines):
-        if not block.material:
-            continue  # no key in it: nothing to hide, and code shown
         for index in range(max(block.first, start), min(block.last + 1, stop)):
             line = redacted[index - start]
             redacted[index - start] = _redact_key_line(line, index == block.first)
@@ -330,7 +326,7 @@ def redact_line(line: str, index: int, blocks: Sequence[KeyBlock]) -> str:
     line is redacted with the whole file in view, as `redact_lines` does."""
     line = _redact_tokens(line)
     for block in blocks:
-        if block.material and block.first <= index <= block.last:
+        if block.first <= index <= block.last:
             return _redact_key_line(line, index == block.first)
     return line
 

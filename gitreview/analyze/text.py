@@ -164,12 +164,12 @@ def _tokens(path: str, added: Mapping[int, Line]) -> Iterator[Finding]:
 
 
 def _private_keys(path: str, segment: Numbered, added: Mapping[int, Line]) -> Iterator[Finding]:
-    """One finding per key block with material in it and any line added, at its
-    first added line (a key's body may change without its BEGIN line)."""
+    """One finding per key block with any line added, at its first added line (a
+    key's body may change without its BEGIN line)."""
     for block in secrets.key_blocks([text for _, text in segment]):
         numbers = [segment[index][0] for index in range(block.first, block.last + 1)]
         first_added = next((number for number in numbers if number in added), None)
-        if block.material and first_added is not None:
+        if first_added is not None:
             label = secrets.PRIVATE_KEY_LABEL
             yield _finding("text/secret", path, first_added, f"{label} added (value redacted)")
 
