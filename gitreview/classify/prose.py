@@ -145,10 +145,6 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
         unrendered = _memo(facts, f"prose:unrendered-{side}", functools.partial(_unrendered, text))
         if not unrendered.isdisjoint(range(first, first + max(count, 1))):
             return None
-    if any(line.text.lstrip().startswith((": ", "~ ", ":\t")) for line in hunk.added):
-        # A definition in goldmark (Hugo), kramdown, Pandoc, PHP Markdown Extra: the
-        # line above becomes its term (found by an adversarial review).
-        return None
     if old_text.startswith("{") or new_text.startswith("{"):
         return None  # Hugo's JSON front matter: a string's line break breaks the build
     if _breaks_are_syntax(facts.change.path) or any(
@@ -176,24 +172,31 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
 def _extension_syntax(line: str) -> bool:
     """Whether a line holds syntax of a renderer other than CommonMark's whose meaning
     hangs on where a line starts or ends, which markdown-it reads as text (found by
-    an adversarial review): MkDocs' admonitions, collapsible blocks and content tabs
-    (`!!! note`, `??? note`, `=== "Linux"`), abbreviations (`*[HTML]:`), attribute
-    lists and kramdown's (`{: .lead }`, `{.lead}`, `{:toc}`), snippets (`--8<--`),
-    containers (`:::`, `///`), MyST's comments (`%`), and a `#` starting a line,
-    which Python-Markdown takes for a heading without the space after it (`#123`),
-    and a tab ending a line, a hard line break once Python-Markdown expands it. And
-    (a later review): Hugo's shortcodes and Liquid tags (`{{< figure caption="..." >}}`
-    split over lines no longer builds), MyST targets (`(label)=`), link reference
-    definitions, Pandoc's line blocks and tables (`|`, `+-`), kramdown's `\\\\`
-    line breaks and `^` block ends."""
-    if "\t" in line[len(line.rstrip()) :]:
+    adversarial reviews): a line starting as `_LINE_STARTS` lists, a MyST target
+    (`(label)=`) or a link reference definition, which Python-Markdown reads anywhere
+    in a paragraph; Hugo's shortcodes and Liquid tags (`{{< figure caption="..." >}}`
+    split over two lines no longer builds), attribute lists and kramdown's
+    (`{: .lead }`, `{.lead}`, `{:toc}`) and snippets (`--8<--`) anywhere in it; and
+    a line ending in a tab (a hard line break once Python-Markdown expands it) or in
+    kramdown's `\\\\` line break."""
+    end = line[len(line.rstrip()) :]
+    if "\t" in end or line.rstrip().endswith("\\\\"):
         return True
-    start = line.lstrip()
-    if start.startswith(("!!!", "???", "===", "*[", ":::", "///", "%", "#", "|", "+-", "^")):
-        return True
-    if _TARGET_OR_DEFINITION.match(line) or line.rstrip().endswith("\\\\"):
+    if line.lstrip().startswith(_LINE_STARTS) or _TARGET_OR_DEFINITION.match(line):
         return True
     return any(marker in line for marker in ("{:", "{.", "{#", "--8<--", "{{", "{%"))
+
+
+# How a line starts where it means something to a renderer: MkDocs' admonitions,
+# collapsible blocks and content tabs (`!!! note`, `??? note`, `=== "Linux"`),
+# abbreviations (`*[HTML]:`), containers (`:::`, `///`), MyST's comments (`%`), a `#`
+# (Python-Markdown's heading needs no space: `#123`), Pandoc's line blocks and tables
+# (`|`, `+-`), kramdown's block end (`^`), and a definition (`: `, `~ `: goldmark,
+# kramdown, Pandoc and PHP Markdown Extra make the line above its term).
+_LINE_STARTS = (
+    *("!!!", "???", "===", "*[", ":::", "///", "%", "#", "|", "+-", "^"),
+    *(": ", "~ ", ":\t"),
+)
 
 
 # A MyST target (`(label)=`), or a link reference definition, which Python-Markdown
