@@ -973,6 +973,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         '{\n  "title": "Getting Started with\nthe tool"\n}\n\nBody.\n',
     ),
     (
+        "a definition joined to its term's line (no longer a definition in Hugo)",
+        "content/doc.md",
+        "# Doc\n\nCache\n: A store of results kept for later.\n",
+        "# Doc\n\nCache : A store of results\nkept for later.\n",
+    ),
+    (
         "a docstring that mentions generated code is no header",
         "writer.py",
         '"""Writes generated code to out/. Do not edit the output by hand."""\nimport os\n\n'
