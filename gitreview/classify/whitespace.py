@@ -11,7 +11,7 @@ meaning in Go and JavaScript.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from gitreview.analyze import Side, lexical
@@ -200,10 +200,7 @@ _LINE_NUMBER = lazy_compile(r"__LINE__|\bline!\s*\(|source_location|^[ \t]*#[ \t
 
 
 def _counts_lines(facts: FileFacts) -> bool:
-    if facts.kind not in ("c", "cpp", "rust"):
-        return False
-    texts = (facts.analysis.old_text or "", facts.analysis.new_text or "")
-    return any(_LINE_NUMBER.search(text) for text in texts)
+    return _either_side_holds(facts, _READS_LINE_NUMBERS)
 
 
 def _stringizes(facts: FileFacts) -> bool:
@@ -211,14 +208,21 @@ def _stringizes(facts: FileFacts) -> bool:
     macro that stringizes (`#x`, stringify!), or a Java escape of a quote, a
     backslash or a line break, which javac reads before anything else
     (`\\u0022a  b\\u0022` is a string; found by an adversarial review)."""
-    pattern = _ESCAPED_SYNTAX if facts.kind == "java" else _STRINGIZE
-    if facts.kind not in ("c", "cpp", "rust", "java"):
+    return _either_side_holds(facts, _SPACING_AS_TEXT)
+
+
+def _either_side_holds(facts: FileFacts, patterns: Mapping[str, re.Pattern[str]]) -> bool:
+    """Whether either side of the file holds its kind's pattern (none: no)."""
+    pattern = patterns.get(facts.kind)
+    if pattern is None:
         return False
     texts = (facts.analysis.old_text or "", facts.analysis.new_text or "")
     return any(pattern.search(text) for text in texts)
 
 
 _ESCAPED_SYNTAX = lazy_compile(r"\\u+00(?:22|27|5[cC]|0[aAdD])")
+_SPACING_AS_TEXT = {"c": _STRINGIZE, "cpp": _STRINGIZE, "rust": _STRINGIZE, "java": _ESCAPED_SYNTAX}
+_READS_LINE_NUMBERS = dict.fromkeys(("c", "cpp", "rust"), _LINE_NUMBER)
 
 
 def _visible(lines: tuple[Line, ...]) -> str:
