@@ -196,9 +196,8 @@ def _hash_comments(text: str) -> tuple[tuple[str, str, bool], ...]:
     code, spacing aside (Renovate's `# renovate: depName=nginx` and release-please's
     `x-release-please-version` are about the line below them: moved to another key,
     they bump another version, and release-please bumps only the line that ends with
-    its marker; found by adversarial reviews). A `#` inside a
-    quoted value counts too, on both sides alike: a difference there is never
-    hidden."""
+    its marker; found by adversarial reviews). A `#` inside a quoted value counts
+    too, on both sides alike: a difference there is never hidden."""
     comments: list[tuple[str, str, bool]] = []  # and whether it ends a line of code
     waiting: list[str] = []  # comments of their own lines, before the next code
     for line in text.split("\n"):

@@ -135,6 +135,12 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     if max(len(old_text), len(new_text)) > prose_markdown.MAX_RENDERED_CHARS:
         return None
+    if old_text.startswith("{") or new_text.startswith("{"):
+        return None  # Hugo's JSON front matter: a string's line break breaks the build
+    if _breaks_are_syntax(facts.change.path) or any(
+        _extension_syntax(line.text) for line in hunk.lines if line.origin != " "
+    ):
+        return None
     for side, text, first, count in (
         ("old", old_text, hunk.old_start, hunk.old_count),
         ("new", new_text, hunk.new_start, hunk.new_count),
@@ -145,12 +151,6 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
         unrendered = _memo(facts, f"prose:unrendered-{side}", functools.partial(_unrendered, text))
         if not unrendered.isdisjoint(range(first, first + max(count, 1))):
             return None
-    if old_text.startswith("{") or new_text.startswith("{"):
-        return None  # Hugo's JSON front matter: a string's line break breaks the build
-    if _breaks_are_syntax(facts.change.path) or any(
-        _extension_syntax(line.text) for line in hunk.lines if line.origin != " "
-    ):
-        return None
     old, new = _rendered(facts, "old", old_text), _rendered(facts, "new", new_text)
     if _memo(facts, "prose:same-html", lambda: old.pieces == new.pieces):
         # One render for a whole re-wrapped document: no hunk of it changes its meaning.
