@@ -11,6 +11,10 @@ manifest did, and prints the hunk with its removed and added lines (issue #10).
 handle of a binary, empty or mode-only change). Handles resolve against git
 objects only, so they stay valid after the branch moves on or the working
 tree changes. The path is for people; the blob ids are what resolve.
+
+A path that would break the line its handle stands on, or drive a terminal (a
+newline, an escape sequence), is written quoted as git quotes it:
+`"a\\nb.py":1-2@..NEW` (shown.py).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Literal, NamedTuple
 
 from gitreview.errors import Exit, UserError
 from gitreview.patterns import lazy_compile
+from gitreview.shown import read_path, written_path
 
 # 12 hex digits: fixed (git's auto-abbreviation grows with the repository, which
 # would change handles over time) and unambiguous in practice.
@@ -28,10 +33,13 @@ OID_LENGTH = 12
 Side = Literal["old", "new"]
 
 _OID = r"[0-9a-f]{4,64}"
-_HANDLE = lazy_compile(
-    rf"^(?P<path>.+?)(?::(?P<side>-?)(?P<first>[0-9]+)-(?P<last>[0-9]+))?"
+_LINES_AND_BLOBS = (
+    rf"(?::(?P<side>-?)(?P<first>[0-9]+)-(?P<last>[0-9]+))?"
     rf"(?:@(?:(?P<old>{_OID})?(?P<pair>\.\.)(?P<new>{_OID})?|(?P<blob>{_OID})))?$"
 )
+_HANDLE = lazy_compile(rf"^(?P<path>.+?){_LINES_AND_BLOBS}")
+_QUOTED_HANDLE = lazy_compile(rf'^(?P<quoted>"(?:[^"\\]|\\.)*"){_LINES_AND_BLOBS}', re.DOTALL)
+
 _EXAMPLE = (
     "a handle looks like path/to/file.py:10-24@1a2b3c4d5e6f..9f8e7d6c5b4a, as in the manifest"
 )
@@ -52,10 +60,11 @@ class Handle(NamedTuple):
         if self.first is not None:
             mark = "-" if self.side == "old" else ""
             lines = f":{mark}{self.first}-{self.last}"
+        path = written_path(self.path)
         if self.change:
-            return f"{self.path}{lines}@{_short(self.old_oid)}..{_short(self.new_oid)}"
+            return f"{path}{lines}@{_short(self.old_oid)}..{_short(self.new_oid)}"
         oid = f"@{self.oid[:OID_LENGTH]}" if self.oid else ""
-        return f"{self.path}{lines}{oid}"
+        return f"{path}{lines}{oid}"
 
 
 def change_handle(
@@ -70,9 +79,16 @@ def _short(oid: str | None) -> str:
 
 
 def parse_handle(text: str) -> Handle:
-    match = _HANDLE.match(text.strip())
-    # `a.py:12@...` (no last line) and `:1-2@...` (no path) are typos, not paths.
-    if match is None or re.search(r"(:-?[0-9]+$)|(^:-?[0-9]+-[0-9]+$)", match["path"]):
+    stripped = text.strip()
+    quoted = _QUOTED_HANDLE.match(stripped) if stripped.startswith('"') else None
+    path = None if quoted is None else read_path(quoted["quoted"])
+    match = quoted if path is not None else _HANDLE.match(stripped)
+    if match is not None and path is None:
+        path = match["path"]
+        # `a.py:12@...` (no last line) and `:1-2@...` (no path) are typos, not paths.
+        if re.search(r"(:-?[0-9]+$)|(^:-?[0-9]+-[0-9]+$)", path):
+            match = None
+    if match is None or path is None:
         raise UserError(f"malformed handle: {text!r}", status=Exit.HANDLE, hint=_EXAMPLE)
     first = None if match["first"] is None else int(match["first"])
     last = None if match["last"] is None else int(match["last"])
@@ -94,9 +110,9 @@ def parse_handle(text: str) -> Handle:
                 f"malformed handle: {text!r} (its lines are on a side with no blob)",
                 status=Exit.HANDLE,
             )
-        return Handle(match["path"], None, first, last, True, old, new, side)
+        return Handle(path, None, first, last, True, old, new, side)
     if side == "old":
         raise UserError(
             f"malformed handle: {text!r} (old-side lines need @OLD..NEW)", status=Exit.HANDLE
         )
-    return Handle(match["path"], match["blob"], first, last)
+    return Handle(path, match["blob"], first, last)

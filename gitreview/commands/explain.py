@@ -25,6 +25,7 @@ def explain_text(*, target: str, spec: str | None, repo: str | None, config: str
     from gitreview.manifest import hunk_handle
     from gitreview.pipeline import classify_range
     from gitreview.secrets import redact_name
+    from gitreview.shown import written_path
 
     # The outcome's names are redacted (issue 11): so is the target, which then
     # matches a handle or path of the manifest, or the path it was made from.
@@ -34,9 +35,13 @@ def explain_text(*, target: str, spec: str | None, repo: str | None, config: str
     for item in outcome.files:
         change, verdict = item.change, item.verdict
         whole = str(Handle(change.path, change.new_oid or change.old_oid))
-        if target in (change.path, change.old_path, whole):
+        paths = (change.path, change.old_path)
+        if target in (*paths, *(written_path(path) for path in paths if path), whole):
             out += _lines(
-                f"{change.path} (file)", verdict.classification, verdict.reasons, verdict.evidence
+                f"{written_path(change.path)} (file)",
+                verdict.classification,
+                verdict.reasons,
+                verdict.evidence,
             )
             for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=True):
                 out += _lines(
@@ -61,4 +66,7 @@ def explain_text(*, target: str, spec: str | None, repo: str | None, config: str
 
 
 def _lines(name: str, classification: str, reasons: tuple[str, ...], evidence: str) -> list[str]:
-    return [f"{name}\n", f"  {classification}: {', '.join(reasons)}\n", f"  {evidence}\n"]
+    from gitreview.shown import escaped
+
+    # Evidence names paths (a block moved from or to one): on one line, as the name.
+    return [f"{name}\n", f"  {classification}: {', '.join(reasons)}\n", f"  {escaped(evidence)}\n"]

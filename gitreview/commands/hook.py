@@ -23,6 +23,7 @@ from gitreview.config import SEVERITIES
 from gitreview.errors import Exit, UserError
 from gitreview.patterns import lazy_compile
 from gitreview.render import counted
+from gitreview.shown import escaped, written_path
 
 if TYPE_CHECKING:
     from gitreview.git import Repository
@@ -241,7 +242,9 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
 
 
 def _finding_line(finding: dict[str, Any]) -> str:
-    return f"{finding['severity']} {finding['rule']} {_where(finding)}: {finding['message']}"
+    return (
+        f"{finding['severity']} {finding['rule']} {_where(finding)}: {escaped(finding['message'])}"
+    )
 
 
 _WARNINGS_SHOWN = 10  # findings that do not refuse a push, printed under its line
@@ -293,7 +296,8 @@ def _hidden(name: str) -> str:
 def _where(finding: dict[str, Any]) -> str:
     if finding["path"] is None:
         return "(range)"
-    return f"{finding['path']}:{finding['line']}" if finding["line"] else finding["path"]
+    path = written_path(finding["path"])
+    return f"{path}:{finding['line']}" if finding["line"] else path
 
 
 def run_install(*, repo: str | None, force: bool) -> int:

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from gitreview.shown import written_path
+
 
 def render_full(manifest: dict[str, Any], *, color: bool = False) -> str:
     rng = manifest["range"]
     where = f"{(rng['base'] or 'empty tree')[:12]}..{rng['head'][:12]}" if rng["head"] else "patch"
     out = [f"# {rng['spec']} ({where}): {len(manifest['files'])} changed files\n"]
     for entry in manifest["files"]:
-        title = entry["path"]
+        title = written_path(entry["path"])
         if "old_path" in entry:
-            title = f"{entry['old_path']} -> {title}"
+            title = f"{written_path(entry['old_path'])} -> {title}"
         out.append(f"\n=== {title} ({entry['status']}, {entry['kind']}) ===\n")
         full = entry.get("full", {})
         content = full.get("content")

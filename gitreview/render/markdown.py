@@ -13,6 +13,7 @@ from typing import Any
 
 from gitreview.patterns import lazy_compile
 from gitreview.render import counted
+from gitreview.shown import UNSAFE, escaped
 
 MAX_ITEMS = 50  # files, commits or handles listed in one place
 MAX_FINDINGS = 100
@@ -26,7 +27,6 @@ _CLOSE = "</details>\n\n"
 # Characters with an inline meaning in GitHub Markdown; line-start markers (#, -,
 # +, 1.) never begin a line here, so they need no escape.
 _INLINE = lazy_compile(r"([\\`*_\[\]<>|~&$])")
-_CONTROL = lazy_compile(r"[\x00-\x1f\x7f]")
 _BACKTICKS = lazy_compile(r"`+")
 _FULL_SHA = lazy_compile(r"\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b")
 
@@ -215,14 +215,14 @@ def fit(markdown: str, limit: int = STEP_SUMMARY_BYTES, *, tail: str = "") -> st
 
 def text(value: str) -> str:
     """Plain text on one line, every inline Markdown character escaped."""
-    return _INLINE.sub(r"\\\1", " ".join(_CONTROL.sub(" ", value).split()))
+    return _INLINE.sub(r"\\\1", " ".join(UNSAFE.sub(" ", value).split()))
 
 
 def code(value: str, *, cell: bool = False) -> str:
     """A code span holding exactly `value` (control characters shown as \\xNN):
     a fence longer than any run of backticks inside, padded where CommonMark
     would strip a space or merge a backtick; `|` escaped inside a table cell."""
-    value = _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", value)
+    value = escaped(value)
     longest = max((len(run) for run in _BACKTICKS.findall(value)), default=0)
     fence = "`" * (longest + 1)
     if value[:1] == "`" or value[-1:] == "`" or (value[:1] == value[-1:] == " " and value.strip()):

@@ -5,10 +5,9 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from gitreview.patterns import lazy_compile
+from gitreview.shown import escaped
 
 WIDTH = 100
-_CONTROL = lazy_compile(r"[\x00-\x1f\x7f]")
 
 
 def render_text(manifest: dict[str, Any], *, color: bool = False) -> str:
@@ -20,7 +19,7 @@ def render_text(manifest: dict[str, Any], *, color: bool = False) -> str:
         # Control characters a name may hold (git allows `\033[31m` in a path) are
         # shown escaped, as git quotes them: printed, they would drive the terminal
         # (found by an adversarial review).
-        return markup_escape(_CONTROL.sub(lambda c: f"\\x{ord(c.group()):02x}", text))
+        return markup_escape(escaped(text))
 
     out = io.StringIO()
     console = Console(

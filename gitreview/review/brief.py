@@ -17,6 +17,7 @@ from gitreview.model import Finding
 from gitreview.render import counted
 from gitreview.review.roles import ReviewItem, Share
 from gitreview.secrets import redact
+from gitreview.shown import escaped, written_path
 
 HANDLES_READ = "Handles read:"
 MAX_COMMITS = 10  # a merge of a long-lived branch brings hundreds of subjects
@@ -104,9 +105,9 @@ def _within_budget(
 def _finding_line(finding: Finding, by_path: Mapping[str, Sequence[ReviewItem]]) -> str:
     """The finding, placed by the handle of the item holding its line, if any
     (`by_path`: the share's items by path, in order)."""
-    where = finding.path or "(range)"
+    where = "(range)" if finding.path is None else written_path(finding.path)
     if finding.path is not None and finding.line is not None:
-        where = f"{finding.path}:{finding.line}"
+        where = f"{where}:{finding.line}"
         line = finding.line
         holding = next(
             (
@@ -118,7 +119,7 @@ def _finding_line(finding: Finding, by_path: Mapping[str, Sequence[ReviewItem]])
         )
         if holding is not None:
             where = holding.handle
-    return f"- {finding.severity} {finding.rule} {where}: {redact(finding.message)}\n"
+    return f"- {finding.severity} {finding.rule} {where}: {escaped(redact(finding.message))}\n"
 
 
 def _left_out(manifest: Mapping[str, Any], others: int) -> str:

@@ -1,0 +1,72 @@
+"""Names as printed on a line for a reviewer or a terminal.
+
+git allows any byte but NUL and `/` in a file name: a newline, an escape sequence
+(`\\033[31m`). Printed as they are, they break the line a name stands on (a file
+named by the range's author could write lines of its own into a reviewer's brief)
+or drive the terminal. A path that holds one is written quoted, as git quotes it
+(`"a\\nb.py"`, quote.c), where a handle or a line names it (`written_path`), and
+read back from that form (`read_path`); other text is shown with such characters
+escaped (`escaped`). Found by adversarial reviews.
+"""
+
+from __future__ import annotations
+
+from gitreview.patterns import lazy_compile
+
+# C0 and C1 control characters, DEL, and Unicode's line and paragraph separators.
+UNSAFE = lazy_compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# git's escapes; any other unsafe character is written as the octal of its bytes.
+_ESCAPES = {"\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f", "\r": "r"}
+_ESCAPES |= {'"': '"', "\\": "\\"}
+_UNESCAPES = {letter: char for char, letter in _ESCAPES.items()}
+_OCTAL = lazy_compile(r"[0-7]{3}")
+
+
+def escaped(text: str) -> str:
+    """The text with each character that would break its line or drive a terminal
+    written as an escape (`\\x0a`, `\\x1b`, `\\u2028`)."""
+    return UNSAFE.sub(lambda match: _escape(ord(match.group())), text)
+
+
+def _escape(code: int) -> str:
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def written_path(path: str) -> str:
+    """The path as a handle, or a line naming a file for a reviewer, writes it: as it
+    is, or quoted as git quotes it when it holds what would break its line or drive a
+    terminal, starts with a quote, or starts or ends with a space (a handle is read
+    stripped)."""
+    if not (UNSAFE.search(path) or path.startswith('"') or path != path.strip()):
+        return path
+    out = ['"']
+    for char in path:
+        if char in _ESCAPES:
+            out.append(f"\\{_ESCAPES[char]}")
+        elif UNSAFE.match(char):
+            out.append("".join(f"\\{byte:03o}" for byte in char.encode("utf-8")))
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
+def read_path(quoted: str) -> str | None:
+    """The path a quoted one (`written_path`, with its quotes) writes; None if it
+    is not one."""
+    raw = bytearray()
+    body, index = quoted[1:-1], 0
+    while index < len(body):
+        char = body[index]
+        if char != "\\":
+            raw += char.encode("utf-8", "surrogateescape")
+            index += 1
+        elif octal := _OCTAL.match(body, index + 1):
+            raw.append(int(octal.group(), 8) & 0xFF)
+            index = octal.end()
+        elif body[index + 1 : index + 2] in _UNESCAPES:
+            raw += _UNESCAPES[body[index + 1]].encode()
+            index += 2
+        else:
+            return None
+    return raw.decode("utf-8", "surrogateescape")
