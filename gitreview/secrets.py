@@ -45,8 +45,11 @@ TOKEN_KINDS: tuple[SecretKind, ...] = (
     _kind(
         "aws-secret-access-key",
         "AWS secret access key",
-        r"(?i:aws[_-]?secret[_-]?(?:access[_-]?)?key)[\"']?[ \t]{0,4}(?:=>|:=|=|:)[ \t]{0,4}[\"']?"
-        r"(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
+        # Named, then the value within 30 characters, however they are joined: `= `,
+        # `": "`, `>` (XML), `: [` (YAML), ` ` (`aws configure set`), `${KEY:-` (a
+        # shell default); found by an adversarial review.
+        r"(?i:aws[_-]?secret[_-]?(?:access[_-]?)?key|secret[_-]?access[_-]?key)"
+        r".{0,30}?[^A-Za-z0-9/+](?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
     ),
     _kind(
         "github-token",

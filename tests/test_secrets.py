@@ -376,6 +376,18 @@ BODY = [made_up(BASE64, 64) for _ in range(2)]
     [
         ("token = AKIA" + "A1B2C3D4E5F6G7H8", "token = [REDACTED]"),
         ('aws_secret_access_key: "' + "a/B+" * 10 + '"', 'aws_secret_access_key: "[REDACTED]"'),
+        # Found by an adversarial review: the AWS secret key named, then joined to its
+        # value otherwise than by `=` or `:`.
+        *(
+            (form.format(key="a/B+" * 10), form.format(key="[REDACTED]"))
+            for form in (
+                "aws configure set aws_secret_access_key {key}",
+                '  "SecretAccessKey": "{key}"}}',
+                "<AwsSecretAccessKey>{key}</AwsSecretAccessKey>",
+                "aws_secret_access_key: [{key}]",
+                'export AWS_SECRET_ACCESS_KEY="${{KEY:-{key}}}"',
+            )
+        ),
         ("-----BEGIN EC PRIVATE KEY-----", "-----BEGIN EC PRIVATE KEY-----"),
         (
             '"-----BEGIN PRIVATE KEY-----\\n'
@@ -543,6 +555,8 @@ def sample(pattern: str, rng: random.Random) -> str:
                     for code in (range(value[0], value[1] + 1) if kind is c.RANGE else [value])
                     if kind in (c.RANGE, c.LITERAL)
                 ]
+                if arg[0][0] is c.NEGATE:  # any printable character but those
+                    choices = [chr(code) for code in range(32, 127) if chr(code) not in choices]
                 out.append(rng.choice(choices))
             elif op in (c.MAX_REPEAT, c.MIN_REPEAT):
                 low, high, body = arg
