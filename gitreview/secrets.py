@@ -72,8 +72,11 @@ TOKEN_KINDS: tuple[SecretKind, ...] = (
     _kind(
         "slack-webhook",
         "Slack webhook URL",
-        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/T[A-Z0-9]{8,12}/"
-        r"[A-Z0-9]{8,12}/[A-Za-z0-9]{16,40}",
+        # With any scheme or none, and percent-encoded as in a query string (found by
+        # an adversarial review).
+        r"(?:https?(?:://|%3[Aa]%2[Ff]%2[Ff]))?hooks\.slack\.com(?:/|%2[Ff])"
+        r"(?:services|workflows|triggers)(?:/|%2[Ff])T[A-Z0-9]{8,12}(?:/|%2[Ff])"
+        r"[A-Z0-9]{8,12}(?:/|%2[Ff])[A-Za-z0-9]{16,40}",
     ),
     _kind("stripe-key", "Stripe live key", r"\b[rs]k_live_[A-Za-z0-9]{24,99}(?![A-Za-z0-9])"),
     _kind("google-api-key", "Google API key", r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
@@ -104,7 +107,7 @@ _TOKEN_LITERALS = (
     *("AKIA", "ASIA", "ABIA", "ACCA", "AIza"),  # AWS access key ids, Google API keys
     *("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
     *("glpat-", "gldt-", "glptt-", "glrt-", "glsoat-"),
-    *("xox", "xapp-", "hooks.slack.com/"),
+    *("xox", "xapp-", "hooks.slack.com"),
     *("k_live_", "npm_", "pypi-AgEIcHlwaS5vcmc", "SG.", "T3BlbkFJ", "sk-ant-"),
 )
 # The AWS secret key is named in any case: its "secret" lower-cased, without the s,

@@ -388,6 +388,15 @@ BODY = [made_up(BASE64, 64) for _ in range(2)]
                 'export AWS_SECRET_ACCESS_KEY="${{KEY:-{key}}}"',
             )
         ),
+        *(
+            (url, "url=[REDACTED]")
+            for url in (
+                "url=http://hooks.slack.com/services/T6OAM89OZ6W/BW3R9AY6I79/nB8dE3xKJm8GAF0wAwaI",
+                "url=hooks.slack.com/services/T6OAM89OZ6W/BW3R9AY6I79/nB8dE3xKJm8GAF0wAwaI",
+                "url=https%3A%2F%2Fhooks.slack.com%2Fservices%2FT6OAM89OZ6W%2FBW3R9AY6I79"
+                "%2FnB8dE3xKJm8GAF0wAwaI",
+            )
+        ),
         ("-----BEGIN EC PRIVATE KEY-----", "-----BEGIN EC PRIVATE KEY-----"),
         (
             '"-----BEGIN PRIVATE KEY-----\\n'
