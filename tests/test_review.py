@@ -289,6 +289,23 @@ def test_verify_an_incomplete_answer(
     assert result.stderr == "verify: 1 of 3 handles of role 'security' not read\n"
 
 
+def test_verify_reads_a_wrapped_list_and_nothing_after_it(
+    manifest_file: Path, manifest: dict[str, Any], tmp_path: Path
+) -> None:
+    # Found by an adversarial review: every line after `Handles read:` was read as
+    # part of its list, so `Not read (no time): H` below it passed.
+    first, second, third = share(manifest, "security")
+    answer = tmp_path / "answer.md"
+    for text, missing in (
+        (f"Handles read: {first},\n  {second} and\n- `{third}`.\n", ""),
+        (f"Handles read: {first}, {second}\nNot read (no time): {third}\n", f"{third}\n"),
+        (f"Handles read: {first}, {second}\n\n{third} looks odd.\n", f"{third}\n"),
+    ):
+        answer.write_text(text)
+        result = run("verify", "--role", "security", manifest_file, answer)
+        assert (result.status, result.stdout) == (1 if missing else 0, missing), text
+
+
 def test_verify_an_answer_without_the_line(
     manifest_file: Path, manifest: dict[str, Any], tmp_path: Path
 ) -> None:

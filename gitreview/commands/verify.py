@@ -40,7 +40,7 @@ def check_answer(
             f"{source}: no role {role!r} in its review (roles: {known})", status=Exit.USAGE
         )
     share = [item["handle"] for batch in review[role]["batches"] for item in batch["handles"]]
-    listed = handles_read(answer)
+    listed = handles_read(answer, share)
     notes = []
     if listed is None:
         notes.append(
@@ -54,16 +54,30 @@ def check_answer(
     return missing, notes
 
 
-def handles_read(answer: str) -> str | None:
-    """The text of the answer's last `Handles read:` line (a line may wrap onto the
-    lines after it), or None when it has none."""
+def handles_read(answer: str, share: Sequence[str] = ()) -> str | None:
+    """The text of the answer's last `Handles read:` line, and of the lines after it
+    that go on with its list: nothing but handles of the `share`, separators and
+    bullets (a long list wraps). A line saying anything else ends the list: `Not read
+    (no time): H2` below it lists nothing (found by an adversarial review)."""
     lines = answer.splitlines()
     starts = [i for i, line in enumerate(lines) if HANDLES_READ.lower() in line.lower()]
     if not starts:
         return None
     first = lines[starts[-1]]
-    text = first[first.lower().index(HANDLES_READ.lower()) + len(HANDLES_READ) :]
-    return " ".join([text, *lines[starts[-1] + 1 :]])
+    listed = [first[first.lower().index(HANDLES_READ.lower()) + len(HANDLES_READ) :]]
+    for line in lines[starts[-1] + 1 :]:
+        if not line.strip() or not _only_handles(line, share):
+            break
+        listed.append(line)
+    return " ".join(listed)
+
+
+def _only_handles(line: str, share: Sequence[str]) -> bool:
+    """Whether the line holds nothing but handles of the share, separators and bullets."""
+    rest = line
+    for handle in sorted(share, key=len, reverse=True):  # a longer one holding a shorter
+        rest = rest.replace(handle, " ")
+    return not rest.strip(f" \t-+.{_WRAPPING}").replace("and", "").strip(f" \t.{_WRAPPING}")
 
 
 def lists(text: str, handle: str, others: Sequence[str] = ()) -> bool:
