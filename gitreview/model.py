@@ -318,6 +318,15 @@ class FileChange(NamedTuple):
         return self._replace(hunks=tuple(hunk.unpacked() for hunk in self.hunks))
 
     @property
+    def same_content(self) -> bool:
+        """Whether both sides are one blob: the same id, or, from a patch that names
+        none (no `index` line, or one `patch.takes` refused), no hunk and no binary
+        difference (a rename's edits made it `None == None` before)."""
+        if self.old_oid is None and self.new_oid is None:
+            return not self.hunks and not self.binary
+        return self.old_oid == self.new_oid
+
+    @property
     def is_submodule(self) -> bool:
         return MODE_GITLINK in (self.old_mode, self.new_mode)
 

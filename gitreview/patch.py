@@ -189,3 +189,41 @@ def _unquote(path: str | None) -> str | None:
         out += char.encode("utf-8")
         i += 1
     return out.decode("utf-8", "replace")
+
+
+def takes(change: FileChange, old: bytes | None, new: bytes | None) -> bool:
+    """Whether the change's hunks take blob content `old` to `new` (None for a side
+    the change has no blob of), line for line as their texts are read. A patch's
+    `index` line is a claim: a patch may name the blobs of another change, and a
+    handle would then open other lines than the patch's (found by an adversarial
+    review)."""
+    if change.binary:
+        return False  # nothing of it to compare
+    lines = _lines_of(old)
+    out: list[tuple[str, bool]] = []
+    at = 0  # the next line of `old` not yet taken
+    for hunk in change.hunks:
+        start = hunk.old_start - 1 if hunk.old_count else hunk.old_start
+        if start < at or start > len(lines):
+            return False
+        out += lines[at:start]
+        at = start
+        for line in hunk.lines:
+            if line.origin in (" ", "-"):
+                if at >= len(lines) or lines[at] != (line.text, line.newline):
+                    return False
+                at += 1
+            if line.origin in (" ", "+"):
+                out.append((line.text, line.newline))
+    out += lines[at:]
+    return out == _lines_of(new)
+
+
+def _lines_of(data: bytes | None) -> list[tuple[str, bool]]:
+    """Each line's text, as a patch's is read, and whether a line break ends it."""
+    if not data:
+        return []
+    texts = data.decode("utf-8", "backslashreplace").split("\n")
+    if texts[-1] == "":
+        return [(text, True) for text in texts[:-1]]
+    return [*((text, True) for text in texts[:-1]), (texts[-1], False)]

@@ -154,7 +154,7 @@ def classify_range(
         _check_rules(settings, str(config))
         origin = Origin("default" if config is None else "file", None, _name(config))
         rng = Range(spec=f"patch:{patch_name}", base=None, head=None, commits=())
-        patched = read_patch(patch, patch_name)
+        patched = _blobs_checked(read_patch(patch, patch_name), repo)
         return _classify(
             rng,
             patched,
@@ -549,6 +549,43 @@ def _search_links_ahead(
 # other names than `test*` (found by an adversarial review: `check_*` functions).
 _PYTEST_CONFIGS = ("pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", ".pytest.ini")
 _OTHER_TEST_NAMES = (b"python_functions", b"python_classes")
+
+
+def _blobs_checked(
+    changes: list[FileChange], repo: str | Path | Repository | None
+) -> list[FileChange]:
+    """The patch's changes, each keeping the blob ids of its `index` line only where
+    the repository (where one is) has those blobs and the change's hunks take the one
+    to the other (patch.takes): else its handles name lines alone, which `show`
+    cannot open to other lines than the patch's."""
+    from gitreview.git import open_repository
+    from gitreview.patch import takes
+
+    if not any(change.old_oid or change.new_oid for change in changes):
+        return changes
+    try:
+        repository = open_repository(repo)
+    except UserError:
+        repository = None  # no repository to hold the blobs: no handle may name them
+
+    def blob(oid: str | None) -> tuple[bool, bytes | None]:
+        if oid is None:
+            return True, None
+        found = None if repository is None else repository.blob_by_prefix(oid)
+        return (found is not None, None if found is None else found[1])
+
+    checked = []
+    try:
+        for change in changes:
+            if change.old_oid or change.new_oid:
+                (has_old, old), (has_new, new) = blob(change.old_oid), blob(change.new_oid)
+                if not (has_old and has_new and takes(change, old, new)):
+                    change = change._replace(old_oid=None, new_oid=None)
+            checked.append(change)
+    finally:
+        if repository is not None:
+            repository.objects().close()
+    return checked
 
 
 def _tests_named(head: HeadTree) -> bool:

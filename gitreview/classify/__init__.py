@@ -240,11 +240,7 @@ def _significant_reasons(change: FileChange, t1: bool) -> tuple[str, ...]:
     """Why a file needs a reviewer: what kind of change no rule could prove trivial."""
     if change.is_submodule:
         return ("submodule",)
-    if (
-        change.status not in _WHOLE_FILE_STATUSES
-        and change.old_oid == change.new_oid
-        and _mode_changed(change)
-    ):
+    if change.status not in _WHOLE_FILE_STATUSES and change.same_content and _mode_changed(change):
         return ("mode",)  # an executable's bit, whatever its content
     if change.binary:
         return ("binary",)

@@ -131,7 +131,7 @@ def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
     """Renamed or copied with identical content (and the same kind of entry), to a
     path that tells tools what the old one told them."""
     change = facts.change
-    if change.status not in ("renamed", "copied") or change.old_oid != change.new_oid:
+    if change.status not in ("renamed", "copied") or not change.same_content:
         return None
     copied = change.status == "copied"
     if path_role_change(change.old_path or change.path, change.path, copied=copied) is not None:
@@ -288,7 +288,7 @@ def mode_only(facts: FileFacts) -> Proof | None:
     change = facts.change
     if (
         change.status == "modified"
-        and change.old_oid == change.new_oid
+        and change.same_content
         and change.old_mode != change.new_mode
         and {change.old_mode, change.new_mode} <= _REGULAR
         and not _runs(facts)
