@@ -8,7 +8,9 @@ called like a subcommand can still be given after `--`.
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -45,9 +47,29 @@ def run() -> NoReturn:
     lives on, turns the collector back on. Not in `main`, which a program may call
     and then go on."""
     gc.disable()
-    status = main()
+    _utf8_streams()
+    status = main([_utf8(arg) for arg in sys.argv[1:]])
     gc.freeze()
     raise SystemExit(status)
+
+
+def _utf8_streams() -> None:
+    """Standard output and error written in UTF-8 whatever the locale says, as git
+    writes its paths: a manifest is UTF-8 JSON, and a name or a brief's `·` that the
+    locale's encoding lacks (`LC_ALL=C` without Python's UTF-8 mode, a Latin-1
+    terminal) stopped the run with an encoding error (found by an adversarial review)."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.encoding.lower() not in _UTF8:
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+
+
+_UTF8 = ("utf-8", "utf8")
+
+
+def _utf8(arg: str) -> str:
+    """An argument as git's names are read (UTF-8, other bytes escaped), whatever the
+    locale decoded it as: a handle or path holding `é` matches the manifest's."""
+    return os.fsencode(arg).decode("utf-8", "backslashreplace")
 
 
 def _parser(**options: Any) -> argparse.ArgumentParser:
@@ -93,9 +115,14 @@ def _columns() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
+        if sys.stdout is None:  # closed (`>&-`): nothing to print to
+            raise UserError("standard output is closed", status=Exit.USAGE)
         if args and args[0] in SUBCOMMANDS:
-            return _subcommand(args[0], args[1:])
-        return _manifest(args)
+            status = _subcommand(args[0], args[1:])
+        else:
+            status = _manifest(args)
+        sys.stdout.flush()  # a full disk is told here, not as the interpreter exits
+        return status
     except UserError as error:
         print(error_line(error), file=sys.stderr)
         return int(error.status)
@@ -109,15 +136,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (e.g. `| head`): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return int(Exit.OK)
-    except Exception as error:  # a bug: one line, the traceback only when asked for
-        if os.environ.get("GITREVIEW_DEBUG"):
-            raise
-        print(
-            f"{PROG}: internal error: {type(error).__name__}: {error} "
-            "(set GITREVIEW_DEBUG=1 for the traceback, and please report it)",
-            file=sys.stderr,
-        )
-        return int(Exit.INTERNAL)
+    except OSError as error:
+        if error.filename is not None or error.errno not in _OUTPUT_ERRORS:
+            return _internal(error)
+        # Standard output on a full disk, or closed: as `-o` says of its file.
+        print(f"{PROG}: error: cannot write the output: {error.strerror}", file=sys.stderr)
+        return int(Exit.USAGE)
+    except Exception as error:
+        return _internal(error)
+
+
+# What writing the output may fail with: the disk full or over quota, the file too
+# large, the descriptor closed or broken.
+_OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EBADF, errno.EIO})
+
+
+def _internal(error: Exception) -> int:
+    """A bug: one line, the traceback only when asked for."""
+    if os.environ.get("GITREVIEW_DEBUG"):
+        raise error
+    print(
+        f"{PROG}: internal error: {type(error).__name__}: {error} "
+        "(set GITREVIEW_DEBUG=1 for the traceback, and please report it)",
+        file=sys.stderr,
+    )
+    return int(Exit.INTERNAL)
 
 
 def error_line(error: UserError) -> str:

@@ -3,13 +3,14 @@
 import argparse
 import gc
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from manifests import run, validate_manifest
-from repos import RepoFactory, build_repo, isolated_environment
+from repos import RepoFactory, before_and_after, build_repo, isolated_environment
 
 import gitreview
 from gitreview import build_manifest, cli
@@ -243,3 +244,40 @@ def test_help_is_as_wide_as_argparse_makes_it(
     theirs = argparse.ArgumentParser(prog="p", description="word " * 60)
     theirs.add_argument("--option", help="help " * 40)
     assert ours.format_help() == theirs.format_help()
+
+
+@pytest.mark.parametrize(
+    "args", [("HEAD",), ("HEAD", "--format", "brief"), ("explain", "a.py", "HEAD")]
+)
+def test_an_output_that_cannot_be_written_is_one_line(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    # Found by an adversarial review: a full disk or a closed stdout was an internal
+    # error (70) asking for a bug report.
+    repo = before_and_after(tmp_path / "repo", "a.py", "a = 1\n", "a = 2\n")
+    program = shlex.join([sys.executable, "-m", "gitreview", *args])
+    for redirect, message in (
+        ("> /dev/full", "cannot write the output: No space left on device"),
+        (">&-", "standard output is closed"),
+    ):
+        result = subprocess.run(
+            ["sh", "-c", f"{program} {redirect}"], cwd=repo, capture_output=True, check=False
+        )
+        assert (result.returncode, result.stderr.decode()) == (
+            2,
+            f"git review-manifest: error: {message}\n",
+        ), redirect
+
+
+def test_any_locale_gets_utf_8(tmp_path: Path) -> None:
+    # Found by an adversarial review: with LC_ALL=C and no UTF-8 mode, a name holding
+    # `é` (or the brief's `·`) stopped the run with an encoding error, and `explain`
+    # of its handle found nothing.
+    repo = before_and_after(tmp_path / "repo", "é.py", "a = 1\n", "a = 2\n")
+    env = {**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+    for args in (("HEAD",), ("HEAD", "--format", "brief"), ("explain", "é.py", "HEAD")):
+        result = subprocess.run(
+            [sys.executable, "-m", "gitreview", *args], cwd=repo, env=env, capture_output=True
+        )
+        assert result.returncode == 0, result.stderr
+        assert "é.py" in result.stdout.decode("utf-8"), args
