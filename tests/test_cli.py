@@ -136,7 +136,8 @@ def test_the_program_exits_with_main_s_status_its_objects_frozen(
     monkeypatch.setattr(sys, "argv", ["git-review-manifest", *args])
     collecting: list[bool] = []
 
-    def main() -> int:
+    def main(given: list[str]) -> int:
+        assert given == args
         collecting.append(gc.isenabled())
         return status
 
