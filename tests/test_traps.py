@@ -986,6 +986,27 @@ TRAPS: list[tuple[str, str, str, str]] = [
         '"""Writes generated code to out/. Do not edit the output by hand."""\nimport os\n\n'
         "os.rmdir('/')\n",
     ),
+    # Found by a tenth adversarial review.
+    (
+        "an AsciiDoc listing right below a paragraph's line, its commands joined",
+        "docs/build.adoc",
+        "= Build\n\nTo build it, run:\n----\n./configure --prefix=/usr\nmake\nmake install\n----\n"
+        "\nThat is all.\n",
+        "= Build\n\nTo build it, run:\n----\n./configure --prefix=/usr make\nmake install\n----\n"
+        "\nThat is all.\n",
+    ),
+    (
+        "a command's typo fixed in an AsciiDoc listing right below a paragraph's line",
+        "docs/build.adoc",
+        "= Build\n\nThen switch to it:\n----\ngit chekout main\ngit pull\n----\n\nDone.\n",
+        "= Build\n\nThen switch to it:\n----\ngit checkout main\ngit pull\n----\n\nDone.\n",
+    ),
+    (
+        "an AsciiDoc literal block's columns respaced right below a paragraph's line",
+        "docs/output.adoc",
+        "= Output\n\nIt prints:\n....\nname   size\na.txt  10\nb.txt  12\n....\n\nDone.\n",
+        "= Output\n\nIt prints:\n....\nname size\na.txt 10\nb.txt  12\n....\n\nDone.\n",
+    ),
 ]
 
 

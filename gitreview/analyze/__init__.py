@@ -82,6 +82,7 @@ class Analysis:
         "_literal",
         "cause",
         "context_free",
+        "dialect",
         "kind",
         "new_text",
         "old_text",
@@ -100,8 +101,10 @@ class Analysis:
         context_free: bool = False,  # no line of this kind can sit inside a multi-line literal
         report: Report | None = None,
         parsed: dict[str, object] | None = None,  # sides its analyzers parsed (Subject)
+        dialect: str = "",  # which markup a text file is in, by its name: "rst" or ""
     ) -> None:
         self.kind = kind
+        self.dialect = dialect
         self.t1 = t1
         self.cause = cause
         self.old_text = old_text
@@ -132,7 +135,7 @@ class Analysis:
             if text is None:
                 self._literal[side] = frozenset() if self.context_free else None
             else:
-                self._literal[side] = lexical.literal_lines(self.kind, text)
+                self._literal[side] = lexical.literal_lines(self.kind, text, self.dialect)
         return self._literal[side]
 
 
@@ -180,8 +183,15 @@ def analyze(change: FileChange, kind: str, *, config: Config, head: HeadTree | N
         return Analysis(
             kind, t1=False, cause="no-analyzer", old_text=old_text, new_text=new_text, report=report
         )
+    dialect = "rst" if change.path.lower().endswith((".rst", ".rest")) else ""
     return Analysis(
-        kind, t1=True, old_text=old_text, new_text=new_text, report=report, parsed=parsed
+        kind,
+        t1=True,
+        old_text=old_text,
+        new_text=new_text,
+        report=report,
+        parsed=parsed,
+        dialect=dialect,
     )
 
 

@@ -72,16 +72,16 @@ def policy(kind: str) -> WhitespacePolicy | None:
     return _POLICIES.get(kind)
 
 
-def literal_lines(kind: str, text: str) -> frozenset[int] | None:
+def literal_lines(kind: str, text: str, dialect: str = "") -> frozenset[int] | None:
     """1-based lines whose whitespace must be compared exactly, doubtful ones included.
 
     None when the file cannot be lexed reliably, or the kind has no rules at all: then
-    every line is literal.
+    every line is literal. `dialect`: a text file's markup, by its name ("rst").
     """
     if kind == "json":
         return frozenset()  # a JSON string cannot span lines
     if kind == "text":
-        return _text_literal(text)
+        return _text_literal(text, rst=dialect == "rst")
     if kind == "python":
         return _python_literal(text)
     if kind == "yaml":
@@ -294,9 +294,14 @@ _ADORNMENT = lazy_compile(r"([=\-~^\"'`#*+:._])\1+[ \t]*$")
 _BORDER_LIKE = lazy_compile(r"[=\-~+]+(?:[ \t]+[=\-~+]+)+[ \t]*$")
 
 
-def _text_literal(text: str) -> frozenset[int]:
+def _text_literal(text: str, *, rst: bool = False) -> frozenset[int]:
     """Prose has no multi-line literals, but tables, literal blocks, listings and
     doctests (`python -m doctest` runs a text file's `>>>` examples) do.
+
+    An AsciiDoc delimiter (`----`) opens a block even right below a paragraph's line
+    (Asciidoctor's listing after "run:"; found by an adversarial review), unless it
+    underlines it as a title does: as long as the line, give or take two. Below a line
+    of reStructuredText (`rst`) it is always a title's underline.
 
     Column alignment in tables and spacing in indented or delimited blocks and in
     doctests is content: conservatively, every line of those is literal.
@@ -336,7 +341,12 @@ def _text_literal(text: str) -> frozenset[int]:
         if closer:
             if bare and bare.startswith(closer) and not bare.strip(closer[0]):
                 closer = ""
-        elif opener and (_FENCE.match(bare) or not previous or previous[0] in "[."):
+        elif opener and (
+            _FENCE.match(bare)
+            or not previous
+            or previous[0] in "[."
+            or not (rst or _underlines(bare, previous))
+        ):
             closer = opener.group(1)
         elif _TABLE_BORDER.match(line):
             table = not (table and not following)  # a border then a blank line ends it
@@ -347,6 +357,11 @@ def _text_literal(text: str) -> frozenset[int]:
         lines.add(index + 1)
     spaced = spaced_in_code_spans(split) if "`" in text else set()
     return frozenset(lines | _blanks_within(split, lines) | spaced)
+
+
+def _underlines(line: str, previous: str) -> bool:
+    """Whether `line` may be `previous`'s title underline in AsciiDoc or plain text."""
+    return line[0] in "-=~^+" and abs(len(line) - len(previous)) <= 2
 
 
 def _blanks_within(split: list[str], lines: set[int]) -> set[int]:
