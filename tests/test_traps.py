@@ -1007,6 +1007,64 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "= Output\n\nIt prints:\n....\nname   size\na.txt  10\nb.txt  12\n....\n\nDone.\n",
         "= Output\n\nIt prints:\n....\nname size\na.txt 10\nb.txt  12\n....\n\nDone.\n",
     ),
+    (
+        "a command re-wrapped inside a Hugo shortcode that holds code",
+        "content/docs/build.md",
+        'Build it:\n\n{{< code lang="sh" >}}\nnpm ci\nnpm run build\n{{< /code >}}\n\nDone.\n',
+        'Build it:\n\n{{< code lang="sh" >}}\nnpm ci npm run build\n{{< /code >}}\n\nDone.\n',
+    ),
+    (
+        "a command re-wrapped inside a MyST colon-fenced code block",
+        "docs/build.md",
+        "# Build\n\nBuild it:\n\n:::{code-block} bash\npip install -r req.txt\nmake -C docs html\n"
+        ":::\n\nDone.\n",
+        "# Build\n\nBuild it:\n\n:::{code-block} bash\npip install -r req.txt make\n-C docs html\n"
+        ":::\n\nDone.\n",
+    ),
+    (
+        "a Mermaid diagram's edges joined inside raw HTML",
+        "docs/architecture.md",
+        '# Architecture\n\nFlows:\n\n<div class="mermaid">\ngraph LR\n  Client --> Gateway\n'
+        "  Gateway --> Orders\n  Gateway --> Billing\n</div>\n\nDone.\n",
+        '# Architecture\n\nFlows:\n\n<div class="mermaid">\ngraph LR\n  Client --> Gateway'
+        " Gateway --> Orders\n  Gateway --> Billing\n</div>\n\nDone.\n",
+    ),
+    (
+        "a line re-wrapped to start with > inside MkDocs' <div markdown>",
+        "docs/limits.md",
+        '# Limits\n\n<div class="admonition" markdown>\nIt is in seconds, and must be > 0 and '
+        "no more than 3600.\nThe default is 30.\n</div>\n",
+        '# Limits\n\n<div class="admonition" markdown>\nIt is in seconds, and must be\n> 0 and '
+        "no more than 3600. The default is 30.\n</div>\n",
+    ),
+    (
+        "a line re-wrapped to start with a year and a full stop (kramdown's list)",
+        "support.md",
+        "# Support\n\nPython 3.8 ended in October 2024. Upgrade to Python 3.9 or later to\n"
+        "keep receiving fixes.\n",
+        "# Support\n\nPython 3.8 ended in October\n2024. Upgrade to Python 3.9 or later to keep "
+        "receiving fixes.\n",
+    ),
+    (
+        "a line re-wrapped to start with a tag (kramdown's HTML block)",
+        "notes.md",
+        "# Notes\n\nThe option is now <s>experimental</s> stable and on by default, so you no\n"
+        "longer need to set it.\n",
+        "# Notes\n\nThe option is now\n<s>experimental</s> stable and on by default, so you no "
+        "longer need to set it.\n",
+    ),
+    (
+        "an attribute list written with spaces joined to the line above",
+        "docs/index.md",
+        "# Index\n\n1. Install it (1)\n{ .annotate }\n\n1. The annotation.\n",
+        "# Index\n\n1. Install it (1) { .annotate }\n\n1. The annotation.\n",
+    ),
+    (
+        "a capitalised name fixed into a word as a typo",
+        "README.md",
+        "# Tool\n\nThe data is serialized with Serde before it is sent.\n",
+        "# Tool\n\nThe data is serialized with Serve before it is sent.\n",
+    ),
 ]
 
 

@@ -170,6 +170,18 @@ _MARKDOWN_BLOCKS = ("fence", "code_block", "html_block")
 _MAY_HOLD_BLOCK = lazy_compile(r"```|~~~|\t| {4}|^[>*+\-.)\d ]*<", re.MULTILINE)
 
 
+def html_block_lines(text: str) -> frozenset[int]:
+    """The lines (1-based) of a Markdown page's raw HTML blocks."""
+    if not _MAY_HOLD_BLOCK.search(text) or "<" not in text:
+        return frozenset()
+    return frozenset(
+        number
+        for token in _markdown_parser().parse(text)
+        if token.type == "html_block" and token.map
+        for number in range(token.map[0] + 1, token.map[1] + 1)
+    )
+
+
 @functools.cache
 def _markdown_parser() -> MarkdownIt:
     from markdown_it import MarkdownIt  # imported when a run needs it
@@ -217,11 +229,25 @@ _TEMPLATE_OPEN = lazy_compile("|".join(f"({opener})" for opener, _ in _TEMPLATE_
 _TEMPLATE_CLOSE = [lazy_compile(closer) for _, closer in _TEMPLATE_BLOCKS]
 
 
+# Any other Hugo shortcode that has a closing one (`{{< code >}}...{{< /code >}}`,
+# `{{< mermaid >}}`: what its template does with the text is its own), and a MyST
+# directive in a colon fence (`:::{code-block}`) other than those holding Markdown
+# (found by an adversarial review: a re-wrapped command in either was `reflow`).
+_SHORTCODE = lazy_compile(r"\{\{([<%])-?\s*([\w-]+)(?:(?!/\s*[>%]\}\}).)*?-?[>%]\}\}")
+_COLON_FENCE = lazy_compile(r"[ ]{0,3}(:{3,})\{([\w:-]+)\}")
+_MYST_MARKDOWN = frozenset(
+    {"note", "warning", "tip", "important", "caution", "attention", "danger", "error"}
+    | {"hint", "seealso", "admonition", "dropdown", "tab-set", "tab-item", "card", "grid"}
+    | {"grid-item", "grid-item-card", "margin", "sidebar", "topic", "epigraph", "div"}
+)
+
+
 def template_blocks(lines: list[str]) -> set[int]:
     """The lines (1-based) of each such block, its delimiters included."""
     found: set[int] = set()
     if not any("{" in line or "$$" in line for line in lines):
         return found
+    found |= _paired_blocks(lines)
     closer = None
     for number, line in enumerate(lines, 1):
         if closer is not None:
@@ -238,6 +264,35 @@ def template_blocks(lines: list[str]) -> set[int]:
                 closer = close
                 break
             position = closed.end()  # another block may open after it on the line
+    return found
+
+
+def _paired_blocks(lines: list[str]) -> set[int]:
+    """The lines of each Hugo shortcode with a closing one, and of each MyST colon
+    fence that holds no Markdown, their delimiters included."""
+    found: set[int] = set()
+    for number, line in enumerate(lines, 1):
+        if "{" not in line:
+            continue
+        for opened in _SHORTCODE.finditer(line):
+            name = re.escape(opened.group(2))
+            closing = re.compile(rf"\{{\{{[<%]-?\s*/{name}\s*-?[>%]\}}\}}")
+            for end in range(number, len(lines) + 1):
+                if closing.search(lines[end - 1], opened.end() if end == number else 0):
+                    found.update(range(number, end + 1))
+                    break
+        fence = _COLON_FENCE.match(line)
+        if fence and fence.group(2) not in _MYST_MARKDOWN:
+            colons = fence.group(1)
+            end = next(
+                (
+                    later
+                    for later in range(number + 1, len(lines) + 1)
+                    if lines[later - 1].strip() == colons
+                ),
+                len(lines),
+            )
+            found.update(range(number, end + 1))
     return found
 
 

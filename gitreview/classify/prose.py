@@ -184,6 +184,8 @@ def _extension_syntax(line: str) -> bool:
         return True
     if line.lstrip().startswith(_LINE_STARTS) or _TARGET_OR_DEFINITION.match(line):
         return True
+    if _LIST_OR_TAG_START.match(line) or _SPACED_ATTRIBUTES.search(line):
+        return True
     return any(marker in line for marker in ("{:", "{.", "{#", "--8<--", "{{", "{%"))
 
 
@@ -198,6 +200,13 @@ _LINE_STARTS = (
     *(": ", "~ ", ":\t"),
 )
 
+
+# A line starting an ordered list at any number (kramdown and Python-Markdown let
+# `2024. Upgrade` start one inside a paragraph, CommonMark only `1.`) or a tag
+# (kramdown's HTML block: `<s>` ends the paragraph); an attribute list written with
+# spaces (`{ .annotate }`). Found by an adversarial review.
+_LIST_OR_TAG_START = lazy_compile(r"[ \t]*(?:\d{1,9}[.)](?:[ \t]|$)|<[A-Za-z/!?])")
+_SPACED_ATTRIBUTES = lazy_compile(r"\{[ \t]+[:.#]")
 
 # A MyST target (`(label)=`), or a link reference definition, which Python-Markdown
 # takes anywhere in a paragraph (`[docs]: https://...`).
@@ -285,7 +294,7 @@ def typo(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     if any(old.text.lstrip().startswith("|") or " | " in old.text for old, _, _ in fixes):
         return None  # a table's cell often names a key: `| colour | string |`
-    if _still_written(facts.analysis.new_text, fixes):
+    if _still_written(facts.analysis.new_text, fixes) or any(_named(fix) for *_, fix in fixes):
         return None
     where = {"markdown": "Markdown prose", "text": "prose"}.get(facts.kind, "comments")
     listed = "; ".join(str(fix) for _, _, fix in fixes)
@@ -299,6 +308,23 @@ def _still_written(text: str | None, fixes: list[Fixed]) -> bool:
     if text is None:
         return True
     return any(re.search(rf"(?<![\w-]){re.escape(fix.old)}(?![\w-])", text) for *_, fix in fixes)
+
+
+def _named(fix: Fix) -> bool:
+    """Whether the old word may be a name: capitalised (found by an adversarial
+    review: "with Serde" made "with Serve", Hexo made Hero, Deno made Demo), unless
+    it became one of the words a sentence starts with ("Teh" made "The")."""
+    return fix.old[:1].isupper() and fix.new.lower() not in _SENTENCE_WORDS
+
+
+_SENTENCE_WORDS = frozenset(
+    {"the", "this", "that", "these", "those", "there", "then", "they", "their", "when"}
+    | {"what", "which", "where", "while", "with", "without", "its", "if", "in", "is", "it"}
+    | {"on", "of", "for", "from", "and", "but", "or", "to", "as", "at", "by", "we", "you"}
+    | {"your", "our", "not", "all", "any", "each", "every", "some", "most", "many", "more"}
+    | {"also", "only", "however", "because", "before", "after", "during", "since", "until"}
+    | {"please", "note", "here", "how", "why", "once", "otherwise", "although", "though"}
+)
 
 
 def _flavor(kind: str) -> Flavor | None:
@@ -424,7 +450,11 @@ def _unrendered(text: str) -> frozenset[int]:
     split = text.split("\n")
     front = 0 if text.startswith("---") else lexical.front_matter_lines(split)
     templates = lexical.template_blocks(split) if "{" in text or "$$" in text else set()
-    return frozenset(range(1, front + 1)) | templates
+    # Raw HTML's text, whose line breaks what reads it may keep (Mermaid's diagram in
+    # a `<div class="mermaid">`), or whose Markdown another renderer reads (MkDocs'
+    # `<div markdown>`, where a line starting `> 0` is a quote): found by an
+    # adversarial review.
+    return frozenset(range(1, front + 1)) | templates | lexical.html_block_lines(text)
 
 
 def _memo(facts: FileFacts, key: str, compute: Callable[[], T]) -> T:
