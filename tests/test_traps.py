@@ -1065,6 +1065,53 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "# Tool\n\nThe data is serialized with Serde before it is sent.\n",
         "# Tool\n\nThe data is serialized with Serve before it is sent.\n",
     ),
+    *(
+        (f"a blank line removed below {what}", path, old, old.replace("\n\n", "\n", 1))
+        for what, path, old in (
+            (
+                "CodeQL's suppression",
+                "show.js",
+                "function show(el, x) {\n  // codeql[js/xss-through-dom] reviewed\n\n"
+                "  el.innerHTML = x;\n}\n",
+            ),
+            (
+                "LGTM's suppression",
+                "Q.java",
+                "class Q {\n  void f(Statement s, String q) {\n    // lgtm[java/sql-injection]\n\n"
+                "    s.execute(q);\n  }\n}\n",
+            ),
+            (
+                "Snyk Code's suppression",
+                "q.ts",
+                "function f(q) {\n  // deepcode ignore Sqli: reviewed\n\n  db.query(q);\n}\n",
+            ),
+            (
+                "yamllint's disable-line on a line of its own",
+                "ci.yml",
+                "name: ci\n# yamllint disable-line rule:truthy\n\non: push\njobs: {}\n",
+            ),
+            (
+                "detect-secrets' allowlist nextline",
+                "secrets.yml",
+                "db:\n  # pragma: allowlist nextline secret\n\n  password: hunter2-prod\n",
+            ),
+            (
+                "KICS' ignore-line",
+                "pod.yml",
+                "spec:\n  containers:\n    - name: a\n      # kics-scan ignore-line\n\n"
+                "      privileged: true\n",
+            ),
+        )
+    ),
+    *(
+        (
+            f"an import reordered around {module}, which patches what is imported after it",
+            "app.py",
+            f"import {module}\nimport target\n\nprint(target)\n",
+            f"import target\nimport {module}\n\nprint(target)\n",
+        )
+        for module in ("clr", "cppimport.import_hook", "nimporter", "locust", "qtpy", "pyqtgraph")
+    ),
 ]
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from gitreview.classify import statements
 from gitreview.classify.base import FileFacts, Proof
+from gitreview.classify.prose_comments import about_next_line
 from gitreview.model import Hunk
 from gitreview.patterns import lazy_compile
 
@@ -34,6 +35,11 @@ def formatting(facts: FileFacts, hunk: Hunk) -> Proof | None:
     if meaning is None or old_text is None or new_text is None:
         return None
     if len(old_text) > MAX_BYTES or len(new_text) > MAX_BYTES:
+        return None
+    if any("#" in line.text and about_next_line(line.text) for line in hunk.lines):
+        # A directive for the line after it (`# yamllint disable-line`, `# kics-scan
+        # ignore-line`) is tied to whatever line now follows it: a blank line added or
+        # removed below it moves it (found by an adversarial review).
         return None
     # Data is proved for the whole file only: with duplicate keys, two hunks that
     # each leave the data as it was can change it together.

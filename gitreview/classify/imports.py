@@ -164,12 +164,15 @@ def _order_free(keys: frozenset[ImportKey], path: str, project: Project | None) 
 # imported after them (ddtrace, New Relic, Sentry's and OpenTelemetry's automatic
 # instrumentation, Instana), importers of other languages' modules (hy, pyximport),
 # checkers that rewrite what is imported after them (typeguard, beartype), and
-# matplotlib, whose backend is picked before pyplot's import (adversarial reviews).
+# matplotlib, whose backend is picked before pyplot's import (adversarial reviews);
+# pythonnet's clr, cppimport's and nimporter's import hooks, locust (gevent's
+# monkey-patching), qtpy and pyqtgraph (which take the Qt binding imported before).
 _PATCHING = frozenset(
     {"setuptools", "distutils", "pkg_resources", "_distutils_hack"}
     | {"gevent", "eventlet", "grequests", "ddtrace", "newrelic", "sentry_sdk", "elasticapm"}
     | {"opentelemetry", "scout_apm", "pydevd", "matplotlib", "pytest_cov", "coverage"}
     | {"instana", "hy", "pyximport", "typeguard", "beartype", "import_hook"}
+    | {"clr", "cppimport", "nimporter", "locust", "qtpy", "pyqtgraph"}
 )
 
 

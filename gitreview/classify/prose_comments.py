@@ -47,6 +47,10 @@ _NEXT_LINE = lazy_compile(
     r"|(?:istanbul|c8|v8)\s+ignore\s+next|biome-ignore|deno-lint-ignore|noinspection"
     r"|nosemgrep|shellcheck\s+disable|hadolint\s+ignore|(?:tfsec|trivy):ignore"
     r"|\$Flow(?:FixMe|Issue|ExpectedError)|cppcheck-suppress|coverity\[|ReSharper\s+disable\s+once"
+    # Found by a tenth adversarial review: CodeQL's and LGTM's suppressions, yamllint's
+    # (on a line of its own), detect-secrets', KICS', Snyk Code's, Bearer's, Rome's.
+    r"|codeql\[|lgtm\[|yamllint\s+disable-line|allowlist\s+nextline|kics-scan\s+ignore-line"
+    r"|deepcode\s+ignore|bearer:disable|rome-ignore"
 )
 
 
