@@ -343,6 +343,29 @@ RENAMES = [
         "significant",
         ["path-role"],
     ),
+    # Found by a tenth adversarial review.
+    *(
+        (old, new, "significant", ["path-role"])
+        for old, new in (
+            ("infra/terraform.tfvars", "infra/prod.tfvars"),
+            ("docker-compose.override.yml", "docker-compose.dev.yml"),
+            ("flake.nix", "nix/flake.nix"),
+            ("alembic/env.py", "alembic/environment.py"),
+            ("rust-toolchain.toml", "toolchain.toml"),
+            (
+                "docker-entrypoint-initdb.d/01-schema.sql",
+                "docker-entrypoint-initdb.d/03-schema.sql",
+            ),
+            ("etc/sysctl.d/10-forward.conf", "etc/sysctl.d/90-forward.conf"),
+            ("tests/test_parser.py", "tests/parser_test.py"),
+            ("chart/values.schema.json", "chart/schema.json"),
+            ("gunicorn.conf.py", "gunicorn_conf.py"),
+            ("sitecustomize.py", "site_customize.py"),
+            ("api/hello.py", "api/hi.py"),
+            ("pkg/testdata/golden.txt", "pkg/testdata/golden_old.txt"),
+            ("extension/manifest.json", "extension/manifest.v3.json"),
+        )
+    ),
 ]
 
 

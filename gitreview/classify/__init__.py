@@ -193,7 +193,7 @@ def _unproved(path: str, kind: str) -> str:
     if lowered.endswith(".mdx"):
         return "mdx"  # JavaScript (`export const poem = \`...\``, `{...}`, JSX) in Markdown
     folders = lowered.split("/")[:-1]
-    if not _TEST_DATA.isdisjoint(folders) or "/test/resources/" in f"/{lowered}":
+    if renames.is_test_data(lowered):
         return "test-data"
     if kind == "text" and lowered.endswith(".txt") and not _documentation(lowered, folders):
         return "text-data"
@@ -221,14 +221,6 @@ _DOC_NAMES = frozenset(
     {"readme", "license", "licence", "copying", "notice", "changelog", "changes", "history"}
     | {"news", "authors", "contributors", "contributing", "install", "todo", "credits"}
     | {"thanks", "release", "releasenotes", "upgrading", "faq", "security", "hacking", "notes"}
-)
-
-
-# Folders of test data, whose files tests read byte for byte: a golden file, an
-# expected output, a snapshot, a formatter's input.
-_TEST_DATA = frozenset(
-    {"testdata", "test_data", "test-data", "fixtures", "__snapshots__", "snapshots"}
-    | {"golden", "goldens", "expected", "expectations", "__testfixtures__", "__fixtures__"}
 )
 
 

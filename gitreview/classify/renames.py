@@ -56,6 +56,15 @@ _NAMES_TOOLS_READ = frozenset(
         *("hooks.server.js", "hooks.client.js", "cspell.json", "biome.json", "pyrightconfig.json"),
         *("lefthook.yml", "stack.yaml", "cabal.project", "analysis_options.yaml", "vcpkg.json"),
         *("conanfile.txt", "conanfile.py", "gradle.properties", "gradlew", "mvnw"),
+        # Found by a tenth review: auto-loaded, merged or selected by their names.
+        *("terraform.tfvars", "terraform.tfvars.json", "docker-compose.override.yml"),
+        *("docker-compose.override.yaml", "compose.override.yml", "compose.override.yaml"),
+        *("flake.nix", "default.nix", "shell.nix", "env.py", "alembic.ini", "rust-toolchain"),
+        *("rust-toolchain.toml", "values.schema.json", "gunicorn.conf.py", "sitecustomize.py"),
+        *("usercustomize.py", "manifest.json", "ruff.toml", "pylintrc", "buildspec.yml"),
+        *("template.yaml", "template.yml", "samconfig.toml", "fly.toml", "app.json", "go.work"),
+        *("Justfile", "Taskfile.yaml", "NOTES.txt", "renovate.json5", "sw.js"),
+        *("service-worker.js", "Caddyfile", "nginx.conf", "robots.txt", "CNAME", "_redirects"),
     }
 )
 # Tools' configuration files found by their name (jest.config.js, vite.config.ts,
@@ -105,7 +114,7 @@ _FOLDERS_TOOLS_READ = (
 # There a file's name is its address too (found by adversarial reviews).
 _ROUTED = lazy_compile(
     r"(?:^|/)(?:(?:static|public)/.|(?:pages|app|api|routes)/.*\."
-    r"(?:[cm]?[jt]sx?|mdx?|astro|svelte|vue|html?)$)"
+    r"(?:[cm]?[jt]sx?|mdx?|astro|svelte|vue|html?)$|api/.*\.(?:py|go|rb)$)"
 )
 # A site publishes a page at an address made of its path: renamed, its address
 # changes (links from elsewhere, a nav or toctree naming it, search engines).
@@ -124,7 +133,21 @@ _NAMED_BY_FOLDER = lazy_compile(
     r"(?:^|/)(?:__mocks__|config/initializers|plugins|_data|_plugins|data|i18n|lib/tasks"
     r"|group_vars|host_vars|components)/|(?:^|/)app/.*\.rb$|(?:^|/)roles/[^/]+/[^/]+/main\.ya?ml$"
     r"|\.auto\.tfvars$|(?:^|[/_])override\.tf$|(?:^|/)application[-.][^/]*$"
+    # A `*.d/` folder's files are read in their names' order (sysctl.d/,
+    # docker-entrypoint-initdb.d/, conf.d/).
+    r"|(?:^|/)[^/]+\.d/"
 )
+# Folders of test data, whose files tests read byte for byte: a golden file, an
+# expected output, a snapshot, a formatter's input.
+_TEST_DATA = lazy_compile(
+    r"(?:^|/)(?:testdata|test_data|test-data|fixtures|__snapshots__|snapshots|golden|goldens"
+    r"|expected|expectations|__testfixtures__|__fixtures__|test/resources)/"
+)
+
+
+def is_test_data(path: str) -> bool:
+    """Whether the file is in a folder of test data (`path` lower-cased)."""
+    return _TEST_DATA.search(path) is not None
 
 
 def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
@@ -176,7 +199,8 @@ def _named(path: str) -> str:
         return path
     if any(folder.startswith(".") for folder in path.split("/")[:-1]):
         return path
-    return path if _NAMED_BY_FOLDER.search(path) else ""
+    # Tests open test data by its path.
+    return path if _NAMED_BY_FOLDER.search(path) or is_test_data(path.lower()) else ""
 
 
 def _address(path: str) -> str:
@@ -212,7 +236,12 @@ def is_test_path(path: str) -> bool:
 
 
 def _test(path: str) -> str:
-    return "a test" if is_test_path(path) else ""
+    """Which test runners collect the file: unittest's discovery only `test*.py`
+    (`test_parser.py` made `parser_test.py` is no longer run by it)."""
+    if not is_test_path(path):
+        return ""
+    name = posixpath.basename(path)
+    return "a test named test*.py" if name.startswith("test") and name.endswith(".py") else "a test"
 
 
 def _go_constraint(path: str) -> str:
