@@ -1112,6 +1112,16 @@ TRAPS: list[tuple[str, str, str, str]] = [
         )
         for module in ("clr", "cppimport.import_hook", "nimporter", "locust", "qtpy", "pyqtgraph")
     ),
+    (
+        "a function moved above the __future__ import (the module no longer compiles)",
+        "pages.py",
+        "from __future__ import annotations\n\n\ndef render(page: str) -> str:\n"
+        "    text = page.strip()\n    return text.upper()\n\n\ndef parse(page: str) -> list[str]:\n"
+        "    text = page.strip()\n    return text.split()\n",
+        "def parse(page: str) -> list[str]:\n    text = page.strip()\n    return text.split()\n\n\n"
+        "from __future__ import annotations\n\n\ndef render(page: str) -> str:\n"
+        "    text = page.strip()\n    return text.upper()\n",
+    ),
 ]
 
 

@@ -57,6 +57,9 @@ def analyze(subject: Subject) -> Report:
         if left is not None:
             left[HEAD_TREE] = False
         return Report((_syntax_finding(change.path, error),))
+    future = _misplaced_future(tree) if "__future__" in text else None
+    if future is not None:
+        return Report((_syntax_finding(change.path, future),))
     if left is not None:
         left[HEAD_TREE] = tree
     findings = []
@@ -90,6 +93,33 @@ def unwarned() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         yield
+
+
+def _misplaced_future(tree: ast.Module) -> SyntaxError | None:
+    """What the compiler says of a `from __future__` import that `ast.parse` takes:
+    one below other code (a function moved above it; found by an adversarial review),
+    or of a feature this Python does not know."""
+    import __future__
+
+    import ast
+
+    first = 0
+    body = tree.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        first = 1  # the docstring
+    at_top = True
+    for index, statement in enumerate(body):
+        if not (isinstance(statement, ast.ImportFrom) and statement.module == "__future__"):
+            at_top = at_top and index < first
+            continue
+        if not at_top:
+            message = "from __future__ imports must occur at the beginning of the file"
+            return SyntaxError(message, ("", statement.lineno, 0, "", None, None))
+        for alias in statement.names:
+            if alias.name not in __future__.all_feature_names:
+                message = f"future feature {alias.name} is not defined"
+                return SyntaxError(message, ("", statement.lineno, 0, "", None, None))
+    return None
 
 
 def _syntax_finding(path: str, error: SyntaxError | ValueError) -> Finding:
