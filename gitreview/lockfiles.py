@@ -53,7 +53,14 @@ _REGISTRIES = (
     *("repo.hex.pm", "hex.pm", "cdn.cocoapods.org", "github.com/CocoaPods/Specs"),
     *("api.nuget.org", "proxy.golang.org"),
 )
-_REGISTRIES_OF = {"composer.lock": ("api.github.com/repos", "codeload.github.com", "github.com")}
+# composer.lock's `url` keys name funding pages too (`"funding": [{"url": ...}]`).
+_FUNDING = (
+    *("tidelift.com", "opencollective.com", "www.patreon.com", "ko-fi.com"),
+    *("liberapay.com", "www.paypal.me", "www.paypal.com", "www.buymeacoffee.com"),
+)
+_REGISTRIES_OF = {
+    "composer.lock": ("api.github.com/repos", "codeload.github.com", "github.com", *_FUNDING)
+}
 # A URL (`https://`, `git+ssh://`, Cargo's `registry+https://`) or git's `git@host:path`.
 _URL = r"""((?:[a-z][a-z0-9+.-]*://|git@)[^\s"'<>()\[\]{},;]+)"""
 # Where each lock file says a package comes from: the URL after the key that names
@@ -73,12 +80,13 @@ _SOURCES = {
         (("Cargo.lock",), r"\bsource\s*="),
         (("poetry.lock", "pdm.lock"), r"\burl\s*="),
         (("uv.lock",), r"\b(?:registry|git|url)\s*="),
-        (("Pipfile.lock",), r'"url":'),
+        (("Pipfile.lock",), r'"(?:url|git|file)":'),
         (("Gemfile.lock",), r"\bremote:"),
         (("flake.lock",), r'"url":'),
         (("mix.lock",), r":git,"),
-        (("Podfile.lock",), r":git\s*=>"),
-        (("composer.lock",), r'"url":(?=\s*"[^"]*(?:\.git"|/zipball/|/tarball/|\.zip"|\.tar))'),
+        # The lock file is YAML (`:git: https://...`); the Podfile is Ruby (`:git =>`).
+        (("Podfile.lock",), r":(?:git|http|podspec)(?:\s*=>|:)"),
+        (("composer.lock",), r'"url":'),
     )
     for name in names
 }
@@ -97,8 +105,8 @@ def outside_sources(path: str, added: Iterable[tuple[int, str]]) -> Iterator[tup
         return
     sources = re.compile(_SOURCES[name])
     allowed = (*_REGISTRIES, *_REGISTRIES_OF.get(name, ()))
+    added = list(added)
     if name == "flake.lock":
-        added = list(added)
         yield from _flake_owners(added)
     found: dict[str, list[int]] = {}  # a server -> the added lines naming it
     said: dict[str, str] = {}  # a server -> its message
@@ -119,10 +127,79 @@ def outside_sources(path: str, added: Iterable[tuple[int, str]]) -> Iterator[tup
             lines = found.setdefault(key, [])
             if not lines or lines[-1] != number:
                 lines.append(number)
+    if name in ("package-lock.json", "npm-shrinkwrap.json"):
+        yield from _npm_specs(added)
     for key, lines in found.items():
         others = len(lines) - 1
         more = f" (and {others} more added line{'s' if others > 1 else ''})" if others else ""
         yield lines[0], said[key] + more, len(lines)
+
+
+def _npm_specs(added: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str, int]]:
+    """A version 1 package-lock.json's dependency taken from elsewhere than the
+    registry, which it writes as its `version` with no `resolved` line
+    (`"version": "github:owner/left-pad#sha"`; found by an adversarial review)."""
+    for number, text in added:
+        found = _NPM_SPEC.search(text)
+        if found:
+            yield number, f"takes a package from {_shown(found[1])}, no public registry", 1
+
+
+_NPM_SPEC = lazy_compile(r'"version":\s*"((?:github|gitlab|bitbucket|gist|git|file|link):[^"]+)"')
+
+
+def moved_packages(
+    path: str, old: str | None, new: str | None, added: Iterable[tuple[int, str]]
+) -> Iterator[tuple[int, str]]:
+    """The added lines of a composer.lock that take a package it had before from
+    another GitHub repository (`symfony/console` from a fork of another owner: any
+    owner is allowed there, since composer installs from GitHub's archives; found by
+    an adversarial review), each with a message."""
+    if posixpath.basename(path) != "composer.lock" or old is None or new is None:
+        return
+    before, after = _composer_repositories(old), _composer_repositories(new)
+    lines = list(added)
+    for package, repositories in sorted(after.items()):
+        known = before.get(package)
+        for repository in sorted(repositories - (known or repositories)):
+            number = next((n for n, text in lines if repository in text.lower()), None)
+            if number is not None:
+                yield number, f"takes {package} from another GitHub repository: {repository}"
+
+
+def _composer_repositories(text: str) -> dict[str, set[str]]:
+    """Each package's GitHub repositories (`owner/name`, lower-cased), from its source
+    and dist URLs."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return {}
+    found: dict[str, set[str]] = {}
+    if not isinstance(data, dict):
+        return found
+    for key in ("packages", "packages-dev"):
+        for entry in data.get(key) or ():
+            if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+                continue
+            for part in ("source", "dist"):
+                where = entry.get(part)
+                url = where.get("url") if isinstance(where, dict) else None
+                repository = _github_repository(url) if isinstance(url, str) else None
+                if repository:
+                    found.setdefault(entry["name"], set()).add(repository)
+    return found
+
+
+_GITHUB_REPOSITORY = lazy_compile(
+    r"(?:github\.com/|api\.github\.com/repos/|codeload\.github\.com/)([^/\s\"]+/[^/\s\"]+?)(?:\.git)?(?:/|$)"
+)
+
+
+def _github_repository(url: str) -> str | None:
+    found = _GITHUB_REPOSITORY.search(url.lower())
+    return found[1] if found else None
 
 
 def _flake_owners(added: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str, int]]:

@@ -326,6 +326,20 @@ def test_a_lock_file_giving_a_package_another_s_tarball(tmp_path: Path, what: st
             "  - Alamofire (from `https://x`):\n    :git => https://evil.example/a.git",
             "evil.example",
         ),
+        # Found by a tenth adversarial review.
+        ("Podfile.lock", "  Alamofire:\n    :git: https://evil.example/a.git", "evil.example"),
+        ("Pipfile.lock", '  "requests": {"git": "https://evil.example/r.git"},', "evil.example"),
+        ("Pipfile.lock", '  "requests": {"file": "https://evil.example/r.zip"},', "evil.example"),
+        (
+            "composer.lock",
+            '  "dist": {"type": "zip", "url": "https://evil.example/dist/a-b-1.0.0"},',
+            "evil.example",
+        ),
+        (
+            "package-lock.json",
+            '    "left-pad": {\n      "version": "github:evil/left-pad#abcdef",',
+            "github:evil/left-pad",
+        ),
     ],
 )
 def test_lock_files_name_their_sources_in_their_own_words(
@@ -335,3 +349,33 @@ def test_lock_files_name_their_sources_in_their_own_words(
     CocoaPods' git sources were read as no source at all."""
     found = list(lockfiles.outside_sources(name, enumerate(line.split("\n"), 1)))
     assert found and server in found[0][1], found
+
+
+def test_a_composer_package_taken_from_another_github_repository() -> None:
+    """Found by a tenth adversarial review: composer installs from GitHub's archives, so
+    any owner there passed, and symfony/console could come from a fork."""
+
+    def lock(owner: str, sha: str) -> str:
+        return json.dumps(
+            {
+                "packages": [
+                    {
+                        "name": "symfony/console",
+                        "source": {"type": "git", "url": f"https://github.com/{owner}/console.git"},
+                        "dist": {
+                            "type": "zip",
+                            "url": f"https://api.github.com/repos/{owner}/console/zipball/{sha}",
+                        },
+                    },
+                    {"funding": [{"url": "https://tidelift.com/funding/x", "type": "tidelift"}]},
+                ]
+            },
+            indent=4,
+        )
+
+    old, updated, forked = lock("symfony", "aaa"), lock("symfony", "bbb"), lock("symf0ny-x", "bbb")
+    for new, expected in ((updated, []), (forked, ["symf0ny-x/console"])):
+        added = [(n, line) for n, line in enumerate(new.split("\n"), 1) if line not in old]
+        found = list(lockfiles.moved_packages("composer.lock", old, new, added))
+        assert [message.rpartition(": ")[2] for _, message in found] == expected
+        assert not list(lockfiles.outside_sources("composer.lock", added))

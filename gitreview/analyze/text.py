@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from gitreview import secrets
 from gitreview.analyze.base import Report, Rule, Subject
-from gitreview.lockfiles import is_lock_file, other_packages, outside_sources
+from gitreview.lockfiles import is_lock_file, moved_packages, other_packages, outside_sources
 from gitreview.model import MODE_EXECUTABLE, MODE_FILE, FileChange, Finding, Line
 from gitreview.patterns import lazy_compile
 
@@ -66,7 +66,7 @@ def analyze(subject: Subject) -> Report:
         findings += _tokens(change.path, added)
         findings += _whitespace(subject, added)
         if is_lock_file(change.path):
-            findings += _lockfile_sources(change.path, subject.new_text, added)
+            findings += _lockfile_sources(change.path, subject.old_text, subject.new_text, added)
     elif subject.kind == "binary":
         findings += _binary_lines(subject)
     return Report(tuple(findings))
@@ -108,11 +108,15 @@ def _head_segments(subject: Subject) -> list[list[tuple[int, str]]]:
 _SEVERITY = {rule.id: rule.severity for rule in RULES}
 
 
-def _lockfile_sources(path: str, text: str | None, added: Mapping[int, Line]) -> Iterator[Finding]:
+def _lockfile_sources(
+    path: str, old: str | None, new: str | None, added: Mapping[int, Line]
+) -> Iterator[Finding]:
     lines = [(number, added[number].text) for number in sorted(added)]
     for number, message, _ in outside_sources(path, lines):
         yield _finding("text/lockfile-source", path, number, message)
-    for number, message in other_packages(path, text, lines):
+    for number, message in other_packages(path, new, lines):
+        yield _finding("text/lockfile-source", path, number, message)
+    for number, message in moved_packages(path, old, new, lines):
         yield _finding("text/lockfile-source", path, number, message)
 
 
