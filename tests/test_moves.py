@@ -223,12 +223,12 @@ DOC = """\
 
 Read this first.
 
-## Install
+## On Linux
 
 Run the installer and answer every question it asks you.
 It takes a minute on a fast machine, longer elsewhere.
 
-## Configure
+## On Windows
 
 Edit the settings file and restart the service afterwards.
 Every key has a default that suits most machines.
@@ -238,12 +238,12 @@ DOC_SWAPPED = """\
 
 Read this first.
 
-## Configure
+## On Windows
 
 Edit the settings file and restart the service afterwards.
 Every key has a default that suits most machines.
 
-## Install
+## On Linux
 
 Run the installer and answer every question it asks you.
 It takes a minute on a fast machine, longer elsewhere.
@@ -251,7 +251,7 @@ It takes a minute on a fast machine, longer elsewhere.
 NESTED = """\
 # Tool
 
-## Install
+## On Linux
 
 ### Windows
 
@@ -266,7 +266,7 @@ Nothing else is left behind.
 NESTED_MOVED = """\
 # Tool
 
-## Install
+## On Linux
 
 ## Uninstall
 
@@ -278,7 +278,7 @@ Nothing else is left behind.
 Run the installer as an administrator and reboot once it is done.
 Then sign in again.
 """
-INSTALL = "## Install" + DOC.split("## Install")[1].split("## Configure")[0]
+INSTALL = "## On Linux" + DOC.split("## On Linux")[1].split("## On Windows")[0]
 CONNECT = (
     "def connect(options={**DEFAULTS}):\n"
     '    """Open a connection with the options, checked."""\n'
@@ -288,12 +288,12 @@ CHANGES = "".join(f'DEFAULTS["option_{n}"] = {n}\n' for n in range(8))
 MUTATED = 'DEFAULTS = {"timeout": 10}\n\n\n' + CONNECT + "\n\n" + CHANGES
 MUTATED_MOVED = 'DEFAULTS = {"timeout": 10}\n' + CHANGES + "\n\n" + CONNECT
 LABELLED_INSTALL = (
-    "## Install\n\nRun the installer and answer every question it asks you.\n"
+    "## On Linux\n\nRun the installer and answer every question it asks you.\n"
     "It takes a minute on a fast machine, longer elsewhere.\n\n"
     "[docs]: https://example.com/install\n"
 )
 LABELLED_CONFIGURE = (
-    "## Configure\n\nEdit the settings file and restart the service afterwards.\n"
+    "## On Windows\n\nEdit the settings file and restart the service afterwards.\n"
     "Every key has a default that suits most machines.\n\n"
     "[docs]: https://example.com/configure\n"
 )
@@ -683,21 +683,21 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
     (
         "two numbered steps swapped (their headings number them)",
         {
-            "guide.md": DOC.replace("## Install", "## 1. Install").replace(
-                "## Configure", "## 2. Configure"
+            "guide.md": DOC.replace("## On Linux", "## 1. Install").replace(
+                "## On Windows", "## 2. Configure"
             )
         },
         {
-            "guide.md": DOC_SWAPPED.replace("## Install", "## 1. Install").replace(
-                "## Configure", "## 2. Configure"
+            "guide.md": DOC_SWAPPED.replace("## On Linux", "## 1. Install").replace(
+                "## On Windows", "## 2. Configure"
             )
         },
         "significant",
     ),
     (
         "a section moved after one whose heading says what comes next",
-        {"guide.md": DOC.replace("## Configure", "## Then configure")},
-        {"guide.md": DOC_SWAPPED.replace("## Configure", "## Then configure")},
+        {"guide.md": DOC.replace("## On Windows", "## Then configure")},
+        {"guide.md": DOC_SWAPPED.replace("## On Windows", "## Then configure")},
         "significant",
     ),
     (
@@ -867,12 +867,12 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "a Markdown section moved into a Hugo shortcode's block",
         {
             "guide.md": DOC.replace(
-                "## Install", "{{% beta %}}\n\nBeta only.\n\n{{% /beta %}}\n\n## Install"
+                "## On Linux", "{{% beta %}}\n\nBeta only.\n\n{{% /beta %}}\n\n## On Linux"
             )
         },
         {
             "guide.md": DOC_SWAPPED.replace(
-                "## Configure", "{{% beta %}}\n\nBeta only.\n\n{{% /beta %}}\n\n## Configure"
+                "## On Windows", "{{% beta %}}\n\nBeta only.\n\n{{% /beta %}}\n\n## On Windows"
             )
         },
         "significant",

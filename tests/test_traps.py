@@ -1113,6 +1113,18 @@ TRAPS: list[tuple[str, str, str, str]] = [
         for module in ("clr", "cppimport.import_hook", "nimporter", "locust", "qtpy", "pyqtgraph")
     ),
     (
+        "a how-to's sections reordered, no heading numbering them",
+        "CONTRIBUTING.md",
+        "# Contributing\n\n## Create a virtual environment\n\nRun python -m venv .venv and\n"
+        "activate it in your shell.\n\n## Install the dependencies\n\nRun pip install -e .\n"
+        "from the root of the checkout.\n\n## Start the server\n\nRun make serve and open\n"
+        "the page it prints.\n",
+        "# Contributing\n\n## Install the dependencies\n\nRun pip install -e .\n"
+        "from the root of the checkout.\n\n## Start the server\n\nRun make serve and open\n"
+        "the page it prints.\n\n## Create a virtual environment\n\nRun python -m venv .venv and\n"
+        "activate it in your shell.\n",
+    ),
+    (
         "a function moved above the __future__ import (the module no longer compiles)",
         "pages.py",
         "from __future__ import annotations\n\n\ndef render(page: str) -> str:\n"

@@ -51,10 +51,23 @@ _NOT_WHOLE = (
 )
 # A Markdown link reference definition, `[label]: target`.
 _LINK_DEFINITION = lazy_compile(r" {0,3}\[[^\]]+\]:")
-# A heading slug that numbers or sequences its section: a digit, or a word of order.
+# A heading slug that numbers or sequences its section: a digit, or a word of order;
+# or that opens with a verb a procedure's step does (found by an adversarial review:
+# "Create a virtual environment" moved below "Install the dependencies").
 _SEQUENCE = lazy_compile(
     r"\d|(?:^|-)(?:step|steps|first|second|third|then|next|finally|last|before|after|"
     r"phase|stage|part|chapter|prerequisites?|afterwards?)(?:-|$)"
+    r"|^(?:install|uninstall|create|configure|set|setup|run|start|stop|restart|build|deploy"
+    r"|add|enable|disable|update|upgrade|clone|download|upload|initiali[sz]e|init|activate"
+    r"|open|close|register|generate|verify|test|publish|push|commit|connect|launch|import"
+    r"|export|migrate|prepare|copy|edit|write|define|get|make|check|apply|remove|delete|log"
+    r"|sign|login|choose|select|mount|compile|load|bootstrap|fork|seed|tag|release|merge"
+    r"|rebase|backup|restore|provision|authenticate|authorize|grant|invite|wait|reboot"
+    r"|reload|refresh|sync|fetch|pull|checkout|switch|save|submit"
+    # and the steps' nouns: Installation, then Configuration, then Usage
+    r"|installation|configuration|deployment|initiali[sz]ation|registration|activation"
+    r"|migration|preparation|requirements|getting|quick-?start|usage)"
+    r"(?:-|$)"
 )
 _SAME_ORIGIN = {origin: lazy_compile(re.escape(origin) + "+") for origin in "-+"}
 
