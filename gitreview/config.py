@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from gitreview.errors import Exit, UserError
+from gitreview.sites import Site
 
 CONFIG_FILE = ".gitreview.yml"
 SEVERITIES = ("info", "warning", "error")
@@ -57,6 +58,9 @@ class Config(NamedTuple):
     metadata_keys: tuple[str, ...] = DEFAULT_METADATA_KEYS
     frontmatter_schemas: tuple[FrontmatterSchema, ...] = ()
     roles: tuple[Role, ...] = ()
+    # Not configured: what the documentation sites' own configuration, at both ends
+    # of the range, makes of its pages (sites.py), read by the pipeline.
+    site: Site = Site()
 
 
 def load_schema(name: str) -> dict[str, Any]:

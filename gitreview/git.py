@@ -722,19 +722,21 @@ def _subject(commit: bytes) -> str:
 def _submodules(tree: bytes, id_size: int) -> set[bytes]:
     """The names of a raw tree object's submodules: its `MODE NAME\\0ID` records of
     mode 160000 (the ID `id_size` bytes)."""
-    names: set[bytes] = set()
     if b"160000 " not in tree:  # the common case: no submodule in the folder
-        return names
+        return set()
+    return {name for mode, name in _tree_entries(tree, id_size) if mode == b"160000"}
+
+
+def _tree_entries(tree: bytes, id_size: int) -> Iterator[tuple[bytes, bytes]]:
+    """A raw tree object's entries, as their modes and names."""
     position = 0
     while position < len(tree):
         space = tree.find(b" ", position)
         end = tree.find(b"\0", space)
         if space < 0 or end < 0:
             break
-        if tree[position:space] == b"160000":
-            names.add(tree[space + 1 : end])
+        yield tree[position:space], tree[space + 1 : end]
         position = end + 1 + id_size
-    return names
 
 
 class TreeReader:
@@ -780,6 +782,19 @@ class TreeReader:
                 names = _submodules(tree.data, len(tree.oid) // 2)
             self._submodules[folder] = names
         return name.encode("utf-8", "surrogateescape") in self._submodules[folder]
+
+    def names_in(self, folders: Sequence[str]) -> dict[str, frozenset[str]]:
+        """The names each folder holds ("" for the root; none for a folder the tree
+        has not), each folder's tree read once, together."""
+        found = self._objects.lookup_many([f"{self._commit}:{folder}" for folder in folders])
+        return {
+            folder: frozenset(
+                path_text(name) for _, name in _tree_entries(tree.data, len(tree.oid) // 2)
+            )
+            if tree is not None and tree.kind == "tree"
+            else frozenset()
+            for folder, tree in zip(folders, found, strict=True)
+        }
 
     def _entry_type(self, path: str) -> str | None:
         path = path.strip("/")

@@ -206,6 +206,7 @@ def classify_range(
             head.pages.close()
         raise
     settings = _with_schema_texts(settings, trusted.read, tree)
+    settings = _with_site(settings, (trusted, head), sized.paths())
     from gitreview.analyze.trust import Origin
     from gitreview.verdicts import Terms, start_provers
 
@@ -412,7 +413,7 @@ def _classify(
     )
     alike = _Alike()
     for change, entry, data in proving:
-        files.append(_restored(change, entry, data, contents, blobs, alike))
+        files.append(_restored(change, entry, data, contents, blobs, alike, terms.settings))
         findings += entry.findings
     if order is not None:
         files.sort(key=lambda c: order[c.change.path])  # moves go in the range's order
@@ -447,6 +448,7 @@ def _restored(
     contents: Contents,
     blobs: ObjectReader | None,
     alike: _Alike,
+    settings: Config,
 ) -> Classified:
     """The file as it was classified when its entry was stored: its blobs are read
     again only to put its content in the manifest (`_full`), and for its outline
@@ -461,7 +463,7 @@ def _restored(
         hunks=tuple(map(alike, verdict.hunks)),
         evidence=alike(verdict.evidence),
     )
-    if outlines(verdict, change, entry.kind):
+    if outlines(verdict, change, entry.kind, settings.site):
         # The analysis decoded both sides (entry.texts): the outline reads them again.
         old = _side(change.old_oid, change.old_data, change.old_path or change.path, blobs)
         new = _side(change.new_oid, change.new_data, change.path, blobs)
@@ -679,6 +681,27 @@ def _with_schema_texts(settings: Config, read: Callable[[str], bytes | None], si
             entry = entry._replace(text=text, read_from=side)
         schemas.append(entry)
     return settings._replace(frontmatter_schemas=tuple(schemas))
+
+
+def _with_site(settings: Config, trees: Iterable[TreeReader], paths: Iterable[str]) -> Config:
+    """The configuration with what the documentation sites make of the range's
+    Markdown pages (sites.py), read at both ends: a setting either has counts."""
+    from gitreview.pages import is_markdown
+    from gitreview.sites import Site, candidates, site_folders, site_of
+
+    pages = [path for path in paths if is_markdown(path)]
+    if not pages:
+        return settings
+    folders = site_folders(pages)
+    found = []
+    for tree in dict.fromkeys(trees):  # one tree when the range has no base
+        wanted = candidates(tree.names_in(folders))
+        found.append(site_of(dict(zip(wanted, tree.read_many(wanted), strict=True))))
+    site = Site(
+        mdx=tuple(sorted({scope for one in found for scope in one.mdx})),
+        breaks=tuple(sorted({scope for one in found for scope in one.breaks})),
+    )
+    return settings._replace(site=site) if site != settings.site else settings
 
 
 def _name(config: str | Path | None) -> str | None:

@@ -22,6 +22,7 @@ from gitreview.classify.base import (
 from gitreview.classify.outline import Outline, can_start_unit
 from gitreview.classify.position import position_matters
 from gitreview.model import FileChange, Hunk
+from gitreview.sites import Site
 
 __all__ = [
     "FileFacts",
@@ -69,6 +70,8 @@ _WHY = {
     "position": "it touches lines whose position is syntax (a shebang, a coding cookie, "
     "a Go build constraint)",
     "mdx": "an MDX file: its JavaScript and JSX are read by no rule, so no hunk of it is proved",
+    "mdx-site": "a page its site compiles as MDX (Docusaurus, sites.py): its JavaScript and "
+    "JSX are read by no rule, so no hunk of it is proved",
     "test-data": "a file in a folder of test data (testdata/, fixtures/, __snapshots__/...), "
     "which tests may read byte for byte: no hunk of it is proved",
     "text-data": "a .txt file that is no documentation (outside a docs folder, not named as "
@@ -94,13 +97,13 @@ def outlined(
     return verdict._replace(outline=Outline(kind, old, new))
 
 
-def outlines(verdict: FileVerdict, change: FileChange, kind: str) -> bool:
+def outlines(verdict: FileVerdict, change: FileChange, kind: str, site: Site) -> bool:
     """Whether a moved block may read the file's outline: a moved unit may make a
     hunk trivial later, or be the source of one (a deleted file too), where a
     changed line can start a unit."""
     if verdict.classification == "trivial" and change.status != "deleted":
         return False
-    return can_start_unit(change, kind) and not _unproved(change.path, kind)
+    return can_start_unit(change, kind) and not _unproved(change.path, kind, site)
 
 
 def _classify(facts: FileFacts) -> FileVerdict:
@@ -175,7 +178,7 @@ def _classify_hunk(facts: FileFacts, hunk: Hunk) -> Verdict:
         return Verdict("significant", (facts.change.status,), _WHY[facts.change.status])
     if position_matters(facts, hunk):
         return Verdict("significant", ("content",), _WHY["position"])
-    unproved = _unproved(facts.change.path, facts.kind)
+    unproved = _unproved(facts.change.path, facts.kind, facts.config.site)
     if unproved:
         return Verdict("significant", ("content",), _WHY[unproved])
     for rule in HUNK_RULES:
@@ -186,12 +189,14 @@ def _classify_hunk(facts: FileFacts, hunk: Hunk) -> Verdict:
     return Verdict("significant", (reason,), _WHY[reason])
 
 
-def _unproved(path: str, kind: str) -> str:
+def _unproved(path: str, kind: str, site: Site) -> str:
     """Why no hunk of the file may be proved trivial, whatever its kind's rules say
-    ("" when they may): found by an adversarial review."""
+    ("" when they may): found by adversarial reviews."""
     lowered = path.lower()
     if lowered.endswith(".mdx"):
         return "mdx"  # JavaScript (`export const poem = \`...\``, `{...}`, JSX) in Markdown
+    if kind == "markdown" and site.mdx_at(path):
+        return "mdx-site"  # Docusaurus compiles `.md` as MDX too
     folders = lowered.split("/")[:-1]
     if renames.is_test_data(lowered):
         return "test-data"

@@ -137,9 +137,9 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     if old_text.startswith("{") or new_text.startswith("{"):
         return None  # Hugo's JSON front matter: a string's line break breaks the build
-    if _breaks_are_syntax(facts.change.path) or any(
-        _extension_syntax(line.text) for line in hunk.lines if line.origin != " "
-    ):
+    if _breaks_are_syntax(facts.change.path) or facts.config.site.breaks_at(facts.change.path):
+        return None
+    if any(_extension_syntax(line.text) for line in hunk.lines if line.origin != " "):
         return None
     for side, text, first, count in (
         ("old", old_text, hunk.old_start, hunk.old_count),
