@@ -936,9 +936,12 @@ class TreeReader:
 # (one a .c file defines is its own: its text shows it). Git's 330 headers: 0.14 s.
 # Any macro: a name defined as another (`#define show dbg_expr`) called with
 # arguments is that one's call (found by an adversarial review).
-_MACRO = r"^[[:space:]]*#[[:space:]]*define[[:space:]]+[A-Za-z_][A-Za-z0-9_]*"
-_MACRO_NAME = lazy_compile(r"define\s+(\w+)")
-_HEADERS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tcc", ".tpp")
+# `%:` is the digraph of `#`, and a comment may stand where a space does
+# (`#/**/define`, `#define/**/show`): found by an adversarial review.
+_C_SPACE = r"([[:space:]]|/\*[^*]*\*/)"
+_MACRO = rf"^[[:space:]]*(#|%:){_C_SPACE}*define{_C_SPACE}+[A-Za-z_][A-Za-z0-9_]*"
+_MACRO_NAME = lazy_compile(r"define(?:\s|/\*[^*]*\*/)+(\w+)")
+_HEADERS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tcc", ".tpp", ".inc", ".def")
 
 # More literals than this are looked for by reading the files instead of git grep,
 # which tries each literal on its own: over 4,000 pages, 100 names took it 0.4 s,

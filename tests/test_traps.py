@@ -1167,6 +1167,20 @@ LOWERCASE_MACROS = {
         "significant",
     ),
     "a function of the project's headers (control)": (SHOW_FUNCTION, "show", "trivial"),
+    # Found by a tenth adversarial review: other spellings of the definition.
+    "a lowercase macro of an .inc header": (
+        {"include/show.inc": "#define show(x) puts(#x)\n"},
+        "show",
+        "significant",
+    ),
+    **{
+        f"a lowercase macro defined as {spelled!r}": (
+            {"include/show.h": f"{spelled}(x) puts(#x)\n"},
+            "show",
+            "significant",
+        )
+        for spelled in ("%:define show", "#/**/define show", "#define/**/show")
+    },
 }
 
 

@@ -81,7 +81,8 @@ _RARE_SPACE = lazy_compile(r"[\f\v]")
 # C and C++ macros that stringize their argument (`#x`), Rust's stringify!.
 # (`%:` is the digraph of `#`.)
 _STRINGIZE = lazy_compile(
-    r"(?:#|%:)[ \t]*define[^\n]*(?:[^#\n%]#|[^%\n]%:)[ \t]*[A-Za-z_(]|\bstringify!"
+    r"(?:#|%:)(?:[ \t]|/\*[^*\n]*\*/)*define[^\n]*(?:[^#\n%]#|[^%\n]%:)[ \t]*[A-Za-z_(]"
+    r"|\bstringify!"
 )
 
 
@@ -103,7 +104,9 @@ _MACRO_CALL = {
 # `g_assert`, `g_return_if_fail`; Check's `ck_assert_int_eq`; cmocka's `assert_true`).
 _C_CALL = lazy_compile(rf"\b([A-Za-z_]\w*){_GAP}\(", re.DOTALL)
 _C_CHECK = lazy_compile(r"(?i)assert|expect|check|verify|require|ensure|return_(?:val_)?if|warn_if")
-_C_DEFINED = lazy_compile(r"^[ \t]*(?:#|%:)[ \t]*define[ \t]+(\w+)", re.MULTILINE)
+_C_DEFINED = lazy_compile(
+    r"^[ \t]*(?:#|%:)(?:[ \t]|/\*[^*\n]*\*/)*define(?:[ \t]|/\*[^*\n]*\*/)+(\w+)", re.MULTILINE
+)
 _NOT_CALLS = frozenset(
     {
         *("if", "while", "for", "switch", "return", "sizeof", "alignof", "_Alignof"),
