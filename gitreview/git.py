@@ -840,6 +840,9 @@ class TreeReader:
             self._lookup(path)
         return self._oids[path]
 
+    def is_submodule(self, path: str) -> bool:
+        return self._entry_type(path) == "commit"
+
     def is_file(self, path: str) -> bool:
         return self._entry_type(path) == "blob"
 

@@ -539,3 +539,23 @@ def test_a_txt_file_read_by_a_tool_keeps_its_reason(tmp_path: Path) -> None:
     repo = before_and_after(tmp_path / "repo", "requirements.txt", "flask==2.0\n", "flask==3.0\n")
     [hunk] = files_by_path(manifest_of("--repo", repo, "HEAD"))["requirements.txt"]["hunks"]
     assert hunk["reasons"] == ["no-analysis"]
+
+
+def test_show_of_a_submodule_handle_names_its_commit(fixture_repo: RepoFactory) -> None:
+    # Found by an adversarial review: the manifest's own handle was refused as unknown
+    # ("fetch its commits": a submodule's commits are in its own repository).
+    repo = fixture_repo("kinds")
+    manifest = manifest_of("--repo", repo, "v1..v2")
+    [handle] = [
+        item["handle"]
+        for batch in manifest["review"]["default"]["batches"]
+        for item in batch["handles"]
+        if item["handle"].startswith("vendor/schemas@")
+    ]
+    shown = run("show", "--repo", repo, handle)
+    commit = handle.partition("@")[2]
+    assert (shown.status, shown.stdout) == (
+        0,
+        f"(submodule vendor/schemas: commit {commit}, in the submodule's own repository: "
+        f"git -C vendor/schemas show {commit})\n",
+    )

@@ -10,6 +10,7 @@ and the others are still printed.
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Sequence
 from functools import cache
@@ -70,6 +71,14 @@ class _Blobs:
         self.side = cache(self._side)
         self.hunks = cache(self._hunks)
 
+    def submodule(self, path: str) -> bool:
+        """Whether the path is a submodule at HEAD (its commits are in its own
+        repository, not in this one)."""
+        from gitreview.git import TreeReader
+
+        head = self._repository.resolve_commit("HEAD")
+        return head is not None and TreeReader(self._repository, head).is_submodule(path)
+
     def _side(self, oid: str, handle: str) -> _Side:
         found = self._repository.blob_by_prefix(oid)
         if found is None:
@@ -110,7 +119,18 @@ def _show(blobs: _Blobs, text: str, *, context: int, new: bool, header: bool) ->
                 status=Exit.HANDLE,
                 hint="handles from a patch without index lines have none and cannot be shown",
             )
-        side = blobs.side(handle.oid, text)
+        try:
+            side = blobs.side(handle.oid, text)
+        except UserError:
+            if handle.first is None and blobs.submodule(handle.path):
+                # The manifest's handle of a submodule's new commit (found by an
+                # adversarial review: it was refused as unknown, "fetch its commits").
+                note = (
+                    f"(submodule {handle.path}: commit {handle.oid}, in the submodule's own "
+                    f"repository: git -C {shlex.quote(handle.path)} show {handle.oid})\n"
+                )
+                return f"{hunk_header(text, None)}\n{note}" if header else note
+            raise
         if side.binary:
             # The manifest's own handle of a binary file: what there is to say of it
             # (found by an adversarial review: it was refused as "malformed or unknown").
