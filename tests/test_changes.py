@@ -364,6 +364,7 @@ RENAMES = [
             ("api/hello.py", "api/hi.py"),
             ("pkg/testdata/golden.txt", "pkg/testdata/golden_old.txt"),
             ("extension/manifest.json", "extension/manifest.v3.json"),
+            ("src/pkg/core.pyi", "src/pkg/base.pyi"),
         )
     ),
 ]

@@ -285,9 +285,12 @@ def _output(path: str) -> str:
     """The whole path of a file whose name is what a build makes of it or reads from
     it: a Rust binary, example or benchmark (`src/bin/deploy.rs` builds `deploy`), a
     Java class (its public class must be named as the file), a Jekyll post (its date
-    and address)."""
+    and address), a Python stub (the module it types: type checkers pair them by
+    path; found by an adversarial review)."""
     if path.endswith((".java", ".php")):
         return posixpath.basename(path)  # Java's public class, PHP's PSR-4 autoloading
+    if path.endswith(".pyi"):
+        return path
     return path if _NAMED_OUTPUT.search(path) else ""
 
 
