@@ -106,8 +106,8 @@ def outside_sources(path: str, added: Iterable[tuple[int, str]]) -> Iterator[tup
     sources = re.compile(_SOURCES[name])
     allowed = (*_REGISTRIES, *_REGISTRIES_OF.get(name, ()))
     added = list(added)
-    if name == "flake.lock":
-        yield from _flake_owners(added)
+    if name in _NAMED_ELSEWHERE:
+        yield from _named_elsewhere(added, *_NAMED_ELSEWHERE[name])
     found: dict[str, list[int]] = {}  # a server -> the added lines naming it
     said: dict[str, str] = {}  # a server -> its message
     for number, text in added:
@@ -127,25 +127,10 @@ def outside_sources(path: str, added: Iterable[tuple[int, str]]) -> Iterator[tup
             lines = found.setdefault(key, [])
             if not lines or lines[-1] != number:
                 lines.append(number)
-    if name in ("package-lock.json", "npm-shrinkwrap.json"):
-        yield from _npm_specs(added)
     for key, lines in found.items():
         others = len(lines) - 1
         more = f" (and {others} more added line{'s' if others > 1 else ''})" if others else ""
         yield lines[0], said[key] + more, len(lines)
-
-
-def _npm_specs(added: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str, int]]:
-    """A version 1 package-lock.json's dependency taken from elsewhere than the
-    registry, which it writes as its `version` with no `resolved` line
-    (`"version": "github:owner/left-pad#sha"`; found by an adversarial review)."""
-    for number, text in added:
-        found = _NPM_SPEC.search(text)
-        if found:
-            yield number, f"takes a package from {_shown(found[1])}, no public registry", 1
-
-
-_NPM_SPEC = lazy_compile(r'"version":\s*"((?:github|gitlab|bitbucket|gist|git|file|link):[^"]+)"')
 
 
 def moved_packages(
@@ -202,18 +187,32 @@ def _github_repository(url: str) -> str | None:
     return found[1] if found else None
 
 
-def _flake_owners(added: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str, int]]:
-    """A Nix flake.lock's added `owner` lines: a GitHub or GitLab input is named by
-    its owner and repository, with no URL, so an input whose owner changed fetches
-    another's code (found by an adversarial review). An update changes `rev` and
-    `narHash`, not `owner`."""
+def _named_elsewhere(
+    added: Iterable[tuple[int, str]], pattern: re.Pattern[str], says: str
+) -> Iterator[tuple[int, str, int]]:
+    """Each added line naming a source in the lock file's own words, which no URL
+    gives (`_NAMED_ELSEWHERE`), with its message."""
     for number, text in added:
-        found = _FLAKE_OWNER.search(text)
+        found = pattern.search(text)
         if found:
-            yield number, f"takes a flake input from the owner {found[1]!r} (added or changed)", 1
+            yield number, says.format(_shown(found[1])), 1
 
 
-_FLAKE_OWNER = lazy_compile(r'"owner":\s*"([^"]+)"')
+# Sources a lock file names without a URL (found by adversarial reviews): a Nix
+# flake.lock's GitHub or GitLab input by its owner and repository (an update changes
+# `rev` and `narHash`, not `owner`: an owner added or changed fetches another's code),
+# and a version 1 package-lock.json's dependency from elsewhere than the registry,
+# written as its `version` with no `resolved` line (`"github:owner/left-pad#sha"`).
+_NPM_SPEC = lazy_compile(r'"version":\s*"((?:github|gitlab|bitbucket|gist|git|file|link):[^"]+)"')
+_NPM_SAYS = "takes a package from {}, no public registry"
+_NAMED_ELSEWHERE = {
+    "flake.lock": (
+        lazy_compile(r'"owner":\s*"([^"]+)"'),
+        "takes a flake input from the owner '{}' (added or changed)",
+    ),
+    "package-lock.json": (_NPM_SPEC, _NPM_SAYS),
+    "npm-shrinkwrap.json": (_NPM_SPEC, _NPM_SAYS),
+}
 
 
 def other_packages(
