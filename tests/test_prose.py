@@ -2,11 +2,12 @@
 that look like them but change meaning."""
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 from manifests import files_by_path, manifest_of
-from repos import RepoFactory
+from repos import RepoFactory, before_and_after
 
 from gitreview.classify.prose_words import osa_distance, typo_edits
 from gitreview.pipeline import Classified, classify_range
@@ -202,3 +203,28 @@ def test_typo_edits(old: str, new: str, edits: int | None) -> None:
 
 def test_osa_distance_counts_a_swap_as_one_edit() -> None:
     assert [osa_distance(*pair) for pair in (("ab", "ba"), ("abc", "ca"), ("", "ab"))] == [1, 3, 2]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # A list item's own marker, on both sides (tldr's style guide).
+        (
+            "# Aliases\n\n2. **Provides a new alias**, such as `ni` for `New-Item`. In this\n"
+            "case, use the standard template.\n",
+            "# Aliases\n\n2. **Provides a new alias**, such as `ni` for `New-Item`.\n"
+            "In this case, use the standard template.\n",
+        ),
+        # An autolink starting a line is no tag.
+        (
+            "# Links\n\nFor example, use this instead of\n<https://example.com/en-us/cd>.\n",
+            "# Links\n\nFor example, use this instead of <https://example.com/en-us/cd>.\n",
+        ),
+    ],
+)
+def test_a_re_wrap_keeping_its_list_marker_or_an_autolink_is_reflow(
+    tmp_path: Path, old: str, new: str
+) -> None:
+    repo = before_and_after(tmp_path / "repo", "guide.md", old, new)
+    entry = files_by_path(manifest_of("--repo", repo, "HEAD"))["guide.md"]
+    assert (entry["classification"], entry["reasons"]) == ("trivial", ["reflow"])

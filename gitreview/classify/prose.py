@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
 from gitreview.analyze import lexical
@@ -141,6 +141,8 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     if any(_extension_syntax(line.text) for line in hunk.lines if line.origin != " "):
         return None
+    if _line_starts(hunk.removed) != _line_starts(hunk.added):
+        return None
     for side, text, first, count in (
         ("old", old_text, hunk.old_start, hunk.old_count),
         ("new", new_text, hunk.new_start, hunk.new_count),
@@ -184,7 +186,7 @@ def _extension_syntax(line: str) -> bool:
         return True
     if line.lstrip().startswith(_LINE_STARTS) or _TARGET_OR_DEFINITION.match(line):
         return True
-    if _LIST_OR_TAG_START.match(line) or _SPACED_ATTRIBUTES.search(line):
+    if _SPACED_ATTRIBUTES.search(line):
         return True
     return any(marker in line for marker in ("{:", "{.", "{#", "--8<--", "{{", "{%"))
 
@@ -205,7 +207,19 @@ _LINE_STARTS = (
 # `2024. Upgrade` start one inside a paragraph, CommonMark only `1.`) or a tag
 # (kramdown's HTML block: `<s>` ends the paragraph); an attribute list written with
 # spaces (`{ .annotate }`). Found by an adversarial review.
-_LIST_OR_TAG_START = lazy_compile(r"[ \t]*(?:\d{1,9}[.)](?:[ \t]|$)|<[A-Za-z/!?])")
+_LIST_OR_TAG_START = lazy_compile(
+    r"[ \t]*(?:\d{1,9}[.)](?=[ \t]|$)|<(?![A-Za-z][A-Za-z0-9+.-]*:)[A-Za-z/!?][\w-]*)"
+)
+
+
+def _line_starts(lines: Sequence[Line]) -> list[str]:
+    """The ordered-list markers and tags the lines start with: a hunk re-wrapped so
+    that one starts a line where none did (or none does where one did) is refused;
+    a list item's own marker, on both sides, is not (an autolink is no tag)."""
+    starts = (_LIST_OR_TAG_START.match(line.text) for line in lines)
+    return sorted(found.group().strip() for found in starts if found)
+
+
 _SPACED_ATTRIBUTES = lazy_compile(r"\{[ \t]+[:.#]")
 
 # A MyST target (`(label)=`), or a link reference definition, which Python-Markdown
