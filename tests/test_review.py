@@ -289,17 +289,21 @@ def test_verify_an_incomplete_answer(
     assert result.stderr == "verify: 1 of 3 handles of role 'security' not read\n"
 
 
-def test_verify_reads_a_wrapped_list_and_nothing_after_it(
+def test_verify_reads_the_list_in_any_form_but_not_what_says_unread(
     manifest_file: Path, manifest: dict[str, Any], tmp_path: Path
 ) -> None:
-    # Found by an adversarial review: every line after `Handles read:` was read as
-    # part of its list, so `Not read (no time): H` below it passed.
+    # Found by adversarial reviews: every line after `Handles read:` was read as part
+    # of its list, so `Not read (no time): H` below it passed; then, reading only
+    # lines of nothing but handles refused honest lists (numbers, notes, bullets).
     first, second, third = share(manifest, "security")
     answer = tmp_path / "answer.md"
     for text, missing in (
         (f"Handles read: {first},\n  {second} and\n- `{third}`.\n", ""),
+        (f"## Handles read:\n\n1. {first}\n2. {second}\n3. {third}\n", ""),
+        (f"Handles read:\n• {first} (fine)\n- [x] {second}: a nit\n* {third} &\n", ""),
         (f"Handles read: {first}, {second}\nNot read (no time): {third}\n", f"{third}\n"),
-        (f"Handles read: {first}, {second}\n\n{third} looks odd.\n", f"{third}\n"),
+        (f"Handles read: {first}, {second} (not read, no time: {third})\n", f"{third}\n"),
+        (f"Handles read: {first}, {second}\nSkipped {third}.\n", f"{third}\n"),
     ):
         answer.write_text(text)
         result = run("verify", "--role", "security", manifest_file, answer)

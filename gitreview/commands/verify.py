@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from gitreview.errors import Exit, UserError
+from gitreview.patterns import lazy_compile
 from gitreview.review.brief import HANDLES_READ
 
 # What wraps a handle in prose: backticks, quotes, brackets, list punctuation.
@@ -40,7 +41,7 @@ def check_answer(
             f"{source}: no role {role!r} in its review (roles: {known})", status=Exit.USAGE
         )
     share = [item["handle"] for batch in review[role]["batches"] for item in batch["handles"]]
-    listed = handles_read(answer, share)
+    listed = handles_read(answer)
     notes = []
     if listed is None:
         notes.append(
@@ -54,30 +55,26 @@ def check_answer(
     return missing, notes
 
 
-def handles_read(answer: str, share: Sequence[str] = ()) -> str | None:
-    """The text of the answer's last `Handles read:` line, and of the lines after it
-    that go on with its list: nothing but handles of the `share`, separators and
-    bullets (a long list wraps). A line saying anything else ends the list: `Not read
-    (no time): H2` below it lists nothing (found by an adversarial review)."""
+def handles_read(answer: str) -> str | None:
+    """The text of the answer's last `Handles read:` line and of the lines after it
+    (a long list wraps, into bullets, numbers, notes), each up to where it says a
+    handle was not read: `Not read (no time): H2` below the list, or `H1 (not read:
+    H2)` on it, lists no H2 (found by an adversarial review)."""
     lines = answer.splitlines()
     starts = [i for i, line in enumerate(lines) if HANDLES_READ.lower() in line.lower()]
     if not starts:
         return None
     first = lines[starts[-1]]
     listed = [first[first.lower().index(HANDLES_READ.lower()) + len(HANDLES_READ) :]]
-    for line in lines[starts[-1] + 1 :]:
-        if not line.strip() or not _only_handles(line, share):
-            break
-        listed.append(line)
-    return " ".join(listed)
+    listed += lines[starts[-1] + 1 :]
+    return " ".join(_NOT_READ.split(line, maxsplit=1)[0] for line in listed)
 
 
-def _only_handles(line: str, share: Sequence[str]) -> bool:
-    """Whether the line holds nothing but handles of the share, separators and bullets."""
-    rest = line
-    for handle in sorted(share, key=len, reverse=True):  # a longer one holding a shorter
-        rest = rest.replace(handle, " ")
-    return not rest.strip(f" \t-+.{_WRAPPING}").replace("and", "").strip(f" \t.{_WRAPPING}")
+# What says a handle was not read; what follows it on its line lists nothing.
+_NOT_READ = lazy_compile(
+    r"(?i)\b(?:not|never|unread|unreviewed|skip(?:ped)?|missed|pending|todo|later"
+    r"|no time|could\s*n[o']t|did\s*n[o']t|unable|remaining|left)\b"
+)
 
 
 def lists(text: str, handle: str, others: Sequence[str] = ()) -> bool:
@@ -97,7 +94,7 @@ def lists(text: str, handle: str, others: Sequence[str] = ()) -> bool:
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
         if (before.isspace() or before in _WRAPPING) and (
-            after.isspace() or after in _WRAPPING or after == "."
+            after.isspace() or after in _WRAPPING or after in ".:!?&"
         ):
             return True
         start = text.find(handle, start + 1)
