@@ -48,8 +48,12 @@ TOKEN_KINDS: tuple[SecretKind, ...] = (
         # Named, then the value within 30 characters, however they are joined: `= `,
         # `": "`, `>` (XML), `: [` (YAML), ` ` (`aws configure set`), `${KEY:-` (a
         # shell default); found by an adversarial review.
-        r"(?i:aws[_-]?secret[_-]?(?:access[_-]?)?key|secret[_-]?access[_-]?key)"
-        r".{0,30}?[^A-Za-z0-9/+](?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
+        # `aws.secretKey` (the Java SDK's property), `AWS Secret Access Key [None]:`
+        # (`aws configure`); not a commit id or a SHA-1 beside the name (40 hex
+        # digits, which no key is): found by a review of the fix.
+        r"(?i:aws[._ -]?secret[._ -]?(?:access[._ -]?)?key|secret[._ -]?access[._ -]?key)"
+        r".{0,30}?[^A-Za-z0-9/+](?![0-9a-fA-F]{40}(?![A-Za-z0-9/+=]))"
+        r"(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
     ),
     _kind(
         "github-token",
@@ -74,9 +78,10 @@ TOKEN_KINDS: tuple[SecretKind, ...] = (
         "Slack webhook URL",
         # With any scheme or none, and percent-encoded as in a query string (found by
         # an adversarial review).
-        r"(?:https?(?:://|%3[Aa]%2[Ff]%2[Ff]))?hooks\.slack\.com(?:/|%2[Ff])"
-        r"(?:services|workflows|triggers)(?:/|%2[Ff])T[A-Z0-9]{8,12}(?:/|%2[Ff])"
-        r"[A-Z0-9]{8,12}(?:/|%2[Ff])[A-Za-z0-9]{16,40}",
+        # JSON's escaped slashes too, and the host in capitals (a review of the fix).
+        r"(?:https?(?:://|:\\/\\/|%3[Aa]%2[Ff]%2[Ff]))?(?:hooks\.slack\.com|HOOKS\.SLACK\.COM)"
+        r"(?:/|\\/|%2[Ff])(?:services|workflows|triggers)(?:/|\\/|%2[Ff])T[A-Z0-9]{8,12}"
+        r"(?:/|\\/|%2[Ff])[A-Z0-9]{8,12}(?:/|\\/|%2[Ff])[A-Za-z0-9]{16,40}",
     ),
     _kind("stripe-key", "Stripe live key", r"\b[rs]k_live_[A-Za-z0-9]{24,99}(?![A-Za-z0-9])"),
     _kind("google-api-key", "Google API key", r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
@@ -107,7 +112,7 @@ _TOKEN_LITERALS = (
     *("AKIA", "ASIA", "ABIA", "ACCA", "AIza"),  # AWS access key ids, Google API keys
     *("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
     *("glpat-", "gldt-", "glptt-", "glrt-", "glsoat-"),
-    *("xox", "xapp-", "hooks.slack.com"),
+    *("xox", "xapp-", "hooks.slack.com", "HOOKS.SLACK.COM"),
     *("k_live_", "npm_", "pypi-AgEIcHlwaS5vcmc", "SG.", "T3BlbkFJ", "sk-ant-"),
 )
 # The AWS secret key is named in any case: its "secret" lower-cased, without the s,

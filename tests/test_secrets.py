@@ -386,7 +386,22 @@ BODY = [made_up(BASE64, 64) for _ in range(2)]
                 "<AwsSecretAccessKey>{key}</AwsSecretAccessKey>",
                 "aws_secret_access_key: [{key}]",
                 'export AWS_SECRET_ACCESS_KEY="${{KEY:-{key}}}"',
+                "aws.secretKey={key}",
+                "AWS Secret Access Key [None]: {key}",
             )
+        ),
+        # A commit id beside the name is no key (a review of the fix).
+        (
+            "Stop logging aws_secret_access_key (da39a3ee5e6b4b0d3255bfef95601890afd80709)",
+            "Stop logging aws_secret_access_key (da39a3ee5e6b4b0d3255bfef95601890afd80709)",
+        ),
+        (
+            "url=https:\\/\\/hooks.slack.com\\/services\\/T6OAM89OZ6W\\/BW3R9AY6I79\\/nB8dE3xKJm8GAF0wAwaI",
+            "url=[REDACTED]",
+        ),
+        (
+            "url=https://HOOKS.SLACK.COM/services/T6OAM89OZ6W/BW3R9AY6I79/nB8dE3xKJm8GAF0wAwaI",
+            "url=[REDACTED]",
         ),
         *(
             (url, "url=[REDACTED]")
