@@ -53,14 +53,7 @@ _REGISTRIES = (
     *("repo.hex.pm", "hex.pm", "cdn.cocoapods.org", "github.com/CocoaPods/Specs"),
     *("api.nuget.org", "proxy.golang.org"),
 )
-# composer.lock's `url` keys name funding pages too (`"funding": [{"url": ...}]`).
-_FUNDING = (
-    *("tidelift.com", "opencollective.com", "www.patreon.com", "ko-fi.com"),
-    *("liberapay.com", "www.paypal.me", "www.paypal.com", "www.buymeacoffee.com"),
-)
-_REGISTRIES_OF = {
-    "composer.lock": ("api.github.com/repos", "codeload.github.com", "github.com", *_FUNDING)
-}
+_REGISTRIES_OF = {"composer.lock": ("api.github.com/repos", "codeload.github.com", "github.com")}
 # A URL (`https://`, `git+ssh://`, Cargo's `registry+https://`) or git's `git@host:path`.
 _URL = r"""((?:[a-z][a-z0-9+.-]*://|git@)[^\s"'<>()\[\]{},;]+)"""
 # Where each lock file says a package comes from: the URL after the key that names
@@ -96,13 +89,18 @@ def is_lock_file(path: str) -> bool:
     return posixpath.basename(path) in LOCK_FILES
 
 
-def outside_sources(path: str, added: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str, int]]:
+def outside_sources(
+    path: str, added: Iterable[tuple[int, str]], text: str | None = None
+) -> Iterator[tuple[int, str, int]]:
     """For each server the added lines of a lock file name that is no public
     registry, or that they reach over plain http: the first line naming it, a
-    message, and how many added lines name it."""
+    message, and how many added lines name it. `text`: the whole lock file at head,
+    where composer.lock's sources are told from its funding links (both `url`)."""
     name = posixpath.basename(path)
     if name not in _SOURCES:
         return
+    packages = _composer_packages(text) if name == "composer.lock" and text else None
+    urls = None if packages is None else {url for found in packages.values() for url in found}
     sources = re.compile(_SOURCES[name])
     allowed = (*_REGISTRIES, *_REGISTRIES_OF.get(name, ()))
     added = list(added)
@@ -112,6 +110,8 @@ def outside_sources(path: str, added: Iterable[tuple[int, str]]) -> Iterator[tup
     said: dict[str, str] = {}  # a server -> its message
     for number, text in added:
         for url in sources.findall(text):
+            if urls is not None and url not in urls:
+                continue  # a package's funding or support link, no source
             where, scheme, insecure = _where(url)
             if where is None:
                 continue
@@ -155,15 +155,26 @@ def moved_packages(
 def _composer_repositories(text: str) -> dict[str, set[str]]:
     """Each package's GitHub repositories (`owner/name`, lower-cased), from its source
     and dist URLs."""
+    found: dict[str, set[str]] = {}
+    for package, urls in (_composer_packages(text) or {}).items():
+        for url in urls:
+            repository = _github_repository(url)
+            if repository:
+                found.setdefault(package, set()).add(repository)
+    return found
+
+
+def _composer_packages(text: str) -> dict[str, list[str]] | None:
+    """Each package's source and dist URLs; None if the text is no JSON object."""
     import json
 
     try:
         data = json.loads(text)
     except ValueError:
-        return {}
-    found: dict[str, set[str]] = {}
+        return None
     if not isinstance(data, dict):
-        return found
+        return None
+    found: dict[str, list[str]] = {}
     for key in ("packages", "packages-dev"):
         for entry in data.get(key) or ():
             if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
@@ -171,9 +182,8 @@ def _composer_repositories(text: str) -> dict[str, set[str]]:
             for part in ("source", "dist"):
                 where = entry.get(part)
                 url = where.get("url") if isinstance(where, dict) else None
-                repository = _github_repository(url) if isinstance(url, str) else None
-                if repository:
-                    found.setdefault(entry["name"], set()).add(repository)
+                if isinstance(url, str):
+                    found.setdefault(entry["name"], []).append(url)
     return found
 
 

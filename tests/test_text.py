@@ -378,4 +378,23 @@ def test_a_composer_package_taken_from_another_github_repository() -> None:
         added = [(n, line) for n, line in enumerate(new.split("\n"), 1) if line not in old]
         found = list(lockfiles.moved_packages("composer.lock", old, new, added))
         assert [message.rpartition(": ")[2] for _, message in found] == expected
-        assert not list(lockfiles.outside_sources("composer.lock", added))
+        assert not list(lockfiles.outside_sources("composer.lock", added, new))
+
+
+def test_composer_funding_links_are_no_sources() -> None:
+    # A review of the fix: composer.lock's funding entries have a `url` too.
+    lock = {
+        "packages": [
+            {
+                "name": "symfony/console",
+                "dist": {"type": "zip", "url": "https://evil.example/console.zip"},
+                "funding": [{"url": "https://symfony.com/sponsor", "type": "custom"}],
+            }
+        ]
+    }
+    text = json.dumps(lock, indent=4)
+    added = list(enumerate(text.split("\n"), 1))
+    found = [message for _, message, _ in lockfiles.outside_sources("composer.lock", added, text)]
+    assert found == [
+        "fetches packages from evil.example, no public registry: https://evil.example/console.zip"
+    ]

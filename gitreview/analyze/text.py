@@ -112,7 +112,7 @@ def _lockfile_sources(
     path: str, old: str | None, new: str | None, added: Mapping[int, Line]
 ) -> Iterator[Finding]:
     lines = [(number, added[number].text) for number in sorted(added)]
-    for number, message, _ in outside_sources(path, lines):
+    for number, message, _ in outside_sources(path, lines, new):
         yield _finding("text/lockfile-source", path, number, message)
     for number, message in other_packages(path, new, lines):
         yield _finding("text/lockfile-source", path, number, message)
