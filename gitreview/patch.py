@@ -198,7 +198,13 @@ def takes(change: FileChange, old: bytes | None, new: bytes | None) -> bool:
     handle would then open other lines than the patch's (found by an adversarial
     review)."""
     if change.binary:
-        return False  # nothing of it to compare
+        return True  # git's "Binary files differ" says nothing a blob could contradict
+    if change.status == "type-changed":
+        # git diffs it as a deletion and an addition (a file made a symlink): each
+        # side against its own blob (found by a review of the fix).
+        gone = change._replace(status="deleted", hunks=_only(change.hunks, "-"))
+        came = change._replace(status="added", hunks=_only(change.hunks, "+"))
+        return takes(gone, old, None) and takes(came, None, new)
     lines = _lines_of(old)
     out: list[tuple[str, bool]] = []
     at = 0  # the next line of `old` not yet taken
@@ -217,6 +223,11 @@ def takes(change: FileChange, old: bytes | None, new: bytes | None) -> bool:
                 out.append((line.text, line.newline))
     out += lines[at:]
     return out == _lines_of(new)
+
+
+def _only(hunks: tuple[Hunk, ...], origin: str) -> tuple[Hunk, ...]:
+    """The hunks whose changed lines all have this origin."""
+    return tuple(hunk for hunk in hunks if all(line.origin in (origin, " ") for line in hunk.lines))
 
 
 def _lines_of(data: bytes | None) -> list[tuple[str, bool]]:

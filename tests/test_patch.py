@@ -156,3 +156,17 @@ def test_range_and_patch_together_is_a_usage_error() -> None:
         "git review-manifest: error: give either a range or --patch, not both "
         "(hint: git review-manifest --help)\n"
     )
+
+
+def test_an_honest_patch_keeps_its_blobs_for_binary_and_type_changes(tmp_path: Path) -> None:
+    # A review of the fix: git's own diff of a binary change and of a file made a
+    # symlink lost their blob ids (nothing of a binary to compare; a type change is
+    # a deletion and an addition).
+    repo = two_commits(tmp_path / "repo", {"bin.png": "\0a\n", "tc": "x\n"}, {"bin.png": "\0b\n"})
+    (repo / "tc").unlink()
+    (repo / "tc").symlink_to("target")
+    subprocess.run(["git", "-C", str(repo), "commit", "-qam", "Link"], check=True)
+    manifest = run("--repo", repo, "--patch", "-", stdin=git_diff(repo, "HEAD~2", "HEAD")).manifest
+    handles = shared(manifest)
+    assert len(handles) == 3 and all("@" in handle for handle in handles), handles
+    assert all(run("show", "--repo", repo, handle).status == 0 for handle in handles)
