@@ -67,9 +67,14 @@ _UTF8 = ("utf-8", "utf8")
 
 
 def _utf8(arg: str) -> str:
-    """An argument as git's names are read (UTF-8, other bytes escaped), whatever the
-    locale decoded it as: a handle or path holding `é` matches the manifest's."""
-    return os.fsencode(arg).decode("utf-8", "backslashreplace")
+    """An argument as UTF-8, whatever the locale decoded it as: a handle or path
+    holding `é` matches the manifest's. One that is no UTF-8 (a Latin-1 file name)
+    stays as the system gave it, so that the file it names still opens (found by a
+    review of the fix: `--patch caf\\xe9.patch` was refused)."""
+    try:
+        return os.fsencode(arg).decode("utf-8")
+    except UnicodeDecodeError:
+        return arg
 
 
 def _parser(**options: Any) -> argparse.ArgumentParser:

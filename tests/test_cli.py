@@ -282,3 +282,15 @@ def test_any_locale_gets_utf_8(tmp_path: Path) -> None:
         )
         assert result.returncode == 0, result.stderr
         assert "é.py" in result.stdout.decode("utf-8"), args
+
+
+def test_a_file_name_that_is_no_utf_8_still_opens(tmp_path: Path) -> None:
+    # A review of the fix: arguments read as UTF-8 made a Latin-1 name `caf\xe9`.
+    repo = before_and_after(tmp_path / "repo", "a.py", "a = 1\n", "a = 2\n")
+    patch = subprocess.run(["git", "-C", str(repo), "diff", "HEAD~1"], capture_output=True).stdout
+    name = os.fsdecode(b"caf\xe9.patch")
+    (tmp_path / name).write_bytes(patch)
+    result = subprocess.run(
+        [sys.executable, "-m", "gitreview", "--patch", name], cwd=tmp_path, capture_output=True
+    )
+    assert result.returncode == 0, result.stderr
