@@ -228,3 +228,15 @@ def test_a_re_wrap_keeping_its_list_marker_or_an_autolink_is_reflow(
     repo = before_and_after(tmp_path / "repo", "guide.md", old, new)
     entry = files_by_path(manifest_of("--repo", repo, "HEAD"))["guide.md"]
     assert (entry["classification"], entry["reasons"]) == ("trivial", ["reflow"])
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Seperate the words.", "It works. Seperate them.", "- **Seperate** them.", "> Seperate them."],
+)
+def test_a_typo_fixed_at_a_sentence_start_is_typo(tmp_path: Path, line: str) -> None:
+    # A review of the fix: a capital at a sentence's start says nothing of a name.
+    old, new = f"# Guide\n\n{line}\n", f"# Guide\n\n{line.replace('Seperate', 'Separate')}\n"
+    repo = before_and_after(tmp_path / "repo", "guide.md", old, new)
+    entry = files_by_path(manifest_of("--repo", repo, "HEAD"))["guide.md"]
+    assert (entry["classification"], entry["reasons"]) == ("trivial", ["typo"])

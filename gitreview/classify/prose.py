@@ -308,7 +308,9 @@ def typo(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     if any(old.text.lstrip().startswith("|") or " | " in old.text for old, _, _ in fixes):
         return None  # a table's cell often names a key: `| colour | string |`
-    if _still_written(facts.analysis.new_text, fixes) or any(_named(fix) for *_, fix in fixes):
+    if _still_written(facts.analysis.new_text, fixes) or any(
+        _named(old.text, fix) for old, _, fix in fixes
+    ):
         return None
     where = {"markdown": "Markdown prose", "text": "prose"}.get(facts.kind, "comments")
     listed = "; ".join(str(fix) for _, _, fix in fixes)
@@ -324,11 +326,21 @@ def _still_written(text: str | None, fixes: list[Fixed]) -> bool:
     return any(re.search(rf"(?<![\w-]){re.escape(fix.old)}(?![\w-])", text) for *_, fix in fixes)
 
 
-def _named(fix: Fix) -> bool:
-    """Whether the old word may be a name: capitalised (found by an adversarial
-    review: "with Serde" made "with Serve", Hexo made Hero, Deno made Demo), unless
-    it became one of the words a sentence starts with ("Teh" made "The")."""
-    return fix.old[:1].isupper() and fix.new.lower() not in _SENTENCE_WORDS
+def _named(line: str, fix: Fix) -> bool:
+    """Whether the old word may be a name: capitalised where a sentence does not
+    start (found by an adversarial review: "with Serde" made "with Serve", Hexo made
+    Hero), unless it became a word a sentence starts with ("Teh" made "The"). At a
+    sentence's start a capital says nothing ("Seperate" made "Separate")."""
+    if not fix.old[:1].isupper() or fix.new.lower() in _SENTENCE_WORDS:
+        return False
+    before = line[: fix.old_span[0]]
+    return not (_OPENING.fullmatch(before) or _SENTENCE_END.search(before))
+
+
+# What may stand before a sentence's first word on a line: list markers, a quote's
+# `>`, a heading's `#`, a comment's opener, emphasis; or a sentence's end before it.
+_OPENING = lazy_compile(r"[\s>#*+\-\d.)(\[\]xX\"'`_/;%!|:]*")
+_SENTENCE_END = lazy_compile(r"[.!?:][\"')\]*_`]*\s+[\"'(\[*_`]*$")
 
 
 _SENTENCE_WORDS = frozenset(
