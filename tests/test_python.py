@@ -97,6 +97,21 @@ def test_a_deleted_file_is_not_parsed() -> None:
     assert rows(analysis_of("a.py", "def broken(:\n", None)) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "def f():\n    pass\n\n\nfrom __future__ import annotations\n",
+        "try:\n    from __future__ import annotations\nexcept ImportError:\n    pass\n",
+        "def f():\n    from __future__ import annotations\n",
+        'b"doc"\nfrom __future__ import annotations\n',
+        "from __future__ import braces\n",
+    ],
+)
+def test_a_future_import_the_compiler_refuses_is_a_syntax_error(text: str) -> None:
+    # ast.parse takes each; the compiler does not (adversarial reviews).
+    assert [row[0] for row in rows(analysis_of("a.py", None, text))] == ["python/syntax"]
+
+
 def test_a_byte_order_mark_is_not_a_syntax_error() -> None:
     assert rows(analysis_of("a.py", None, "\ufeffx = 1\n")) == []
 

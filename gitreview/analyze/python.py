@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import itertools
 import sys
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
@@ -97,29 +98,36 @@ def unwarned() -> Iterator[None]:
 
 def _misplaced_future(tree: ast.Module) -> SyntaxError | None:
     """What the compiler says of a `from __future__` import that `ast.parse` takes:
-    one below other code (a function moved above it; found by an adversarial review),
-    or of a feature this Python does not know."""
+    one below other code (a function moved above it; found by an adversarial review)
+    or inside a block (`try:`, a function), or of a feature this Python does not
+    know."""
     import __future__
 
     import ast
 
-    first = 0
     body = tree.body
+    first = 0
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        first = 1  # the docstring
-    at_top = True
-    for index, statement in enumerate(body):
-        if not (isinstance(statement, ast.ImportFrom) and statement.module == "__future__"):
-            at_top = at_top and index < first
+        first = 1 if isinstance(body[0].value.value, str) else 0  # the docstring
+    at_top = {id(statement) for statement in itertools.takewhile(_is_future, body[first:])}
+    for node in ast.walk(tree):
+        if not _is_future(node):
             continue
-        if not at_top:
+        assert isinstance(node, ast.ImportFrom)
+        if id(node) not in at_top:
             message = "from __future__ imports must occur at the beginning of the file"
-            return SyntaxError(message, ("", statement.lineno, 0, "", None, None))
-        for alias in statement.names:
+            return SyntaxError(message, ("", node.lineno, 0, "", None, None))
+        for alias in node.names:
             if alias.name not in __future__.all_feature_names:
                 message = f"future feature {alias.name} is not defined"
-                return SyntaxError(message, ("", statement.lineno, 0, "", None, None))
+                return SyntaxError(message, ("", node.lineno, 0, "", None, None))
     return None
+
+
+def _is_future(node: object) -> bool:
+    import ast
+
+    return isinstance(node, ast.ImportFrom) and node.module == "__future__"
 
 
 def _syntax_finding(path: str, error: SyntaxError | ValueError) -> Finding:
