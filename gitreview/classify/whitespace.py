@@ -81,7 +81,8 @@ _RARE_SPACE = lazy_compile(r"[\f\v]")
 # C and C++ macros that stringize their argument (`#x`), Rust's stringify!.
 # (`%:` is the digraph of `#`.)
 _STRINGIZE = lazy_compile(
-    r"(?:#|%:)(?:[ \t]|/\*[^*\n]*\*/)*define[^\n]*(?:[^#\n%]#|[^%\n]%:)[ \t]*[A-Za-z_(]"
+    r"(?:#|%:)(?:[ \t]|/\*(?:[^*\n]|\*+[^*/\n])*\*+/)*define[^\n]*"
+    r"(?:[^#\n%]#|[^%\n]%:)[ \t]*[A-Za-z_(]"
     r"|\bstringify!"
 )
 
@@ -104,8 +105,10 @@ _MACRO_CALL = {
 # `g_assert`, `g_return_if_fail`; Check's `ck_assert_int_eq`; cmocka's `assert_true`).
 _C_CALL = lazy_compile(rf"\b([A-Za-z_]\w*){_GAP}\(", re.DOTALL)
 _C_CHECK = lazy_compile(r"(?i)assert|expect|check|verify|require|ensure|return_(?:val_)?if|warn_if")
+# A comment on one line, where a space may stand (`#/** doc **/define`).
+_C_COMMENT = r"/\*(?:[^*\n]|\*+[^*/\n])*\*+/"
 _C_DEFINED = lazy_compile(
-    r"^[ \t]*(?:#|%:)(?:[ \t]|/\*[^*\n]*\*/)*define(?:[ \t]|/\*[^*\n]*\*/)+(\w+)", re.MULTILINE
+    rf"^[ \t]*(?:#|%:)(?:[ \t]|{_C_COMMENT})*define(?:[ \t]|{_C_COMMENT})+(\w+)", re.MULTILINE
 )
 _NOT_CALLS = frozenset(
     {
