@@ -10,7 +10,7 @@ Two things a page's own text cannot tell, which its site's configuration does:
 Read at both ends of the range (the range may not drop the setting that makes its
 own review stricter; one it adds makes it stricter too), from the configuration
 files at the root, in the folders documentation sites live in, and in each changed
-page's first folder (its second in a monorepo's `apps/` or `packages/`). A
+page's first folder (its second in a site's folder or a monorepo's `apps/`). A
 configuration applies below its own folder and to the folders it names by a
 relative path (`path: '../docs'`, `docs_dir: pages`).
 Found by adversarial reviews.
@@ -36,7 +36,8 @@ _OTHERS = (
     *(f"config/_default/{name}.{ext}" for name in ("hugo", "config", "markup") for ext in _DATA),
     *(f".vitepress/config.{ext}" for ext in ("js", "ts", "mjs", "mts")),
     *(f".vuepress/config.{ext}" for ext in ("js", "ts")),
-    *(".eleventy.js", "eleventy.config.js", "eleventy.config.mjs", "eleventy.config.cjs"),
+    *(".eleventy.js", *(f"eleventy.config.{ext}" for ext in ("js", "mjs", "cjs", "ts", "mts"))),
+    *("_quarto.yml", "_quarto.yaml"),
     *("astro.config.mjs", "astro.config.js", "astro.config.ts", "gatsby-config.js"),
     *("gatsby-config.ts", "next.config.js", "next.config.mjs", ".remarkrc", ".remarkrc.json"),
     *(".remarkrc.js", ".remarkrc.yml", ".remarkrc.yaml"),
@@ -44,7 +45,7 @@ _OTHERS = (
 # What turns every line break of a page into a `<br>`.
 _BREAKS = lazy_compile(
     r"nl2br|hardwraps[\"']?\s*[:=]\s*true|hard_wrap[\"']?\s*[:=]\s*true|\bbreaks[\"']?\s*[:=]\s*true"
-    r"|hardbreaks|remark-breaks|remarkbreaks",
+    r"|hardbreaks|hard_line_breaks|remark-breaks|remarkbreaks",
     re.IGNORECASE,
 )
 # Folders a configuration names, relative to its own: `path: '../docs'`, `docs_dir: pages`.
@@ -69,17 +70,17 @@ class Site(NamedTuple):
 
 def site_folders(pages: Iterable[str]) -> list[str]:
     """The folders a site's configuration for these changed pages may be in: the root,
-    the folders sites live in, each page's first folder, and in a monorepo's
-    `apps/`, `packages/`... the one below it (`apps/docs/`). Not every folder above
-    every page: a documentation repository's thousands of pages are in hundreds of
-    folders, whose trees cost a tenth of a second to read."""
+    the folders sites live in, each page's first folder, and in those or in a
+    monorepo's `apps/`, `packages/`... the one below it (`apps/docs/`, `docs/site/`).
+    Not every folder above every page: a documentation repository's thousands of
+    pages are in hundreds of folders, whose trees cost a tenth of a second to read."""
     folders = dict.fromkeys(_SITE_FOLDERS)
     for page in pages:
         parts = page.split("/")[:-1]
         if parts:
             folders.setdefault(parts[0])
-        if len(parts) > 1 and parts[0] in _MONOREPO_FOLDERS:
-            folders.setdefault("/".join(parts[:2]))
+        if len(parts) > 1 and (parts[0] in _MONOREPO_FOLDERS or parts[0] in _SITE_FOLDERS):
+            folders.setdefault("/".join(parts[:2]))  # apps/docs/, docs/site/
     return list(folders)
 
 

@@ -44,6 +44,11 @@ def test_a_re_wrapped_paragraph_alone_is_reflow(tmp_path: Path) -> None:
             {"website/docusaurus.config.js": "module.exports = {docs: {path: '../docs'}};\n"},
             "docs/guide.md",
         ),
+        # A review of the fix: a site one folder down, eleventy's TypeScript
+        # configuration, Quarto's hard_line_breaks.
+        ({"docs/site/docusaurus.config.js": "module.exports = {};\n"}, "docs/site/docs/guide.md"),
+        ({"eleventy.config.ts": "md.set({ breaks: true })\n"}, "docs/guide.md"),
+        ({"_quarto.yml": "format:\n  html:\n    from: markdown+hard_line_breaks\n"}, "guide.md"),
     ],
 )
 def test_a_site_that_renders_line_breaks_or_mdx_refuses_reflow(
