@@ -1112,6 +1112,65 @@ TRAPS: list[tuple[str, str, str, str]] = [
         )
         for module in ("clr", "cppimport.import_hook", "nimporter", "locust", "qtpy", "pyqtgraph")
     ),
+    # Found by a tenth adversarial review: code that reads where it is.
+    *(
+        (f"a blank line added above {what}", path, old, old.replace(mark, "\n" + mark, 1))
+        for what, path, old, mark in (
+            (
+                "Go's runtime.Caller",
+                "where_test.go",
+                'package w\n\nimport "runtime"\n\nfunc Line() int {\n'
+                "\t_, _, line, _ := runtime.Caller(0)\n\treturn line\n}\n",
+                "func Line",
+            ),
+            (
+                "Python's f_lineno",
+                "lines.py",
+                "import inspect\n\n\ndef here():\n    return inspect.currentframe().f_lineno\n",
+                "def here",
+            ),
+            (
+                "Java's getLineNumber",
+                "Where.java",
+                "class Where {\n  int line() {\n"
+                "    return new Throwable().getStackTrace()[0].getLineNumber();\n  }\n}\n",
+                "  int line",
+            ),
+            (
+                "C#'s CallerLineNumber",
+                "Log.cs",
+                "class Log {\n  static int At([CallerLineNumber] int line = 0) => line;\n"
+                "  static int Here() => At();\n}\n",
+                "  static int Here",
+            ),
+            (
+                "Rust's Location::caller",
+                "src/main.rs",
+                "#[track_caller]\nfn here() -> u32 {\n"
+                "    std::panic::Location::caller().line()\n}\n\n"
+                'fn main() {\n    println!("{}", here());\n}\n',
+                "fn main",
+            ),
+        )
+    ),
+    (
+        "a line reading its own column re-indented (Rust's column!)",
+        "src/col.rs",
+        'fn main() {\n    let c = column!();\n    println!("{}", c);\n}\n',
+        'fn main() {\n        let c = column!();\n    println!("{}", c);\n}\n',
+    ),
+    (
+        "a C# check's argument respaced (CallerArgumentExpression makes it the message)",
+        "Cart.cs",
+        "class Cart {\n  void Add(int qty) {\n    Guard.That(qty>0);\n  }\n}\n",
+        "class Cart {\n  void Add(int qty) {\n    Guard.That(qty > 0);\n  }\n}\n",
+    ),
+    (
+        "a trybuild test's source respaced (its .stderr quotes lines and columns)",
+        "tests/ui/missing-field.rs",
+        "fn main() {\n    let x = 1;\n}\n",
+        "fn main() {\n    let x  = 1;\n}\n",
+    ),
     (
         "a how-to's sections reordered, no heading numbering them",
         "CONTRIBUTING.md",

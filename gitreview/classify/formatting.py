@@ -19,6 +19,7 @@ from typing import Any
 from gitreview.classify import statements
 from gitreview.classify.base import FileFacts, Proof
 from gitreview.classify.prose_comments import about_next_line
+from gitreview.classify.whitespace import counts_lines
 from gitreview.model import Hunk
 from gitreview.patterns import lazy_compile
 
@@ -64,6 +65,8 @@ def _python(facts: FileFacts, hunk: Hunk) -> Proof | None:
     the hunk's names and numbers do not tell already that its statements differ."""
     if "formatting:python" not in facts.memo and statements.changes_meaning(facts, hunk):
         return None  # (once the comparison is made, it answers: the same, at no cost)
+    if hunk.old_count != hunk.new_count and counts_lines(facts):
+        return None  # `inspect.currentframe().f_lineno` below now says another line
     found = _memo(facts, "formatting:python", lambda: _python_differences(facts))
     if not isinstance(found, statements.Differences):
         return None

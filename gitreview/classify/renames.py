@@ -139,9 +139,13 @@ _NAMED_BY_FOLDER = lazy_compile(
 )
 # Folders of test data, whose files tests read byte for byte: a golden file, an
 # expected output, a snapshot, a formatter's input.
+# Golden-output layouts too (found by an adversarial review): trybuild's and rustc's
+# `tests/ui/` (a `.stderr` beside each `.rs` quotes its lines and columns), and
+# TypeScript's `tests/baselines/` and `tests/cases/`.
 _TEST_DATA = lazy_compile(
     r"(?:^|/)(?:testdata|test_data|test-data|fixtures|__snapshots__|snapshots|golden|goldens"
-    r"|expected|expectations|__testfixtures__|__fixtures__|test/resources)/"
+    r"|expected|expectations|__testfixtures__|__fixtures__|test/resources|tests?/ui|baselines"
+    r"|tests/cases)/"
 )
 
 

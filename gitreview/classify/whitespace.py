@@ -46,7 +46,7 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     reasons: list[str] = []
     if old_blanks or new_blanks:
-        if _counts_lines(facts):
+        if counts_lines(facts):
             return None  # `__LINE__` below now says another line
         reasons.append("blank-lines")
     endings = spacing = False
@@ -62,6 +62,8 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
     if spacing:
         if _stringizes(facts):
             return None  # `#x` and stringify! turn the spacing of their argument into text
+        if _either_side_holds(facts, _READS_COLUMNS):
+            return None  # `column!()` on a line re-indented says another column
         reasons.append("whitespace")
     if endings:
         reasons.append("line-endings")
@@ -98,7 +100,14 @@ _MACRO_CALL = {
     "c": _C_MACRO_CALL,
     "cpp": _C_MACRO_CALL,
     "rust": lazy_compile(r"\b[A-Za-z_]\w*\s*!\s*[(\[{]"),
+    # C#'s checks take their argument's text by [CallerArgumentExpression] (.NET's
+    # Debug.Assert, ArgumentNullException.ThrowIfNull, guard libraries): found by an
+    # adversarial review.
+    "csharp": lazy_compile(
+        r"\b\w*(?:[Aa]ssert|That|ThrowIf|Guard|Ensure|Require|Check|Verify|Expect)\w*\s*\("
+    ),
 }
+_ANY_CALL = lazy_compile(r"\b[A-Za-z_]\w*\s*\(")
 # Any other C or C++ call, by its name: a macro where the project's headers or the
 # file itself define one (`#define show(x) puts(#x)`), or where it is named as the
 # checks of test and assertion libraries are, defined outside the project (GLib's
@@ -148,6 +157,11 @@ def _macro_calls(facts: FileFacts, text: str) -> Iterator[int]:
     """Where each call in `text` that may be a macro's opens its arguments."""
     for found in _MACRO_CALL[facts.kind].finditer(text):
         yield found.end()
+    if facts.kind == "csharp":
+        # A method of the file's own may take its argument's text.
+        if _either_side_holds(facts, _ARGUMENT_AS_TEXT):
+            yield from (found.end() for found in _ANY_CALL.finditer(text))
+        return
     if facts.kind == "rust":
         return
     for found in _C_CALL.finditer(text):
@@ -205,7 +219,9 @@ _SKIPPED = {
 _LINE_NUMBER = lazy_compile(r"__LINE__|\bline!\s*\(|source_location|^[ \t]*#[ \t]*line\b", re.M)
 
 
-def _counts_lines(facts: FileFacts) -> bool:
+def counts_lines(facts: FileFacts) -> bool:
+    """Whether the file reads the numbers of its own lines (`__LINE__`,
+    `runtime.Caller`, `f_lineno`): a line added or removed above moves them."""
     return _either_side_holds(facts, _READS_LINE_NUMBERS)
 
 
@@ -228,7 +244,29 @@ def _either_side_holds(facts: FileFacts, patterns: Mapping[str, re.Pattern[str]]
 
 _ESCAPED_SYNTAX = lazy_compile(r"\\u+00(?:22|27|5[cC]|0[aAdD])")
 _SPACING_AS_TEXT = {"c": _STRINGIZE, "cpp": _STRINGIZE, "rust": _STRINGIZE, "java": _ESCAPED_SYNTAX}
-_READS_LINE_NUMBERS = dict.fromkeys(("c", "cpp", "rust"), _LINE_NUMBER)
+# Code that reads where it is, in the file itself (found by adversarial reviews): a
+# blank line added above it changes what it says (a traceback's numbers, which any
+# code prints, do not count: only code that reads them as data).
+_READS_LINE_NUMBERS = {
+    **dict.fromkeys(("c", "cpp"), lazy_compile(rf"{_LINE_NUMBER.pattern}|__builtin_LINE", re.M)),
+    "rust": lazy_compile(rf"{_LINE_NUMBER.pattern}|Location::caller|track_caller", re.M),
+    "go": lazy_compile(r"runtime\.Caller|^//line |Lshortfile|Llongfile", re.M),
+    "python": lazy_compile(
+        r"f_lineno|currentframe|getframeinfo|inspect\.stack|extract_stack|_getframe|%\(lineno\)"
+    ),
+    "java": lazy_compile(r"getLineNumber|getStackTrace"),
+    **dict.fromkeys(
+        ("javascript", "typescript"),
+        lazy_compile(r"captureStackTrace|Error\([^)]*\)\s*\.stack|\.stack\s*\.\s*split|lineNumber"),
+    ),
+    "csharp": lazy_compile(r"CallerLineNumber|StackFrame|GetFileLineNumber"),
+}
+_ARGUMENT_AS_TEXT = {"csharp": lazy_compile(r"CallerArgumentExpression")}
+# ...and its column: re-indenting its line changes what it says.
+_READS_COLUMNS = {
+    **dict.fromkeys(("c", "cpp"), lazy_compile(r"source_location|__builtin_COLUMN")),
+    "rust": lazy_compile(r"\bcolumn!\s*\(|Location::caller|track_caller"),
+}
 
 
 def _visible(lines: tuple[Line, ...]) -> str:
