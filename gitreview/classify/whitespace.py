@@ -246,18 +246,19 @@ _ESCAPED_SYNTAX = lazy_compile(r"\\u+00(?:22|27|5[cC]|0[aAdD])")
 _SPACING_AS_TEXT = {"c": _STRINGIZE, "cpp": _STRINGIZE, "rust": _STRINGIZE, "java": _ESCAPED_SYNTAX}
 # Code that reads where it is, in the file itself (found by adversarial reviews): a
 # blank line added above it changes what it says (a traceback's numbers, which any
-# code prints, do not count: only code that reads them as data).
+# code prints, do not count, nor another frame's, `frame.f_lineno` in a traceback's
+# formatter: only code that reads its own, as data).
 _READS_LINE_NUMBERS = {
     **dict.fromkeys(("c", "cpp"), lazy_compile(rf"{_LINE_NUMBER.pattern}|__builtin_LINE", re.M)),
     "rust": lazy_compile(rf"{_LINE_NUMBER.pattern}|Location::caller|track_caller", re.M),
     "go": lazy_compile(r"runtime\.Caller|^//line |Lshortfile|Llongfile", re.M),
     "python": lazy_compile(
-        r"f_lineno|currentframe|getframeinfo|inspect\.stack|extract_stack|_getframe|%\(lineno\)"
+        r"currentframe|getframeinfo|inspect\.stack|extract_stack|_getframe|%\(lineno\)"
     ),
     "java": lazy_compile(r"getLineNumber|getStackTrace"),
     **dict.fromkeys(
         ("javascript", "typescript"),
-        lazy_compile(r"captureStackTrace|Error\([^)]*\)\s*\.stack|\.stack\s*\.\s*split|lineNumber"),
+        lazy_compile(r"captureStackTrace|Error\([^)]*\)\s*\.stack|\.stack\s*\.\s*split"),
     ),
     "csharp": lazy_compile(r"CallerLineNumber|StackFrame|GetFileLineNumber"),
 }
