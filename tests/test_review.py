@@ -304,6 +304,13 @@ def test_verify_reads_the_list_in_any_form_but_not_what_says_unread(
         (f"Handles read: {first}, {second}\nNot read (no time): {third}\n", f"{third}\n"),
         (f"Handles read: {first}, {second} (not read, no time: {third})\n", f"{third}\n"),
         (f"Handles read: {first}, {second}\nSkipped {third}.\n", f"{third}\n"),
+        # A review of the fix: words about a handle stand between it and the next.
+        (f"Handles read: {first} (does not leak), {second} (the later branch), {third}\n", ""),
+        (f"Handles read:\n- Left as is: {first}\n- Not an issue: {second}\n- {third}\n", ""),
+        (f"Handles read: {first}, {second}, {third}: not read\n", f"{third}\n"),
+        (f"Handles read: {first}, {second}\n- {third} (skipped)\n", f"{third}\n"),
+        (f"Handles read: {first}, {second}\nRan out of time for {third}.\n", f"{third}\n"),
+        (f"Handles read: {first}\nNot read:\n- {second}\n- {third}\n", f"{second}\n{third}\n"),
     ):
         answer.write_text(text)
         result = run("verify", "--role", "security", manifest_file, answer)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,57 +48,99 @@ def check_answer(
             f"the answer has no '{HANDLES_READ}' line: none of the "
             f"{len(share)} handles of role {role!r} is confirmed read"
         )
-        listed = ""
-    missing = [handle for handle in share if not lists(listed, handle, share)]
+        listed = []
+    read = read_handles(listed, share)
+    missing = [handle for handle in share if handle not in read]
     if missing:
         notes.append(f"{len(missing)} of {len(share)} handles of role {role!r} not read")
     return missing, notes
 
 
-def handles_read(answer: str) -> str | None:
-    """The text of the answer's last `Handles read:` line and of the lines after it
-    (a long list wraps, into bullets, numbers, notes), each up to where it says a
-    handle was not read: `Not read (no time): H2` below the list, or `H1 (not read:
-    H2)` on it, lists no H2 (found by an adversarial review)."""
+def handles_read(answer: str) -> list[str] | None:
+    """The answer's last `Handles read:` line, from the words after it, and the lines
+    below it (a long list wraps, into bullets, numbers, notes); None if it has none."""
     lines = answer.splitlines()
     starts = [i for i, line in enumerate(lines) if HANDLES_READ.lower() in line.lower()]
     if not starts:
         return None
     first = lines[starts[-1]]
-    listed = [first[first.lower().index(HANDLES_READ.lower()) + len(HANDLES_READ) :]]
-    listed += lines[starts[-1] + 1 :]
-    return " ".join(_NOT_READ.split(line, maxsplit=1)[0] for line in listed)
+    words = first[first.lower().index(HANDLES_READ.lower()) + len(HANDLES_READ) :]
+    return [words, *lines[starts[-1] + 1 :]]
 
 
-# What says a handle was not read; what follows it on its line lists nothing.
+def read_handles(lines: Sequence[str], share: Sequence[str]) -> set[str]:
+    """The handles of the share the list's lines say were read. A line's words about
+    a handle stand between it and the next: after it on its line (`H3: not read`,
+    `H3 (skipped)`), or before it when they end with a colon (`H1, H2 (not read, no
+    time: H3)`), or from the start of its line (`Not read (no time): H3, H4`). A line
+    with no handle that says some were not read ends the list (`Not read:` above a
+    bulleted list). Found by adversarial reviews: every line below the list counted,
+    `Not read (no time): H` included; then a word list refused `TODO.md`'s handle."""
+    read: set[str] = set()
+    for line in lines:
+        found = occurrences(line, share)
+        if not found:
+            if _NOT_READ.search(line):
+                break
+            continue
+        unread: set[int] = set()
+        if _NOT_READ.search(line[: found[0][0]]):
+            unread.update(range(len(found)))  # `Not read: H3, H4`, `Skipped H3`
+        for index, (_, end, _) in enumerate(found):
+            gap = line[end : found[index + 1][0] if index + 1 < len(found) else len(line)]
+            if not _NOT_READ.search(gap):
+                continue
+            if index + 1 < len(found) and gap.rstrip(_AROUND).endswith(":"):
+                unread.update(range(index + 1, len(found)))  # `(not read, no time: H3)`
+            else:
+                unread.add(index)  # `H3: not read`, `H3 (skipped)`
+        read.update(handle for index, (_, _, handle) in enumerate(found) if index not in unread)
+    return read
+
+
+# What says a handle was not read (not "not" alone: `H1 (does not leak)` was read).
 _NOT_READ = lazy_compile(
-    r"(?i)\b(?:not|never|unread|unreviewed|skip(?:ped)?|missed|pending|todo|later"
-    r"|no time|could\s*n[o']t|did\s*n[o']t|unable|remaining|left)\b"
+    r"(?i)\b(?:not\s+(?:yet\s+)?(?:read|reviewed|checked|opened|looked|covered|verified)"
+    r"|unread|unreviewed|unchecked|skip(?:ped)?|skimmed|no\s+time|out\s+of\s+time|tbd"
+    r"|(?:did|could|have|has|was|were)\s*(?:n[\u2019']t|\s+not)|haven[\u2019']t"
+    r"|will\s+(?:review|read|check|look)|deferred|outstanding|ignored)\b"
 )
+_AROUND = " \t)]}>*_`'\""
 
 
-def lists(text: str, handle: str, others: Sequence[str] = ()) -> bool:
-    """Whether `text` lists `handle` whole: where it stands, it starts the text or
-    follows a space, a separator or what wraps a handle in prose, and ends the text or
-    is followed by one of those or a full stop. A handle is looked for as it is, not
-    cut out of the text at its spaces or commas: a path may hold both, and a deleted
-    file's handle ends with `..` (`gone.txt:-1-2@422c2b7ab3b3..`). Nor is it the end
-    of one of `others` that is listed there (`b.py:...` inside `tool b.py:...`)."""
+def occurrences(text: str, share: Sequence[str]) -> list[tuple[int, int, str]]:
+    """Where the text lists handles of the share, in order: each whole (`_starts`), a
+    longer one first where one holds another."""
+    found: list[tuple[int, int, str]] = []
+    taken: list[tuple[int, int]] = []
+    for handle in sorted(set(share), key=len, reverse=True):
+        for start in _starts(text, handle, share):
+            end = start + len(handle)
+            if not any(start < other_end and other_start < end for other_start, other_end in taken):
+                taken.append((start, end))
+                found.append((start, end, handle))
+    return sorted(found)
+
+
+def _starts(text: str, handle: str, others: Sequence[str]) -> Iterator[int]:
+    """Where `text` lists `handle` whole: it starts the text or follows a space, a
+    separator or what wraps a handle in prose, and ends the text or is followed by one
+    of those or a full stop, a colon... A handle is looked for as it is, not cut out
+    of the text at its spaces or commas: a path may hold both, and a deleted file's
+    handle ends with `..` (`gone.txt:-1-2@422c2b7ab3b3..`). Nor is it the end of one
+    of `others` there (`b.py:...` inside `tool b.py:...`)."""
     longer = [other for other in others if len(other) > len(handle) and other.endswith(handle)]
     start = text.find(handle)
     while start >= 0:
         end = start + len(handle)
-        if any(text[end - len(other) : end] == other for other in longer):
-            start = text.find(handle, start + 1)
-            continue
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
-        if (before.isspace() or before in _WRAPPING) and (
-            after.isspace() or after in _WRAPPING or after in ".:!?&"
+        if not any(text[end - len(other) : end] == other for other in longer) and (
+            (before.isspace() or before in _WRAPPING)
+            and (after.isspace() or after in _WRAPPING or after in ".:!?&")
         ):
-            return True
+            yield start
         start = text.find(handle, start + 1)
-    return False
 
 
 def _load_manifest(path: str) -> dict[str, Any]:
