@@ -79,7 +79,7 @@ TOKEN_KINDS: tuple[SecretKind, ...] = (
         # With any scheme or none, and percent-encoded as in a query string (found by
         # an adversarial review).
         # JSON's escaped slashes too, and the host in capitals (a review of the fix).
-        r"(?:https?(?:://|:\\/\\/|%3[Aa]%2[Ff]%2[Ff]))?(?:hooks\.slack\.com|HOOKS\.SLACK\.COM)"
+        r"(?:https?(?:://|:\\/\\/|%3[Aa]%2[Ff]%2[Ff]))?[Hh][Oo][Oo][Kk][Ss]\.[Ss][Ll][Aa][Cc][Kk]\.[Cc][Oo][Mm]"
         r"(?:/|\\/|%2[Ff])(?:services|workflows|triggers)(?:/|\\/|%2[Ff])T[A-Z0-9]{8,12}"
         r"(?:/|\\/|%2[Ff])[A-Z0-9]{8,12}(?:/|\\/|%2[Ff])[A-Za-z0-9]{16,40}",
     ),
@@ -112,12 +112,14 @@ _TOKEN_LITERALS = (
     *("AKIA", "ASIA", "ABIA", "ACCA", "AIza"),  # AWS access key ids, Google API keys
     *("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
     *("glpat-", "gldt-", "glptt-", "glrt-", "glsoat-"),
-    *("xox", "xapp-", "hooks.slack.com", "HOOKS.SLACK.COM"),
+    *("xox", "xapp-"),
     *("k_live_", "npm_", "pypi-AgEIcHlwaS5vcmc", "SG.", "T3BlbkFJ", "sk-ant-"),
 )
-# The AWS secret key is named in any case: its "secret" lower-cased, without the s,
-# which re's IGNORECASE also matches as U+017F (long s); e, c, r and t have no such twin.
-_CASELESS_LITERAL = "ecret"
+# Named in any case, looked for lower-cased: the AWS secret key's "secret" without
+# the s, which re's IGNORECASE also matches as U+017F (long s; e, c, r and t have no
+# such twin), and Slack's webhook host, whose letters the pattern spells as classes
+# (`[Kk]`, not IGNORECASE, which takes the Kelvin sign for a k).
+_CASELESS_LITERALS = ("ecret", "hooks.slack.com")
 
 
 def may_hold_token(line: str) -> bool:
@@ -125,7 +127,8 @@ def may_hold_token(line: str) -> bool:
     for literal in _TOKEN_LITERALS:
         if literal in line:
             return True
-    return _CASELESS_LITERAL in line.lower()
+    lowered = line.lower()
+    return any(literal in lowered for literal in _CASELESS_LITERALS)
 
 
 PRIVATE_KEY_LABEL = "private key"

@@ -403,6 +403,10 @@ BODY = [made_up(BASE64, 64) for _ in range(2)]
             "url=https://HOOKS.SLACK.COM/services/T6OAM89OZ6W/BW3R9AY6I79/nB8dE3xKJm8GAF0wAwaI",
             "url=[REDACTED]",
         ),
+        (
+            "url=https://Hooks.Slack.com/services/T6OAM89OZ6W/BW3R9AY6I79/nB8dE3xKJm8GAF0wAwaI",
+            "url=[REDACTED]",
+        ),
         *(
             (url, "url=[REDACTED]")
             for url in (

@@ -1,10 +1,11 @@
 """Whitespace-only changes per file type, and the traps that must stay significant."""
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from manifests import files_by_path, manifest_of, review_items
-from repos import RepoFactory, git
+from repos import RepoFactory, before_and_after, git
 
 EXPECTED = {
     # Provably meaningless.
@@ -104,3 +105,29 @@ def test_a_significant_file_without_significant_hunks_is_routed_whole(
     assert entry["handle"] == f"py/tool.py@{blob[:12]}"
     manifest = manifest_of("--repo", fixture_repo("whitespace"), "v1..v2")
     assert entry["handle"] in [item["handle"] for item in review_items(manifest)]
+
+
+@pytest.mark.parametrize(
+    ("path", "old"),
+    [
+        # A review of the fix: code reading another frame's or a field's line number
+        # does not read its own.
+        (
+            "editor.js",
+            "function go(position) {\n  return position.lineNumber;\n}\nfunction b() {}\n",
+        ),
+        (
+            "Log.java",
+            "class Log {\n  void f(Exception e) { e.getStackTrace(); }\n  void g() {}\n}\n",
+        ),
+        # A web app's UI tests are no test data.
+        ("tests/ui/login.spec.ts", "function a() {\n  return 1;\n}\nfunction b() {}\n"),
+    ],
+)
+def test_a_blank_line_beside_code_that_reads_no_position_of_its_own(
+    tmp_path: Path, path: str, old: str
+) -> None:
+    new = old.replace("\n", "\n\n", 1)
+    repo = before_and_after(tmp_path / "repo", path, old, new)
+    entry = files_by_path(manifest_of("--repo", repo, "HEAD"))[path]
+    assert (entry["classification"], entry["reasons"]) == ("trivial", ["blank-lines"])

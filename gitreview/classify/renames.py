@@ -144,8 +144,8 @@ _NAMED_BY_FOLDER = lazy_compile(
 # TypeScript's `tests/baselines/` and `tests/cases/`.
 _TEST_DATA = lazy_compile(
     r"(?:^|/)(?:testdata|test_data|test-data|fixtures|__snapshots__|snapshots|golden|goldens"
-    r"|expected|expectations|__testfixtures__|__fixtures__|test/resources|tests?/ui|baselines"
-    r"|tests/cases)/"
+    r"|expected|expectations|__testfixtures__|__fixtures__|test/resources|baselines|tests/cases)/"
+    r"|(?:^|/)tests?/ui/(?:.*/)?[^/]*\.(?:rs|stderr|stdout|fixed)$"  # not a web app's UI tests
 )
 
 

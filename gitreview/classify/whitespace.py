@@ -245,22 +245,23 @@ def _either_side_holds(facts: FileFacts, patterns: Mapping[str, re.Pattern[str]]
 _ESCAPED_SYNTAX = lazy_compile(r"\\u+00(?:22|27|5[cC]|0[aAdD])")
 _SPACING_AS_TEXT = {"c": _STRINGIZE, "cpp": _STRINGIZE, "rust": _STRINGIZE, "java": _ESCAPED_SYNTAX}
 # Code that reads where it is, in the file itself (found by adversarial reviews): a
-# blank line added above it changes what it says (a traceback's numbers, which any
-# code prints, do not count, nor another frame's, `frame.f_lineno` in a traceback's
-# formatter: only code that reads its own, as data).
+# blank line added above it changes what it says. Not a traceback's numbers, which
+# any code prints, nor another frame's (`frame.f_lineno`, `e.getStackTrace()`,
+# `err.stack`), nor a log format's (`%(lineno)d`, Go's `Lshortfile`), which number
+# every file's lines alike: only code that asks where it itself is.
 _READS_LINE_NUMBERS = {
     **dict.fromkeys(("c", "cpp"), lazy_compile(rf"{_LINE_NUMBER.pattern}|__builtin_LINE", re.M)),
     "rust": lazy_compile(rf"{_LINE_NUMBER.pattern}|Location::caller|track_caller", re.M),
-    "go": lazy_compile(r"runtime\.Caller|^//line |Lshortfile|Llongfile", re.M),
-    "python": lazy_compile(
-        r"currentframe|getframeinfo|inspect\.stack|extract_stack|_getframe|%\(lineno\)"
+    "go": lazy_compile(r"runtime\.Caller|^//line ", re.M),
+    "python": lazy_compile(r"currentframe|getframeinfo|inspect\.stack|extract_stack|_getframe"),
+    "java": lazy_compile(
+        r"(?:Throwable|Exception)\(\)\s*\.getStackTrace|currentThread\(\)\s*\.getStackTrace"
     ),
-    "java": lazy_compile(r"getLineNumber|getStackTrace"),
     **dict.fromkeys(
         ("javascript", "typescript"),
-        lazy_compile(r"captureStackTrace|Error\([^)]*\)\s*\.stack|\.stack\s*\.\s*split"),
+        lazy_compile(r"captureStackTrace|Error\([^)]*\)\s*\.stack"),
     ),
-    "csharp": lazy_compile(r"CallerLineNumber|StackFrame|GetFileLineNumber"),
+    "csharp": lazy_compile(r"CallerLineNumber|new\s+StackFrame\b|new\s+StackTrace\b"),
 }
 _ARGUMENT_AS_TEXT = {"csharp": lazy_compile(r"CallerArgumentExpression")}
 # ...and its column: re-indenting its line changes what it says.
