@@ -186,8 +186,10 @@ class Repository:
         return self._git("cat-file", "-e", f"{sha}^{{commit}}", check=False).returncode == 0
 
     def new_commits(self, head: str) -> list[str]:
-        """Commits reachable from head and from no remote-tracking ref, oldest first."""
-        output = self._git("rev-list", "--topo-order", "--reverse", head, "--not", "--remotes")
+        """The commits of head's first-parent line that no remote-tracking ref has,
+        oldest first: the branch's own, whatever histories its merges bring in (an
+        unrelated one's root is not where the branch starts)."""
+        output = self._git("rev-list", "--first-parent", "--reverse", head, "--not", "--remotes")
         return output.stdout.decode("ascii").split()
 
     def hooks_dir(self) -> str:

@@ -346,7 +346,7 @@ def test_pre_commit_s_pre_push_stage_checks_the_pushed_commits(committing: Path)
     assert status != 0
     assert "gitreview: push refused:" in output
     assert "range/fixup-commit (range)" in output
-    manifest = pre_push_manifest(committing, "refs/heads/topic")
+    manifest = pre_push_manifest(committing, "refs/heads/topic.refused")
     assert [c["subject"] for c in manifest["range"]["commits"]] == ["fixup! Add extra"]
 
 
@@ -364,7 +364,7 @@ def test_pre_commit_s_push_of_a_root_commit_is_checked_from_the_empty_tree(
     status, output = push_through_pre_commit(committing, "main")
     assert status != 0, output
     assert "range/fixup-commit (range)" in output
-    manifest = pre_push_manifest(committing, "refs/heads/main")
+    manifest = pre_push_manifest(committing, "refs/heads/main.refused")
     assert manifest["range"]["base"] is None
     assert len(manifest["range"]["commits"]) == int(git(committing, "rev-list", "--count", "main"))
 
@@ -431,3 +431,54 @@ def test_a_force_push_reviews_only_what_the_last_push_did_not(pushing: Path) -> 
     validate_manifest(manifest)
     [item] = [i for r in manifest["review"].values() for b in r["batches"] for i in b["handles"]]
     assert item["excerpt"] == "def sub(a, b): ⏎ return a - b"
+
+
+def test_a_merged_unrelated_history_does_not_make_the_push_its_own_base(pushing: Path) -> None:
+    # Found by an adversarial review: the oldest new commit was the unrelated history's
+    # root, so the range had no base and the pushed configuration decided its review.
+    git(pushing, "checkout", "--quiet", "--orphan", "other")
+    git(pushing, "rm", "-rq", "--cached", ".")
+    commit(pushing, ".gitreview.yml", "fail_on: never\n", "Never refuse")
+    commit(pushing, "notes.txt", "<<<<<<< ours\na\n=======\nb\n>>>>>>> theirs\n", "Conflict")
+    git(pushing, "checkout", "--quiet", "-f", "main")
+    git(pushing, "checkout", "--quiet", "-b", "unrelated-merge")
+    git(pushing, "merge", "--quiet", "--allow-unrelated-histories", "-m", "Merge", "other")
+    status, stderr = push(pushing, "unrelated-merge")
+    assert status != 0, stderr
+    assert "text/conflict-marker" in stderr
+
+
+def test_a_refused_push_is_no_last_push(pushing: Path) -> None:
+    # Found by an adversarial review: its manifest was kept as the last push's, and the
+    # next push marked its hunks reviewed.
+    git(pushing, "checkout", "--quiet", "-b", "topic")
+    commit(pushing, "src/calc.py", "def add(a, b):\n    return a + b\n", "Add calc")
+    commit(pushing, "README.md", "# Greeting\n", "fixup! Add calc")
+    status, _ = push(pushing, "topic")
+    assert status != 0
+    kept = pushing / ".git" / "gitreview" / "pre-push" / "origin" / "refs" / "heads"
+    assert (kept / "topic.refused.json").is_file() and not (kept / "topic.json").exists()
+
+
+def test_a_push_of_head_keeps_the_remote_branch_s_manifest(pushing: Path) -> None:
+    # Found by an adversarial review: `git push origin HEAD` kept every branch's
+    # manifest as `HEAD.json`, so one branch's review hid another's.
+    git(pushing, "checkout", "--quiet", "-b", "topic")
+    commit(pushing, "src/calc.py", "def add(a, b):\n    return a + b\n", "Add calc")
+    status, stderr = push(pushing, "HEAD")
+    assert status == 0, stderr
+    kept = pushing / ".git" / "gitreview" / "pre-push" / "origin"
+    assert (kept / "refs" / "heads" / "topic.json").is_file() and not (kept / "HEAD.json").exists()
+
+
+def test_a_manifest_that_cannot_be_kept_refuses_no_push(pushing: Path) -> None:
+    # Found by an adversarial review: `v1` kept as `v1.json`, then `v1.json/fix` pushed,
+    # was an internal error that refused the push.
+    git(pushing, "checkout", "--quiet", "-b", "v1")
+    commit(pushing, "src/a.py", "A = 1\n", "Add a")
+    assert push(pushing, "v1")[0] == 0
+    git(pushing, "checkout", "--quiet", "-b", "v1.json/fix")
+    commit(pushing, "src/b.py", "B = 1\n", "Add b")
+    status, stderr = push(pushing, "v1.json/fix")
+    assert status == 0, stderr
+    assert "manifest not kept" in stderr

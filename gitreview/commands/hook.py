@@ -167,7 +167,10 @@ def push_ranges(repository: Repository, pushed: Sequence[PushedRef]) -> list[Pus
     parent of the oldest commit no remote-tracking ref has yet, of any remote: a
     commit already published elsewhere was checked when it was pushed there, and
     the first push of a branch to a new remote (a mirror) is not a review of its
-    whole history. Deletions add nothing."""
+    whole history. The oldest such commit of the head's first-parent line: a merge
+    of an unrelated history brings in a root commit, where the branch does not start
+    (found by an adversarial review: the pushed head's configuration then decided
+    its own review). Deletions add nothing."""
     ranges = []
     for push in pushed:
         if push.deleted:
@@ -180,11 +183,11 @@ def push_ranges(repository: Repository, pushed: Sequence[PushedRef]) -> list[Pus
             if remote_head == head:
                 continue
             if repository.merge_base(push.remote_sha, head) == remote_head:
-                ranges.append(PushRange(push.local_ref, push.remote_sha, head))
+                ranges.append(PushRange(push.remote_ref, push.remote_sha, head))
                 continue
         new = repository.new_commits(head)
         if new:
-            ranges.append(PushRange(push.local_ref, repository.first_parent(new[0]), head))
+            ranges.append(PushRange(push.remote_ref, repository.first_parent(new[0]), head))
     return ranges
 
 
@@ -204,9 +207,20 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
             outcome = since_review(outcome, repo, since_manifest=target)
     assembled, settings = review_of(outcome), outcome.settings
     manifest = assembled.manifest
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with target.open("w", encoding="utf-8") as kept:
-        kept.writelines(assembled.text)
+    blocking = (
+        () if settings.fail_on == "never" else SEVERITIES[SEVERITIES.index(settings.fail_on) :]
+    )
+    refused = [finding for finding in manifest["findings"] if finding["severity"] in blocking]
+    if refused:
+        # A refused push is no last push: the next one reviews it all again (found by
+        # an adversarial review: its hunks were marked reviewed on the next push).
+        target = target.with_name(target.name.removesuffix(".json") + ".refused.json")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with target.open("w", encoding="utf-8") as kept:
+            kept.writelines(assembled.text)
+    except OSError as error:  # `v1.json` kept, then `v1.json/fix` pushed: no push refused
+        print(f"gitreview: {name}: manifest not kept ({error.strerror})", file=sys.stderr)
     summary = manifest["summary"]
     files, findings = summary["files"], summary["findings"]
     seen = manifest.get("since", {}).get("hunks", 0)
@@ -217,9 +231,6 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
         + f"), findings: {findings['error']} error, {findings['warning']} warning, "
         f"{findings['info']} info; manifest: {target}",
         file=sys.stderr,
-    )
-    blocking = (
-        () if settings.fail_on == "never" else SEVERITIES[SEVERITIES.index(settings.fail_on) :]
     )
     # What does not refuse the push is still said, not only counted: an added
     # breakpoint() should not need the manifest opened to be seen.
@@ -234,11 +245,7 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
         print(
             f"gitreview:   and {len(said) - _WARNINGS_SHOWN} more in the manifest", file=sys.stderr
         )
-    return [
-        _finding_line(finding)
-        for finding in manifest["findings"]
-        if finding["severity"] in blocking
-    ]
+    return [_finding_line(finding) for finding in refused]
 
 
 def _finding_line(finding: dict[str, Any]) -> str:
