@@ -58,14 +58,24 @@ _COMMITS_AT_ONCE = 1000  # commit objects read together for their subjects
 
 
 def no_git_env() -> dict[str, str]:
-    """The process environment without the GIT_* variables a hook inherits."""
-    return {
+    """The process environment without the GIT_* variables a hook inherits, and with
+    `core.fsmonitor` off whatever the repository's configuration says: git runs that
+    command as it reads, and a repository under review may carry a folder set up as
+    one, with its own (found by an adversarial review). Given as the command line's
+    `-c` would be (GIT_CONFIG_COUNT, git 2.31+), after any the user gave."""
+    env = {
         key: value
         for key, value in os.environ.items()
         if not key.startswith("GIT_")
         or key in _KEPT_GIT_VARIABLES
         or key.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"))
     }
+    given = env.get("GIT_CONFIG_COUNT", "0")
+    count = int(given) if given.isdigit() else 0
+    env[f"GIT_CONFIG_KEY_{count}"] = "core.fsmonitor"
+    env[f"GIT_CONFIG_VALUE_{count}"] = "false"
+    env["GIT_CONFIG_COUNT"] = str(count + 1)
+    return env
 
 
 class Repository:

@@ -294,3 +294,20 @@ def test_a_file_name_that_is_no_utf_8_still_opens(tmp_path: Path) -> None:
         [sys.executable, "-m", "gitreview", "--patch", name], cwd=tmp_path, capture_output=True
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_a_repository_s_fsmonitor_command_is_never_run(tmp_path: Path) -> None:
+    # Found by an adversarial review: git ran core.fsmonitor as gitreview read the
+    # range, and a repository under review may carry a folder set up as one.
+    repo = before_and_after(tmp_path / "repo", "a.py", "a = 1\n", "a = 2\n")
+    ran = tmp_path / "ran"
+    hook = tmp_path / "monitor.sh"
+    hook.write_text(f"#!/bin/sh\ntouch {ran}\n")
+    hook.chmod(0o755)
+    subprocess.run(["git", "-C", str(repo), "config", "core.fsmonitor", str(hook)], check=True)
+    for args in (("HEAD",), ("HEAD", "--format", "brief"), ("--no-cache", "HEAD")):
+        result = subprocess.run(
+            [sys.executable, "-m", "gitreview", *args], cwd=repo, capture_output=True
+        )
+        assert result.returncode == 0, result.stderr
+    assert not ran.exists()
