@@ -333,7 +333,7 @@ def test_the_hook_hides_names(secrets_repo: Path, tmp_path: Path) -> None:
     assert leaked(result.stdout + result.stderr) == []
     saved = sorted((clone / ".git" / "gitreview").rglob("*.json"))
     [name] = [path.name for path in saved]
-    assert re.fullmatch(re.escape(secrets.REDACTED) + "-[0-9a-f]{12}\\.json", name), name
+    assert re.fullmatch(re.escape(secrets.REDACTED) + "-[0-9a-f]{12}\\.refused\\.json", name), name
     assert leaked(saved[0].read_text("utf-8")) == []
     assert "fixup! Rotate" in saved[0].read_text("utf-8")
 
