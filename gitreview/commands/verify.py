@@ -78,7 +78,7 @@ def read_handles(lines: Sequence[str], share: Sequence[str]) -> set[str]:
     `Not read (no time): H` included; then a word list refused `TODO.md`'s handle."""
     read: set[str] = set()
     for line in lines:
-        found = occurrences(line, share)
+        found = _occurrences(line, share)
         if not found:
             if _NOT_READ.search(line):
                 break
@@ -108,7 +108,7 @@ _NOT_READ = lazy_compile(
 _AROUND = " \t)]}>*_`'\""
 
 
-def occurrences(text: str, share: Sequence[str]) -> list[tuple[int, int, str]]:
+def _occurrences(text: str, share: Sequence[str]) -> list[tuple[int, int, str]]:
     """Where the text lists handles of the share, in order: each whole (`_starts`), a
     longer one first where one holds another."""
     found: list[tuple[int, int, str]] = []
