@@ -180,6 +180,11 @@ class Repository:
         parents = result.stdout.decode("ascii").split()[1:]
         return parents[0] if parents else None
 
+    def first_parent_line(self, sha: str, count: int) -> list[str]:
+        """The commit and its first parents, newest first, at most `count` of them."""
+        result = self._git("rev-list", "--first-parent", f"--max-count={count}", sha, "--")
+        return result.stdout.decode("ascii").split()
+
     def current_branch(self) -> str | None:
         result = self._git("symbolic-ref", "--quiet", "--short", "HEAD", check=False)
         return result.stdout.decode("utf-8", "replace").strip() or None

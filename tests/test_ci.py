@@ -252,6 +252,14 @@ def test_new_branch_starts_at_the_parent_of_its_oldest_commit(repo: Path, runner
     ]
 
 
+def test_new_branch_starts_where_its_commits_do_in_any_order(repo: Path, runner: Runner) -> None:
+    # Found by an adversarial review: the parent of the event's first commit was the
+    # base, so commits listed newest first made a pushed commit the base.
+    step = runner(repo, "push", push(repo, None, "trivial", "trivial", "clean"))
+    assert step.manifest is not None
+    assert step.manifest["range"]["spec"] == f"{sha(repo, 'base')}..{sha(repo, 'trivial')}"
+
+
 def test_new_branch_with_no_new_commit_reviews_its_tip(repo: Path, runner: Runner) -> None:
     step = runner(repo, "push", push(repo, None, "trivial"))
     assert step.manifest is not None

@@ -61,7 +61,7 @@ class Wanted(NamedTuple):
     base: str | None = None  # None: the first parent of head
     head: str | None = None
     merge_base: bool = False  # BASE...HEAD rather than BASE..HEAD
-    oldest_new: str | None = None  # a new branch: base is this commit's first parent
+    pushed: tuple[str, ...] = ()  # a new branch: the commits the push event lists
     deleted: bool = False  # a push that deleted its ref: nothing to review
 
 
@@ -158,7 +158,7 @@ def wanted_range(env: Mapping[str, str], inputs: Inputs) -> Wanted:
     if inputs.base is not None:
         wanted = Wanted(base=inputs.base, head=wanted.head, merge_base=True)
     if inputs.head is not None:
-        wanted = wanted._replace(head=inputs.head, oldest_new=None, deleted=False)
+        wanted = wanted._replace(head=inputs.head, pushed=(), deleted=False)
     if wanted.head is None:
         wanted = wanted._replace(head=env.get("GITHUB_SHA") or None)
     if wanted.head is None and not wanted.deleted:
@@ -191,10 +191,11 @@ def event_range(name: str, payload: Mapping[str, Any]) -> Wanted:
         if after == ZERO_SHA:
             return Wanted(deleted=True)
         if before == ZERO_SHA:
-            # A new branch or tag: GitHub lists the pushed commits oldest first.
+            # A new branch or tag: the commits the push brings, in whatever order.
             commits = payload.get("commits")
-            oldest = _sha(commits[0], "id") if isinstance(commits, list) and commits else None
-            return Wanted(head=after, oldest_new=oldest)
+            listed = commits if isinstance(commits, list) else []
+            pushed = tuple(sha for sha in (_sha(commit, "id") for commit in listed) if sha)
+            return Wanted(head=after, pushed=pushed)
         return Wanted(base=before, head=after)
     return Wanted()
 
@@ -296,13 +297,18 @@ def range_spec(repo: str | None, wanted: Wanted) -> str:
         return f"{wanted.base}..{head}"
     if head_sha is None:
         return head  # resolve_range says the revision is unknown
-    if wanted.oldest_new is not None:
-        oldest = repository.resolve_commit(wanted.oldest_new)
-        parent = repository.first_parent(oldest) if oldest else None
-        if parent is not None:
-            return f"{parent}..{head}"
+    if wanted.pushed:
+        # The base: the first commit of head's first-parent line the push did not
+        # bring, not the parent of the event's first commit, which holds it only while
+        # GitHub lists them oldest first (found by an adversarial review: listed newest
+        # first, a pushed commit, and its configuration, would decide the review).
+        line = repository.first_parent_line(head_sha, len(wanted.pushed) + 1)
+        pushed = set(wanted.pushed)
+        base = next((sha for sha in line if sha not in pushed), None)
+        if base is not None:
+            return f"{base}..{head}"
         if repository.is_shallow:  # not the tip alone: the branch's other commits count too
-            raise _shallow(f"the parent of {_short(wanted.oldest_new)}")
+            raise _shallow(f"the parent of {_short(wanted.pushed[0])}")
     if repository.first_parent(head_sha) is None and repository.is_shallow:
         raise _shallow(f"the parent of {_short(head_sha)}")
     return head
