@@ -59,10 +59,10 @@ _COMMITS_AT_ONCE = 1000  # commit objects read together for their subjects
 
 def no_git_env() -> dict[str, str]:
     """The process environment without the GIT_* variables a hook inherits, and with
-    `core.fsmonitor` off whatever the repository's configuration says: git runs that
-    command as it reads, and a repository under review may carry a folder set up as
-    one, with its own (found by an adversarial review). Given as the command line's
-    `-c` would be (GIT_CONFIG_COUNT, git 2.31+), after any the user gave."""
+    no command the repository's configuration names run as git reads: a repository
+    under review may carry a folder set up as one, with its own (found by adversarial
+    reviews). `core.fsmonitor` is turned off as the command line's `-c` would
+    (GIT_CONFIG_COUNT, git 2.31+), after any the user gave."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -75,6 +75,10 @@ def no_git_env() -> dict[str, str]:
     env[f"GIT_CONFIG_KEY_{count}"] = "core.fsmonitor"
     env[f"GIT_CONFIG_VALUE_{count}"] = "false"
     env["GIT_CONFIG_COUNT"] = str(count + 1)
+    # Nor does any git fetch a partial clone's missing object (git 2.44+): that would
+    # write to the objects, and reach the remote by the repository's own
+    # `core.sshCommand` (found by an adversarial review).
+    env["GIT_NO_LAZY_FETCH"] = "1"
     return env
 
 

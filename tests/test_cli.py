@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from manifests import run, validate_manifest
-from repos import RepoFactory, before_and_after, build_repo, isolated_environment
+from repos import RepoFactory, before_and_after, build_repo, isolated_environment, two_commits
 
 import gitreview
 from gitreview import build_manifest, cli
@@ -310,4 +310,31 @@ def test_a_repository_s_fsmonitor_command_is_never_run(tmp_path: Path) -> None:
             [sys.executable, "-m", "gitreview", *args], cwd=repo, capture_output=True
         )
         assert result.returncode == 0, result.stderr
+    assert not ran.exists()
+
+
+def test_a_partial_clone_s_missing_object_is_never_fetched(tmp_path: Path) -> None:
+    # Found by an adversarial review: `git ls-tree -r` fetched a promisor's missing
+    # tree, by the repository's own core.sshCommand.
+    old = {"app.py": "import json\nimport os\n\nprint(os, json)\n", "sub/x.txt": "x\n"}
+    new = {"app.py": "import os\nimport json\n\nprint(os, json)\n"}
+    repo = two_commits(tmp_path / "repo", old, new)
+    tree = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "HEAD:sub"], capture_output=True, text=True
+    ).stdout.strip()
+    (repo / ".git" / "objects" / tree[:2] / tree[2:]).unlink()
+    ran = tmp_path / "ran"
+    for key, value in (
+        ("core.repositoryformatversion", "1"),
+        ("extensions.partialClone", "origin"),
+        ("remote.origin.url", "ssh://example.invalid/x.git"),
+        ("remote.origin.promisor", "true"),
+        ("core.sshCommand", f"touch {ran}; false"),
+    ):
+        subprocess.run(["git", "-C", str(repo), "config", key, value], check=True)
+    subprocess.run(
+        [sys.executable, "-m", "gitreview", "--no-cache", "HEAD~1..HEAD"],
+        cwd=repo,
+        capture_output=True,
+    )
     assert not ran.exists()
