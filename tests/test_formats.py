@@ -500,10 +500,12 @@ def test_no_format_prints_a_secret(tmp_path: Path) -> None:
         assert token[4:20] not in render(manifest, name), name
 
 
-def test_text_shows_control_characters_of_names_escaped(tmp_path: Path) -> None:
-    # Found by an adversarial review: a path holding `\033[31m` drove the terminal.
+@pytest.mark.parametrize("output", ["text", "github"])
+def test_control_characters_of_names_are_shown_escaped(tmp_path: Path, output: str) -> None:
+    # Found by adversarial reviews: a path holding `\033[31m` drove the terminal, and
+    # the CI log through an annotation's `file=`.
     path = "esc\x1b[31mred.md"
-    repo = before_and_after(tmp_path / "repo", path, "# A\n", "# B\n")
-    text = run("--repo", repo, "HEAD", "--format", "text").stdout
+    repo = before_and_after(tmp_path / "repo", path, "# A\n", "# B\n[x](missing.md)\n")
+    text = run("--repo", repo, "HEAD", "--format", output, "--fail-on", "never").stdout
     assert "\x1b" not in text
     assert "esc\\x1b[31mred.md" in text

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gitreview.shown import escaped
+
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 SEVERITY_ORDER = ("error", "warning", "info")
 ANNOTATIONS_PER_SEVERITY = 10
@@ -63,7 +65,11 @@ def annotation(finding: dict[str, Any]) -> str:
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """As the toolkit escapes a command's data; any other control character (an
+    escape sequence in a path) shown escaped, as the log would run it (found by an
+    adversarial review)."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return escaped(text)
 
 
 def escape_property(text: str) -> str:
