@@ -311,6 +311,19 @@ def test_verify_reads_the_list_in_any_form_but_not_what_says_unread(
         (f"Handles read: {first}, {second}\n- {third} (skipped)\n", f"{third}\n"),
         (f"Handles read: {first}, {second}\nRan out of time for {third}.\n", f"{third}\n"),
         (f"Handles read: {first}\nNot read:\n- {second}\n- {third}\n", f"{second}\n{third}\n"),
+        # A review of the second fix: words about one handle, before or after it.
+        (f"Handles read: {first}, {second}, skipped {third}\n", f"{third}\n"),
+        (f"Handles read: {first} and {second} but not {third}\n", f"{third}\n"),
+        (f"Handles read: {first}, {second}\n{third}: left for a later pass\n", f"{third}\n"),
+        (f"Handles read: {first}, {second}\n{third} (TODO)\n", f"{third}\n"),
+        (f"Handles read:\n{first}: yes\n{second}: yes\n{third}: no\n", f"{third}\n"),
+        (
+            f"Handles read: {first}\n\n## Still to review\n- {second}\n- {third}\n",
+            f"{second}\n{third}\n",
+        ),
+        (f"Handles read: {first} (ignored whitespace, read the logic), {second}, {third}\n", ""),
+        (f"Handles read: all three, none skipped:\n- {first}\n- {second}\n- {third}\n", ""),
+        (f"Handles read:\n```\n{first}\n{second}  # input wasn't validated\n{third}\n```\n", ""),
     ):
         answer.write_text(text)
         result = run("verify", "--role", "security", manifest_file, answer)

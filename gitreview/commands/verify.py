@@ -8,6 +8,7 @@ the answer does not list is printed, one per line, and the exit status is 1.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -69,43 +70,91 @@ def handles_read(answer: str) -> list[str] | None:
 
 
 def read_handles(lines: Sequence[str], share: Sequence[str]) -> set[str]:
-    """The handles of the share the list's lines say were read. A line's words about
-    a handle stand between it and the next: after it on its line (`H3: not read`,
-    `H3 (skipped)`), or before it when they end with a colon (`H1, H2 (not read, no
-    time: H3)`), or from the start of its line (`Not read (no time): H3, H4`). A line
-    with no handle that says some were not read ends the list (`Not read:` above a
-    bulleted list). Found by adversarial reviews: every line below the list counted,
-    `Not read (no time): H` included; then a word list refused `TODO.md`'s handle."""
+    """The handles of the share the list says were read. The list is the rest of the
+    `Handles read:` line and the lines below it that go on with it: a line that
+    starts with a handle (after a bullet, a number, a table's `|`, or a label and a
+    colon), a table's header, a blank line; the first other line (prose, a heading:
+    `Ran out of time for H3`, `## Still to review`) ends it. On a line of the list,
+    words saying a handle was not read count against one handle (`_unread`). Found
+    by adversarial reviews: every
+    line below the list counted; then a list of words refused `TODO.md`'s handle and
+    `H1 (does not leak)`, and let `H3: not read` pass."""
     read: set[str] = set()
-    for line in lines:
+    for number, line in enumerate(lines):
         found = _occurrences(line, share)
-        if not found:
-            if _NOT_READ.search(line):
+        if number and not _goes_on(line, found):
+            if line.strip():
                 break
             continue
-        unread: set[int] = set()
-        if _NOT_READ.search(line[: found[0][0]]):
-            unread.update(range(len(found)))  # `Not read: H3, H4`, `Skipped H3`
-        for index, (_, end, _) in enumerate(found):
-            gap = line[end : found[index + 1][0] if index + 1 < len(found) else len(line)]
-            if not _NOT_READ.search(gap):
-                continue
-            if index + 1 < len(found) and gap.rstrip(_AROUND).endswith(":"):
-                unread.update(range(index + 1, len(found)))  # `(not read, no time: H3)`
-            else:
-                unread.add(index)  # `H3: not read`, `H3 (skipped)`
+        unread = _unread(line, found)
         read.update(handle for index, (_, _, handle) in enumerate(found) if index not in unread)
     return read
 
 
-# What says a handle was not read (not "not" alone: `H1 (does not leak)` was read).
+def _goes_on(line: str, found: Sequence[tuple[int, int, str]]) -> bool:
+    """Whether a line below `Handles read:` goes on with its list."""
+    if not found:
+        # Blank, a table's header, a code fence around the list.
+        return not line.strip() or line.lstrip().startswith(("|", "```", "~~~"))
+    # A handle first, or after a label: `- Left as is: H1` (`Not read: H3` is one too,
+    # whose words `_unread` then reads).
+    before = line[: found[0][0]]
+    return _LIST_MARK.fullmatch(before) is not None or before.rstrip(" `*_").endswith(":")
+
+
+def _unread(line: str, found: Sequence[tuple[int, int, str]]) -> set[int]:
+    """Which handles of a line of the list its words say were not read: all of them
+    after such words opening the line (`Skipped: H3, H4`); the next one after words
+    that end in them or a colon (`H1, H2, skipped H3`, `H2 (not read, no time: H3)`);
+    else the one before them (`H3: not read`, `H3 (TODO)`, `| H3 | no |`)."""
+    unread: set[int] = set()
+    if found and _says_unread(line[: found[0][0]]):
+        return set(range(len(found)))
+    if found and _INTRODUCES.search(line[: found[0][0]]):
+        unread.add(0)  # `Handles read: everything except H3: H1, H2`
+    for index, (_, end, _) in enumerate(found):
+        following = index + 1 < len(found)
+        gap = line[end : found[index + 1][0] if following else len(line)]
+        said = _says_unread(gap)
+        if not said and not _NO.fullmatch(gap):
+            if following and _INTRODUCES.search(gap):
+                unread.add(index + 1)  # `H1 and H2 but not H3`
+            continue
+        if following and said and _CONNECTS.fullmatch(gap[said[-1].end() :]):
+            unread.update(range(index + 1, len(found)) if ":" in gap else {index + 1})
+        else:
+            unread.add(index)
+    return unread
+
+
+def _says_unread(text: str) -> list[re.Match[str]]:
+    """Where the text says handles were not read; not where it says so of none
+    (`nothing skipped`, `none unread`)."""
+    return [found for found in _NOT_READ.finditer(text) if not _NONE.search(text[: found.start()])]
+
+
+_NONE = lazy_compile(r"(?i)\b(?:nothing|none|no)\s+$")
+# What may stand before a handle that opens a line of the list: a bullet, a number,
+# a checkbox, a table's `|`, a quote, emphasis.
+_LIST_MARK = lazy_compile(r"[\s>*+\-\u2022\u00b7|#\d.)(\[\]xX`'\"_]*")
+# What says a handle was not read (not "not" alone: `H1 (does not leak)` was read,
+# nor "ignored": `H1 (ignored whitespace, reviewed logic)`).
 _NOT_READ = lazy_compile(
-    r"(?i)\b(?:not\s+(?:yet\s+)?(?:read|reviewed|checked|opened|looked|covered|verified)"
-    r"|unread|unreviewed|unchecked|skip(?:ped)?|skimmed|no\s+time|out\s+of\s+time|tbd"
-    r"|(?:did|could|have|has|was|were)\s*(?:n[\u2019']t|\s+not)|haven[\u2019']t"
-    r"|will\s+(?:review|read|check|look)|deferred|outstanding|ignored)\b"
+    r"(?i)\b(?:not\s+(?:yet\b|(?:yet\s+)?(?:read|reviewed|checked|opened|looked|covered|verified))"
+    r"|unread|unreviewed|unchecked|skip(?:ped|ping)?|skimmed|no\s+time|out\s+of\s+time|tbd|todo"
+    r"|pending(?!\s+\w)|unable\s+to|(?:did|could|have|has|had)\s*(?:n[\u2019']?t|\s+not)\s+(?:yet\s+)?"
+    r"(?:get\s+to|read|review|check|look|open|finish|have\s+(?:the\s+)?time)|haven[\u2019']?t\s+(?:read|reviewed|looked)"
+    r"|will\s+(?:review|read|check|look)|deferred|outstanding|remaining|still\s+to\s+(?:review|read)"
+    r"|(?:left\s+)?for\s+(?:a\s+)?later|glanced)\b"
 )
-_AROUND = " \t)]}>*_`'\""
+# What may stand between such words and the handles they are about: a colon, "for",
+# "before", "the following"...
+_CONNECTS = lazy_compile(
+    r"(?i)[\s:,;(\u2013\u2014-]*(?:(?:for|before|on|in|at|to|the|following|these|handles?)\b[\s:,;(-]*)*"
+)
+# A handle's verdict cell or answer of `no`; words before one that exclude it.
+_NO = lazy_compile(r"(?i)[\s:|(\u2013\u2014-]*no[\s.|)]*")
+_INTRODUCES = lazy_compile(r"(?i)\b(?:but\s+not|except(?:\s+for)?|excluding|without)\W*$")
 
 
 def _occurrences(text: str, share: Sequence[str]) -> list[tuple[int, int, str]]:
