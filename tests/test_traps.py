@@ -845,6 +845,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "---\ntitle: Post\nlastmod: 2031-01-01\n---\n\nBody.\n",
     ),
     (
+        "Hugo's modified where the page has no date of its own (it dates the page too)",
+        "content/posts/p.md",
+        "---\ntitle: Post\nmodified: 2024-01-01\n---\n\nBody.\n",
+        "---\ntitle: Post\nmodified: 2031-01-01\n---\n\nBody.\n",
+    ),
+    (
         "a version file's line ending ($(cat version.txt) keeps the \\r)",
         "version.txt",
         "1.2.3\n",

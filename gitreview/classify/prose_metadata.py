@@ -54,7 +54,7 @@ def changed_keys(
     ]
     if not all(isinstance(key, str) and key in listed for key in changed):
         return None
-    if any(key.lower() == "lastmod" for key in changed) and not (
+    if any(key.lower() in _DATES_FALLEN_BACK_ON for key in changed) and not (
         _dated(old_data) and _dated(new_data)
     ):
         return None  # Hugo dates a page by its lastmod when it has no date of its own
@@ -63,10 +63,14 @@ def changed_keys(
 
 def _dated(data: dict[Any, Any]) -> bool:
     """Whether front matter gives its page a date of its own: Hugo's `.Date` is the
-    first of `date`, `publishDate` and `lastmod` (any case) that it has, so without
-    the first two, `lastmod` dates the page and orders it in lists (found by an
-    adversarial review)."""
-    return any(isinstance(key, str) and key.lower() in ("date", "publishdate") for key in data)
+    first of `date`, `publishDate`, `pubdate`, `published`, `lastmod` and `modified`
+    (any case) that it has, so without the first four, `lastmod` or `modified` dates
+    the page and orders it in lists (found by adversarial reviews)."""
+    return any(isinstance(key, str) and key.lower() in _OWN_DATES for key in data)
+
+
+_OWN_DATES = frozenset({"date", "publishdate", "pubdate", "published"})
+_DATES_FALLEN_BACK_ON = frozenset({"lastmod", "modified"})
 
 
 def _parse(text: str, listed: Collection[str]) -> tuple[dict[Any, Any], set[int]] | None:
