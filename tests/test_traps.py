@@ -1190,6 +1190,29 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "activate it in your shell.\n",
     ),
     (
+        "an upgrade guide's gerund headings swapped (drop the tables, then back up)",
+        "docs/upgrade.md",
+        "# Upgrade\n\n## Backing up your data\n\nRun pg_dump against the primary and keep\n"
+        "the dump somewhere safe before going on.\n\n## Dropping the legacy tables\n\n"
+        "Run the cleanup script to remove the old tables\nonce nothing reads them any more.\n",
+        "# Upgrade\n\n## Dropping the legacy tables\n\n"
+        "Run the cleanup script to remove the old tables\nonce nothing reads them any more.\n\n"
+        "## Backing up your data\n\nRun pg_dump against the primary and keep\n"
+        "the dump somewhere safe before going on.\n",
+    ),
+    (
+        "sections moved in a page that names one as the previous section",
+        "docs/svc.md",
+        "# Service\n\n## Ports\n\nThe service listens on port 8080 for every request\n"
+        "and on 9090 for its metrics endpoint.\n\n## Limits\n\nEach port of the previous section "
+        "takes at most\n100 connections at once from one client.\n\n## Logs\n\nThe logs go to "
+        "standard output as JSON lines,\none object for each request served.\n",
+        "# Service\n\n## Logs\n\nThe logs go to standard output as JSON lines,\none object for "
+        "each request served.\n\n## Ports\n\nThe service listens on port 8080 for every request\n"
+        "and on 9090 for its metrics endpoint.\n\n## Limits\n\nEach port of the previous section "
+        "takes at most\n100 connections at once from one client.\n",
+    ),
+    (
         "a function moved above the __future__ import (the module no longer compiles)",
         "pages.py",
         "from __future__ import annotations\n\n\ndef render(page: str) -> str:\n"

@@ -52,8 +52,9 @@ _NOT_WHOLE = (
 # A Markdown link reference definition, `[label]: target`.
 _LINK_DEFINITION = lazy_compile(r" {0,3}\[[^\]]+\]:")
 # A heading slug that numbers or sequences its section: a digit, or a word of order;
-# or that opens with a verb a procedure's step does (found by an adversarial review:
-# "Create a virtual environment" moved below "Install the dependencies").
+# or that opens with a verb a procedure's step does, or its gerund (found by
+# adversarial reviews: "Create a virtual environment" moved below "Install the
+# dependencies", "Dropping the legacy tables" above "Backing up your data").
 _SEQUENCE = lazy_compile(
     r"\d|(?:^|-)(?:step|steps|first|second|third|then|next|finally|last|before|after|"
     r"phase|stage|part|chapter|prerequisites?|afterwards?)(?:-|$)"
@@ -63,7 +64,9 @@ _SEQUENCE = lazy_compile(
     r"|export|migrate|prepare|copy|edit|write|define|get|make|check|apply|remove|delete|log"
     r"|sign|login|choose|select|mount|compile|load|bootstrap|fork|seed|tag|release|merge"
     r"|rebase|backup|restore|provision|authenticate|authorize|grant|invite|wait|reboot"
-    r"|reload|refresh|sync|fetch|pull|checkout|switch|save|submit"
+    r"|reload|refresh|sync|fetch|pull|checkout|switch|save|submit|back|drop|truncate|purge"
+    r"|reset|wipe|drain|scale|roll|rollback|shut|shutdown|clean|cleanup|erase|rotate|revoke"
+    r"|detach|attach|flash|format|[a-z]+ing"
     # and the steps' nouns: Installation, then Configuration, then Usage
     r"|installation|configuration|deployment|initiali[sz]ation|registration|activation"
     r"|migration|preparation|requirements|getting|quick-?start|usage)"

@@ -747,6 +747,11 @@ _COMPREHENSIONS = frozenset({"listcomp", "setcomp", "dictcomp", "genexpr"})
 # Raw HTML in a line (a tag, which may name a URL: `href=`, `srcset=`, `poster=`,
 # `data=`...), or an autolink.
 HTML_LINK = lazy_compile(r"<[A-Za-z/!?]")
+# A section, step or chapter named by its place.
+_BY_PLACE = lazy_compile(
+    r"(?i)\b(?:previous|next|preceding|following|last|earlier|later|prior)\s+"
+    r"(?:sections?|steps?|chapters?|parts?)\b|\b(?:sections?|steps?)\s+(?:above|below)\b"
+)
 
 
 def _markdown(text: str) -> Side:
@@ -772,7 +777,10 @@ def _markdown(text: str) -> Side:
                 break
         above = [(level, text) for level, text in above if level < heading.level]
         end = _trimmed(lines, heading.line, last)
-        units.append(Unit(heading.line, end, True, heading.slug, parents=tuple(above)))
+        # A page that names a section by where it is ("the previous section") is read
+        # in its order (found by an adversarial review).
+        movable = _BY_PLACE.search(text) is None
+        units.append(Unit(heading.line, end, movable, heading.slug, parents=tuple(above)))
         above.append((heading.level, heading.text))
     return Side(tuple(units), raw_html=any(map(_HTML_LINE.match, lines)))
 
