@@ -1212,6 +1212,20 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "and on 9090 for its metrics endpoint.\n\n## Limits\n\nEach port of the previous section "
         "takes at most\n100 connections at once from one client.\n",
     ),
+    *(
+        (
+            f"{old} made {new}: a word the list lacks, made its opposite or another thing",
+            "docs/care.md",
+            f"# Care\n\nGive glucose when the readings show {old} in the patient.\n",
+            f"# Care\n\nGive glucose when the readings show {new} in the patient.\n",
+        )
+        for old, new in (
+            ("hyperglycemia", "hypoglycemia"),
+            ("nitrite", "nitrate"),
+            ("lactase", "lactose"),
+            ("callee", "caller"),
+        )
+    ),
     (
         "a function moved above the __future__ import (the module no longer compiles)",
         "pages.py",

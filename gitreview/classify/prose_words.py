@@ -279,7 +279,7 @@ def _part_may_be_typo(old: str, new: str) -> bool:
         return False  # creates→created, iteration→iterator: another form, not a spelling
     if _affixed(old, new) or _affixed(new, old):
         return False
-    if _number_prefix_touched(old, new):
+    if _number_prefix_touched(old, new) or _opposite_affix(old, new):
         return False
     # Last, the word lists (the checks above are on the two words alone):
     return _spelling_fixed(old, new)  # from→form, warm→warn: a word for another
@@ -309,6 +309,34 @@ def _other_ending(old: str, new: str) -> bool:
     """Whether the two words share their stem and differ only by such endings."""
     common = _common_start(old, new)
     return old[common:] in _ENDINGS and new[common:] in _ENDINGS
+
+
+def _opposite_affix(old: str, new: str) -> bool:
+    """Whether the words differ by affixes that name other things, which a word list
+    may lack (found by an adversarial review: hypotension/hypertension, intrastate/
+    interstate, nitrite/nitrate, lactase/lactose, callee/caller were `typo`)."""
+    for one, other in _OPPOSITE_PREFIXES:
+        if old.startswith(one) and new.startswith(other):
+            return True
+    common = _common_start(old, new)
+    return frozenset((old[common:], new[common:])) in _OPPOSITE_ENDINGS
+
+
+_OPPOSITE_PREFIXES = tuple(
+    (one, other)
+    for pair in (("hyper", "hypo"), ("inter", "intra"), ("micro", "macro"), ("endo", "exo"))
+    for one, other in (pair, pair[::-1])
+)
+# Endings compared after the words' common start (nitr-ite, nitr-ate).
+_OPPOSITE_ENDINGS = frozenset(
+    frozenset(pair)
+    for pair in (
+        *(("ite", "ate"), ("ite", "ide"), ("ate", "ide"), ("te", "de"), ("ase", "ose")),
+        *(("e", "r"), ("ee", "er"), ("ee", "or"), ("r", "d")),
+        *(("ane", "ene"), ("ane", "yne"), ("ene", "yne"), ("ine", "ane")),
+        *(("i", "a"), ("o", "a")),
+    )
+)
 
 
 def _common_start(old: str, new: str) -> int:
