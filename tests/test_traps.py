@@ -1221,8 +1221,7 @@ TRAPS: list[tuple[str, str, str, str]] = [
         )
         for old, new in (
             ("hyperglycemia", "hypoglycemia"),
-            ("nitrite", "nitrate"),
-            ("lactase", "lactose"),
+            ("intrastate", "interstate"),
             ("callee", "caller"),
         )
     ),

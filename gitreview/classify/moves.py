@@ -51,26 +51,35 @@ _NOT_WHOLE = (
 )
 # A Markdown link reference definition, `[label]: target`.
 _LINK_DEFINITION = lazy_compile(r" {0,3}\[[^\]]+\]:")
-# A heading slug that numbers or sequences its section: a digit, or a word of order;
-# or that opens with a verb a procedure's step does, or its gerund (found by
-# adversarial reviews: "Create a virtual environment" moved below "Install the
-# dependencies", "Dropping the legacy tables" above "Backing up your data").
+# A heading slug that numbers or sequences its section: a digit, or a word of order.
 _SEQUENCE = lazy_compile(
     r"\d|(?:^|-)(?:step|steps|first|second|third|then|next|finally|last|before|after|"
     r"phase|stage|part|chapter|prerequisites?|afterwards?)(?:-|$)"
-    r"|^(?:install|uninstall|create|configure|set|setup|run|start|stop|restart|build|deploy"
-    r"|add|enable|disable|update|upgrade|clone|download|upload|initiali[sz]e|init|activate"
-    r"|open|close|register|generate|verify|test|publish|push|commit|connect|launch|import"
-    r"|export|migrate|prepare|copy|edit|write|define|get|make|check|apply|remove|delete|log"
-    r"|sign|login|choose|select|mount|compile|load|bootstrap|fork|seed|tag|release|merge"
-    r"|rebase|backup|restore|provision|authenticate|authorize|grant|invite|wait|reboot"
-    r"|reload|refresh|sync|fetch|pull|checkout|switch|save|submit|back|drop|truncate|purge"
-    r"|reset|wipe|drain|scale|roll|rollback|shut|shutdown|clean|cleanup|erase|rotate|revoke"
-    r"|detach|attach|flash|format|[a-z]+ing"
-    # and the steps' nouns: Installation, then Configuration, then Usage
-    r"|installation|configuration|deployment|initiali[sz]ation|registration|activation"
-    r"|migration|preparation|requirements|getting|quick-?start|usage)"
-    r"(?:-|$)"
+)
+# A step of a procedure, by its heading: a verb first, its gerund, or the step's
+# noun (found by adversarial reviews: "Create a virtual environment" moved below
+# "Install the dependencies", "Dropping the legacy tables" above "Backing up your
+# data"). Asked of the moved sections only: of all beside them, it made every
+# reorder of a README with an "Installation" significant (a review of the fix).
+_STEP_VERB_WORDS = """
+    install uninstall create configure set setup run start stop restart build deploy add
+    enable disable update upgrade clone download upload initialize initialise init activate
+    open close register generate verify test publish push commit connect launch import
+    export migrate prepare copy edit write define get make check apply remove delete log
+    sign login choose select mount compile load bootstrap fork seed tag release merge rebase
+    backup back restore provision authenticate authorize grant invite wait reboot reload
+    refresh sync fetch pull checkout switch save submit drop truncate purge reset wipe drain
+    scale roll rollback shut shutdown clean cleanup erase rotate revoke detach attach flash
+"""
+_STEP_VERBS = _STEP_VERB_WORDS.split()
+_STEP = lazy_compile(
+    r"^(?:"
+    + "|".join(sorted(_STEP_VERBS, key=len, reverse=True))
+    + r")(?:-|$)|^(?:"
+    + "|".join(sorted({verb.removesuffix("e") for verb in _STEP_VERBS}, key=len, reverse=True))
+    + r")[a-z]?ing(?:-|$)"
+    r"|^(?:installation|configuration|deployment|initiali[sz]ation|registration|activation"
+    r"|migration|preparation|getting-started|quick-?start)(?:-|$)"
 )
 _SAME_ORIGIN = {origin: lazy_compile(re.escape(origin) + "+") for origin in "-+"}
 
@@ -465,7 +474,11 @@ def _crossed(
 
 def _sequenced(side: Side, units: list[Unit]) -> str:
     """The first heading slug, among the moved sections and the sections beside them
-    (under the same headings), that holds a number or a word of sequence; "" if none."""
+    (under the same headings), that holds a number or a word of sequence, or among the
+    moved ones, that names a procedure's step; "" if none."""
+    for unit in units:
+        if _STEP.search(unit.name):
+            return unit.name
     parents = {unit.parents for unit in units}
     for unit in side.units:
         if unit.movable and unit.parents in parents and _SEQUENCE.search(unit.name):

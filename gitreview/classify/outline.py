@@ -749,8 +749,8 @@ _COMPREHENSIONS = frozenset({"listcomp", "setcomp", "dictcomp", "genexpr"})
 HTML_LINK = lazy_compile(r"<[A-Za-z/!?]")
 # A section, step or chapter named by its place.
 _BY_PLACE = lazy_compile(
-    r"(?i)\b(?:previous|next|preceding|following|last|earlier|later|prior)\s+"
-    r"(?:sections?|steps?|chapters?|parts?)\b|\b(?:sections?|steps?)\s+(?:above|below)\b"
+    r"(?i)\b(?:previous|preceding|next|prior)\s+(?:section|step|chapter)\b"
+    r"|\b(?:section|step)\s+(?:above|below)\b"
 )
 
 
