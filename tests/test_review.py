@@ -316,7 +316,13 @@ def test_verify_reads_the_list_in_any_form_but_not_what_says_unread(
         (f"Handles read: {first} and {second} but not {third}\n", f"{third}\n"),
         (f"Handles read: {first}, {second}\n{third}: left for a later pass\n", f"{third}\n"),
         (f"Handles read: {first}, {second}\n{third} (TODO)\n", f"{third}\n"),
-        (f"Handles read:\n{first}: yes\n{second}: yes\n{third}: no\n", f"{third}\n"),
+        (f"Handles read: {first}, {second}, not {third}\n", f"{third}\n"),
+        (f"Handles read: {first} {second} {third} (only skimmed {third})\n", f"{third}\n"),
+        (
+            f"Handles read:\n1. {first}\n   - fine\n2. {second}\n3. {third}\n   - not read yet\n",
+            f"{third}\n",
+        ),
+        (f"Handles read:\n- {first} (did not check bounds either)\n- {second}\n- {third}\n", ""),
         (
             f"Handles read: {first}\n\n## Still to review\n- {second}\n- {third}\n",
             f"{second}\n{third}\n",

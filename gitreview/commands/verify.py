@@ -75,20 +75,28 @@ def read_handles(lines: Sequence[str], share: Sequence[str]) -> set[str]:
     starts with a handle (after a bullet, a number, a table's `|`, or a label and a
     colon), a table's header, a blank line; the first other line (prose, a heading:
     `Ran out of time for H3`, `## Still to review`) ends it. On a line of the list,
-    words saying a handle was not read count against one handle (`_unread`). Found
-    by adversarial reviews: every
-    line below the list counted; then a list of words refused `TODO.md`'s handle and
-    `H1 (does not leak)`, and let `H3: not read` pass."""
+    words saying a handle was not read count against one handle (`_unread`); an
+    indented line below a handle is a note about it. Found by adversarial reviews:
+    every line below the list counted; then a list of words refused `TODO.md`'s
+    handle and `H1 (does not leak)`, and let `H3: not read` pass."""
     read: set[str] = set()
+    unread_anywhere: set[str] = set()  # a handle named twice, once as not read
+    last: str | None = None  # the list's last handle, which an indented note is about
     for number, line in enumerate(lines):
         found = _occurrences(line, share)
+        if number and not found and line[:1].isspace() and line.strip() and last:
+            if _says_unread(line):  # `1. H3` then `   - not read yet`
+                unread_anywhere.add(last)
+            continue
         if number and not _goes_on(line, found):
             if line.strip():
                 break
             continue
         unread = _unread(line, found)
-        read.update(handle for index, (_, _, handle) in enumerate(found) if index not in unread)
-    return read
+        for index, (_, _, handle) in enumerate(found):
+            (unread_anywhere if index in unread else read).add(handle)
+        last = found[-1][2] if found else last
+    return read - unread_anywhere
 
 
 def _goes_on(line: str, found: Sequence[tuple[int, int, str]]) -> bool:
@@ -106,9 +114,9 @@ def _unread(line: str, found: Sequence[tuple[int, int, str]]) -> set[int]:
     """Which handles of a line of the list its words say were not read: all of them
     after such words opening the line (`Skipped: H3, H4`); the next one after words
     that end in them or a colon (`H1, H2, skipped H3`, `H2 (not read, no time: H3)`);
-    else the one before them (`H3: not read`, `H3 (TODO)`, `| H3 | no |`)."""
+    else the one before them (`H3: not read`, `H3 (TODO)`)."""
     unread: set[int] = set()
-    if found and _says_unread(line[: found[0][0]]):
+    if found and (_says_unread(line[: found[0][0]]) or _NONE_OF.search(line[: found[0][0]])):
         return set(range(len(found)))
     if found and _INTRODUCES.search(line[: found[0][0]]):
         unread.add(0)  # `Handles read: everything except H3: H1, H2`
@@ -116,7 +124,7 @@ def _unread(line: str, found: Sequence[tuple[int, int, str]]) -> set[int]:
         following = index + 1 < len(found)
         gap = line[end : found[index + 1][0] if following else len(line)]
         said = _says_unread(gap)
-        if not said and not _NO.fullmatch(gap):
+        if not said:
             if following and _INTRODUCES.search(gap):
                 unread.add(index + 1)  # `H1 and H2 but not H3`
             continue
@@ -141,10 +149,14 @@ _LIST_MARK = lazy_compile(r"[\s>*+\-\u2022\u00b7|#\d.)(\[\]xX`'\"_]*")
 # nor "ignored": `H1 (ignored whitespace, reviewed logic)`).
 _NOT_READ = lazy_compile(
     r"(?i)\b(?:not\s+(?:yet\b|(?:yet\s+)?(?:read|reviewed|checked|opened|looked|covered|verified))"
-    r"|unread|unreviewed|unchecked|skip(?:ped|ping)?|skimmed|no\s+time|out\s+of\s+time|tbd|todo"
-    r"|pending(?!\s+\w)|unable\s+to|(?:did|could|have|has|had)\s*(?:n[\u2019']?t|\s+not)\s+(?:yet\s+)?"
-    r"(?:get\s+to|read|review|check|look|open|finish|have\s+(?:the\s+)?time)|haven[\u2019']?t\s+(?:read|reviewed|looked)"
-    r"|will\s+(?:review|read|check|look)|deferred|outstanding|remaining|still\s+to\s+(?:review|read)"
+    r"|unread|unreviewed|unchecked|skip(?:ped|ping)?|skimmed|no\s+time|out\s+of\s+time|tbd"
+    r"|(?:todo|pending|outstanding|deferred|remaining)(?!\s+\w)|unable\s+to"
+    r"|(?:did|could|have|has|had)\s*(?:n[\u2019']?t|\s+not)\s+(?:yet\s+)?"
+    r"(?:get\s+(?:to|round|around)|gotten\s+to|got\s+to|read|review|open|finish"
+    r"|have\s+(?:the\s+|a\s+)?(?:time|chance))"
+    r"|(?:will|i[\u2019']ll|i\s+will)\s+(?:review|read|look\s+at)\s+(?:it|this|them|that|later)"
+    r"|never\s+opened|still\s+(?:need|have)\s+to\s+(?:look|read|review)"
+    r"|out\s+of\s+(?:token\s+)?budget|still\s+to\s+(?:review|read)"
     r"|(?:left\s+)?for\s+(?:a\s+)?later|glanced)\b"
 )
 # What may stand between such words and the handles they are about: a colon, "for",
@@ -152,9 +164,9 @@ _NOT_READ = lazy_compile(
 _CONNECTS = lazy_compile(
     r"(?i)[\s:,;(\u2013\u2014-]*(?:(?:for|before|on|in|at|to|the|following|these|handles?)\b[\s:,;(-]*)*"
 )
-# A handle's verdict cell or answer of `no`; words before one that exclude it.
-_NO = lazy_compile(r"(?i)[\s:|(\u2013\u2014-]*no[\s.|)]*")
-_INTRODUCES = lazy_compile(r"(?i)\b(?:but\s+not|except(?:\s+for)?|excluding|without)\W*$")
+# Words before a handle that exclude it; a line's opening that excludes them all.
+_INTRODUCES = lazy_compile(r"(?i)\b(?:not|except(?:\s+for)?|excluding|without)\W*$")
+_NONE_OF = lazy_compile(r"(?i)\bnone\s+of\b")
 
 
 def _occurrences(text: str, share: Sequence[str]) -> list[tuple[int, int, str]]:
