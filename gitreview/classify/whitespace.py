@@ -80,10 +80,12 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
 # A form feed or vertical tab: whitespace to some languages, a character no
 # other accepts there (Go: "invalid character U+000C"; found by an adversarial review).
 _RARE_SPACE = lazy_compile(r"[\f\v]")
+# A comment on one line, where a space may stand (`#/** doc **/define`).
+_C_COMMENT = r"/\*(?:[^*\n]|\*+[^*/\n])*\*+/"
 # C and C++ macros that stringize their argument (`#x`), Rust's stringify!.
 # (`%:` is the digraph of `#`.)
 _STRINGIZE = lazy_compile(
-    r"(?:#|%:)(?:[ \t]|/\*(?:[^*\n]|\*+[^*/\n])*\*+/)*define[^\n]*"
+    rf"(?:#|%:)(?:[ \t]|{_C_COMMENT})*define[^\n]*"
     r"(?:[^#\n%]#|[^%\n]%:)[ \t]*[A-Za-z_(]"
     r"|\bstringify!"
 )
@@ -114,8 +116,6 @@ _ANY_CALL = lazy_compile(r"\b[A-Za-z_]\w*\s*\(")
 # `g_assert`, `g_return_if_fail`; Check's `ck_assert_int_eq`; cmocka's `assert_true`).
 _C_CALL = lazy_compile(rf"\b([A-Za-z_]\w*){_GAP}\(", re.DOTALL)
 _C_CHECK = lazy_compile(r"(?i)assert|expect|check|verify|require|ensure|return_(?:val_)?if|warn_if")
-# A comment on one line, where a space may stand (`#/** doc **/define`).
-_C_COMMENT = r"/\*(?:[^*\n]|\*+[^*/\n])*\*+/"
 _C_DEFINED = lazy_compile(
     rf"^[ \t]*(?:#|%:)(?:[ \t]|{_C_COMMENT})*define(?:[ \t]|{_C_COMMENT})+(\w+)", re.MULTILINE
 )
