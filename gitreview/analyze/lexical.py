@@ -9,6 +9,7 @@ doubt resolves towards "literal" and "different". Pure functions, no I/O.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import string
@@ -234,6 +235,7 @@ _TEMPLATE_CLOSE = [lazy_compile(closer) for _, closer in _TEMPLATE_BLOCKS]
 # directive in a colon fence (`:::{code-block}`) other than those holding Markdown
 # (found by an adversarial review: a re-wrapped command in either was `reflow`).
 _SHORTCODE = lazy_compile(r"\{\{([<%])-?\s*([\w-]+)(?:(?!/\s*[>%]\}\}).)*?-?[>%]\}\}")
+_CLOSING_SHORTCODE = lazy_compile(r"\{\{[<%]-?\s*/([\w-]+)\s*-?[>%]\}\}")
 _COLON_FENCE = lazy_compile(r"[ ]{0,3}(:{3,})\{([\w:-]+)\}")
 _MYST_MARKDOWN = frozenset(
     {"note", "warning", "tip", "important", "caution", "attention", "danger", "error"}
@@ -269,18 +271,22 @@ def template_blocks(lines: list[str]) -> set[int]:
 
 def _paired_blocks(lines: list[str]) -> set[int]:
     """The lines of each Hugo shortcode with a closing one, and of each MyST colon
-    fence that holds no Markdown, their delimiters included."""
+    fence that holds no Markdown, their delimiters included. The closing shortcodes
+    are found once, by name: a page of hundreds of figures is not read again for each."""
     found: set[int] = set()
+    closings: dict[str, list[tuple[int, int]]] = {}  # name -> (line, column) of each
+    for number, line in enumerate(lines, 1):
+        if "/" in line:
+            for closing in _CLOSING_SHORTCODE.finditer(line):
+                closings.setdefault(closing.group(1), []).append((number, closing.start()))
     for number, line in enumerate(lines, 1):
         if "{" not in line:
             continue
         for opened in _SHORTCODE.finditer(line):
-            name = re.escape(opened.group(2))
-            closing = re.compile(rf"\{{\{{[<%]-?\s*/{name}\s*-?[>%]\}}\}}")
-            for end in range(number, len(lines) + 1):
-                if closing.search(lines[end - 1], opened.end() if end == number else 0):
-                    found.update(range(number, end + 1))
-                    break
+            at = closings.get(opened.group(2), [])
+            index = bisect.bisect_left(at, (number, opened.end()))
+            if index < len(at):
+                found.update(range(number, at[index][0] + 1))
         fence = _COLON_FENCE.match(line)
         if fence and fence.group(2) not in _MYST_MARKDOWN:
             colons = fence.group(1)
