@@ -173,14 +173,21 @@ _MAY_HOLD_BLOCK = lazy_compile(r"```|~~~|\t| {4}|^[>*+\-.)\d ]*<", re.MULTILINE)
 
 def html_block_lines(text: str) -> frozenset[int]:
     """The lines (1-based) of a Markdown page's raw HTML blocks."""
-    if not _MAY_HOLD_BLOCK.search(text) or "<" not in text:
+    if "<" not in text:
         return frozenset()
-    return frozenset(
-        number
-        for token in _markdown_parser().parse(text)
-        if token.type == "html_block" and token.map
-        for number in range(token.map[0] + 1, token.map[1] + 1)
-    )
+    return _block_lines(text).get("html_block", frozenset())
+
+
+@functools.lru_cache(maxsize=2)  # a file's two sides, asked by `reflow` and `whitespace`
+def _block_lines(text: str) -> dict[str, frozenset[int]]:
+    """The lines (1-based) of a Markdown page's code and HTML blocks, by kind."""
+    if not _MAY_HOLD_BLOCK.search(text):  # else no code or HTML block can exist
+        return {}
+    found: dict[str, set[int]] = {}
+    for token in _markdown_parser().parse(text):
+        if token.type in _MARKDOWN_BLOCKS and token.map:
+            found.setdefault(token.type, set()).update(range(token.map[0] + 1, token.map[1] + 1))
+    return {kind: frozenset(lines) for kind, lines in found.items()}
 
 
 @functools.cache
@@ -208,10 +215,8 @@ def _markdown_literal(text: str) -> frozenset[int] | None:
         lines |= template_blocks(split)
     if "`" in text:
         lines |= spaced_in_code_spans(split)
-    if _MAY_HOLD_BLOCK.search(text):  # else no code or HTML block can exist
-        for token in _markdown_parser().parse(text):
-            if token.type in _MARKDOWN_BLOCKS and token.map:
-                lines.update(range(token.map[0] + 1, token.map[1] + 1))
+    for blocks in _block_lines(text).values():
+        lines |= blocks
     return frozenset(lines)
 
 
