@@ -687,7 +687,7 @@ def _with_site(settings: Config, trees: Iterable[TreeReader], paths: Iterable[st
     """The configuration with what the documentation sites make of the range's
     Markdown pages (sites.py), read at both ends: a setting either has counts."""
     from gitreview.pages import is_markdown
-    from gitreview.sites import Site, candidates, site_folders, site_of
+    from gitreview.sites import NAMES, Site, candidates, site_folders, site_of
 
     pages = [path for path in paths if is_markdown(path)]
     if not pages:
@@ -695,7 +695,7 @@ def _with_site(settings: Config, trees: Iterable[TreeReader], paths: Iterable[st
     folders = site_folders(pages)
     found = []
     for tree in dict.fromkeys(trees):  # one tree when the range has no base
-        wanted = candidates(tree.names_in(folders))
+        wanted = candidates(tree.names_in(folders, NAMES))
         found.append(site_of(dict(zip(wanted, tree.read_many(wanted), strict=True))))
     site = Site(
         mdx=tuple(sorted({scope for one in found for scope in one.mdx})),

@@ -87,6 +87,9 @@ def site_folders(pages: Iterable[str]) -> list[str]:
 _MONOREPO_FOLDERS = frozenset({"apps", "packages", "sites", "projects", "services", "libs"})
 
 
+NAMES = frozenset(name.partition("/")[0] for name in (*_DOCUSAURUS, *_OTHERS))
+
+
 def candidates(listing: Mapping[str, frozenset[str]]) -> list[str]:
     """The configuration files to read, of those folders (folder -> the names it
     holds): a name whose first part the folder holds (`config/` for Hugo's
