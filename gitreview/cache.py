@@ -138,7 +138,7 @@ class Cache:
         marks = ", ".join("?" * len(keys))
         try:
             rows = db.execute(f"SELECT key, entry FROM entries WHERE key IN ({marks})", keys)
-            found = {key: _load(bytes(data)) for key, data in rows}
+            found = {key: _load(data) for key, data in rows}
         except sqlite3.Error:  # locked past the timeout, or not a database
             return {}
         return {key: entry for key, entry in found.items() if entry is not None}
@@ -280,7 +280,7 @@ class Cache:
             row = db.execute(query, (key,)).fetchone()
         except sqlite3.Error:  # locked past the timeout, or not a database
             return None
-        return None if row is None else bytes(row[0])
+        return None if row is None or not isinstance(row[0], bytes) else row[0]
 
     def _write(self) -> None:
         db = self._open() if self._new else None
@@ -536,8 +536,10 @@ def restored(data: bytes) -> Entry:
     return entry
 
 
-def _load(data: bytes) -> Entry | None:
-    if not data.startswith(_MAGIC):
+def _load(data: object) -> Entry | None:
+    """The entry kept as `data`; None for anything else (a row of another type too:
+    `bytes()` of a large integer was a MemoryError, found by an adversarial review)."""
+    if not isinstance(data, bytes) or not data.startswith(_MAGIC):
         return None
     try:
         entry = _Unpickler(io.BytesIO(data[len(_MAGIC) :])).load()

@@ -144,9 +144,9 @@ def file_report(
         handle = hunk_handle(change, hunk)
         then = None
         if reviewed is not None:  # only an earlier review asks what is the same change
-            digest = hunk_digest(hunk)
+            digest = hunk_digest(change, hunk)
             report.present += [(change.path, digest), (change.old_path or change.path, digest)]
-            then = reviewed.handle_for((change.path, change.old_path), digest)
+            then = reviewed.handle_for(change, digest)
         pointers: dict[str, list[str]] = {}
         for name, pointer in hunk_verdict.pointers:
             pointers.setdefault(name, []).append(pointer)
@@ -199,7 +199,7 @@ def file_report(
         if reviewed is not None:
             digest = file_digest(change)
             report.present.append((change.path, digest))
-            then = reviewed.handle_for((change.path, change.old_path), digest)
+            then = reviewed.handle_for(change, digest)
         if then is not None:
             entry["reviewed"] = then
             report.reviewed_hunks += 1

@@ -325,7 +325,7 @@ def since_review(
             if verdict.classification == "significant":
                 significant = True
                 if wanted is None or handle in wanted:
-                    hunks[(change.path, hunk_digest(hunk))] = handle
+                    hunks[(change.path, hunk_digest(change, hunk))] = handle
         whole = str(Handle(change.path, change.new_oid or change.old_oid))
         if not significant and (wanted is None or whole in wanted):
             hunks[(change.path, file_digest(change))] = whole  # routed whole

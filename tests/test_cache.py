@@ -171,6 +171,23 @@ def test_torn_garbage_or_planted_entries_are_misses(writable_repo: RepoFactory) 
     assert not Path("planted-by-cache").exists()
 
 
+def test_rows_of_another_type_are_misses(writable_repo: RepoFactory) -> None:
+    """Found by an adversarial review: an entry or a range's result kept as text was
+    a TypeError, one kept as a large integer a MemoryError (exit 70)."""
+    repo = writable_repo("cache")
+    expected = cold(repo, "v0..v1")
+    assert cached(repo, "v0..v1") == expected
+    with sqlite3.connect(database(repo)) as db:
+        db.execute("UPDATE results SET result = 'not an entry'")
+    assert cached(repo, "v0..v1") == expected
+    text, number = list(entries(repo))[:2]
+    with sqlite3.connect(database(repo)) as db:
+        db.execute("UPDATE entries SET entry = 'not an entry' WHERE key = ?", (text,))
+        db.execute("UPDATE entries SET entry = ? WHERE key = ?", (10**18, number))
+        db.execute("DELETE FROM results")
+    assert cached(repo, "v0..v1") == expected
+
+
 def test_a_cache_that_cannot_be_written_changes_nothing(writable_repo: RepoFactory) -> None:
     """A full disk or a read-only git directory: the run goes on, uncached, silently."""
     repo = writable_repo("cache")

@@ -172,3 +172,73 @@ def test_the_same_lines_moved_elsewhere_in_the_file_are_reviewed_again(
     assert manifest["since"]["hunks"] == 2  # a() and c()
     before = handles(manifest_of("--repo", repo, "main...checked"))
     assert manifest["since"]["gone"] == [h for h in before if h.startswith("src/m.py:14-")]
+
+
+REPEATED = "".join(
+    f"  - name: {name}\n    image: app:1.4\n    securityContext:\n      runAsNonRoot: true\n"
+    "      runAsUser: 1000\n      privileged: false\n"
+    "      readOnlyRootFilesystem: true\n      allowPrivilegeEscalation: false\n"
+    "      capabilities: {drop: [ALL]}\n"
+    for name in ("sidecar", "api")
+)
+
+
+def test_the_same_edit_moved_to_a_repeated_block_is_sent_again(tmp_path: Path) -> None:
+    """Found by an adversarial review: two containers have the same context lines,
+    so `privileged: true` moved from the reviewed sidecar to the api container was
+    taken for the reviewed change and reached nobody."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    commit(repo, "Base", {"deploy.yaml": "containers:\n" + REPEATED})
+    git(repo, "checkout", "--quiet", "-b", "feature")
+    sidecar = REPEATED.replace("privileged: false", "privileged: true", 1)
+    commit(repo, "Privileged sidecar", {"deploy.yaml": "containers:\n" + sidecar})
+    git(repo, "tag", "reviewed")
+    api = REPEATED[::-1].replace("privileged: false"[::-1], "privileged: true"[::-1], 1)[::-1]
+    commit(repo, "Privileged api instead", {"deploy.yaml": "containers:\n" + api})
+    manifest = manifest_of("--repo", repo, "main...feature", "--since", "reviewed")
+    assert [h.split("@")[0] for h in handles(manifest)] == ["deploy.yaml:16-16"]
+    assert (
+        "privileged: true"
+        in run("--repo", repo, "main...feature", "--since", "reviewed", "--format", "brief").stdout
+    )
+
+
+def test_line_ends_changed_after_review_are_sent_again(pull_request: Path) -> None:
+    repo = pull_request
+    crlf = "def a():\n    return 'a'\r\n"  # only the reviewed line's end
+    commit(repo, "CRLF", {"src/m.py": module(a=crlf, c="def c():\n    return 'c'\n")})
+    manifest = manifest_of("--repo", repo, "main...feature", "--since", "reviewed")
+    assert [h.split("@")[0] for h in handles(manifest)] == ["src/m.py:2-2"]
+
+
+def test_a_copy_of_a_reviewed_file_is_sent(pull_request: Path) -> None:
+    """Found by an adversarial review: a copy's hunks matched its source's review
+    through the path it was copied from, and the new file reached nobody."""
+    repo = pull_request
+    text = module(a="def a():\n    return 'a'\n", c="def c():\n    return 'c'\n")
+    commit(repo, "Copy", {"src/admin.py": text})
+    manifest = manifest_of("--repo", repo, "main...feature", "--since", "reviewed")
+    assert [h.split("@")[0] for h in handles(manifest)] == [
+        "src/admin.py:2-2",
+        "src/admin.py:26-26",
+    ]
+
+
+def test_a_reviewed_file_made_a_symlink_is_sent(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    commit(repo, "Base", {"README.md": "# Readme\n"})
+    git(repo, "checkout", "--quiet", "-b", "feature")
+    commit(repo, "Current", {"conf/current": "../../etc/app/prod.env"})
+    git(repo, "tag", "reviewed")
+    git(repo, "rm", "--quiet", "--cached", "conf/current")
+    (repo / "conf/current").unlink()
+    (repo / "conf/current").symlink_to("../../etc/app/prod.env")
+    git(repo, "add", "conf/current")
+    git(repo, "commit", "--quiet", "--amend", "-m", "Current, a link")
+    manifest = manifest_of("--repo", repo, "main...feature", "--since", "reviewed")
+    assert manifest["since"]["hunks"] == 0
+    assert [h.split("@")[0] for h in handles(manifest)] == ["conf/current:1-1"]
