@@ -489,8 +489,101 @@ CHECKS_SWAPPED_CASE = def_moved(
     'def check_query_runs():\n    connection = DB["connection"]\n    assert connection\n',
     others={"pyproject.toml": '[tool.pytest.ini_options]\npython_functions = ["check_*"]\n'},
 )
+# A function and a section moved, with a blank line beside them taken out (found by
+# an adversarial review: inside a string, and above a `---`, which makes the
+# paragraph above it a heading). The same blank line between two statements, or
+# one of two between paragraphs, is spacing.
+USAGE_CLI = """import sys
+
+USAGE = \"\"\"usage: tool [options] FILE
+{gap}Reads FILE and prints a summary of it.
+\"\"\"
+{spacing}
+
+{first}
+
+
+{second}
+"""
+READ_DEF = (
+    "def read_summary_of(path):\n    with open(path) as handle:\n"
+    "        lines = handle.readlines()\n    return len(lines)"
+)
+MAIN_DEF = (
+    "def main(argv):\n    if len(argv) != 2:\n        sys.stderr.write(USAGE)\n"
+    "        return 2\n    print(read_summary_of(argv[1]))\n    return 0"
+)
+TOOL_PAGE = """# Tool
+
+A command line tool that summarizes log files for operators.
+
+## Overview
+
+The tool reads log files and prints counts of errors per service.
+{gap}---
+
+{first}
+
+{second}
+"""
+USAGE_SECTION = (
+    "## Usage\n\nPass one or more log files on the command line to summarize them.\n"
+    "Use a dash to read the log from standard input instead of a file."
+)
+OPTIONS_SECTION = (
+    "## Options\n\nThe verbose option prints every matching line as well as the counts.\n"
+    "The quiet option prints nothing but the exit status of the run."
+)
+
+
+def blank_beside_a_move(
+    what: str, path: str, page: str, first: str, second: str, gaps: tuple[str, str], expected: str
+) -> tuple[str, dict[str, str], dict[str, str], str]:
+    """A MOVES case: `page` with `first` then `second`, then swapped, its {gap} and
+    {spacing} (blank lines between statements) from the first of `gaps` to the second."""
+    old = page.format(gap=gaps[0], spacing=gaps[0], first=first, second=second)
+    new = page.format(gap=gaps[1], spacing=gaps[1], first=second, second=first)
+    return (what, {path: old}, {path: new}, expected)
+
+
 MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
     # (what, old files, new files, the classification of every hunk of the range)
+    blank_beside_a_move(
+        "a function moved, a blank line taken out of a string beside it",
+        "cli.py",
+        USAGE_CLI,
+        READ_DEF,
+        MAIN_DEF,
+        ("\n", ""),
+        "significant",
+    ),
+    blank_beside_a_move(
+        "a section moved, the blank line above a rule taken out (the paragraph a heading)",
+        "README.md",
+        TOOL_PAGE,
+        USAGE_SECTION,
+        OPTIONS_SECTION,
+        ("\n", ""),
+        "significant",
+    ),
+    blank_beside_a_move(
+        "a section moved, one of two blank lines above a rule taken out",
+        "README.md",
+        TOOL_PAGE,
+        USAGE_SECTION,
+        OPTIONS_SECTION,
+        ("\n\n", "\n"),
+        "trivial",
+    ),
+    blank_beside_a_move(
+        "a function moved, a blank line between statements beside it taken out",
+        "cli.py",
+        USAGE_CLI.replace("{gap}", "\n"),
+        READ_DEF,
+        MAIN_DEF,
+        ("\n", ""),
+        "trivial",
+    ),
     (
         "a permission check moved after the debit",
         {"bank.py": CHECKS},

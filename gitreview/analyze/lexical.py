@@ -13,6 +13,7 @@ import bisect
 import functools
 import re
 import string
+from collections import Counter
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from gitreview.analyze import lexers
@@ -188,6 +189,17 @@ def _block_lines(text: str) -> dict[str, frozenset[int]]:
         if token.type in _MARKDOWN_BLOCKS and token.map:
             found.setdefault(token.type, set()).update(range(token.map[0] + 1, token.map[1] + 1))
     return {kind: frozenset(lines) for kind, lines in found.items()}
+
+
+def block_signature(text: str) -> Counter[tuple[object, ...]]:
+    """A Markdown page's blocks, whatever their order: each block's type, markup and
+    text as the page has them, counted. Moving whole sections keeps it, and so does
+    a blank line added to or removed from a run of them; a blank line that parts or
+    joins paragraphs, loosens a list or makes a `---` an underline does not."""
+    return Counter(
+        (token.type, token.tag, token.hidden, token.markup, token.info, token.content)
+        for token in _markdown_parser().parse(text)
+    )
 
 
 @functools.cache

@@ -49,6 +49,10 @@ _NOT_WHOLE = (
     "a move is trivial only for whole top-level definitions or sections: "
     "the order of statements, keys and rules is meaning"
 )
+_BLANKS = (
+    "blank lines beside it were added or removed, and the page's blocks are not the "
+    "same without them (a paragraph parted or joined, a rule made a heading's underline)"
+)
 # A Markdown link reference definition, `[label]: target`.
 _LINK_DEFINITION = lazy_compile(r" {0,3}\[[^\]]+\]:")
 # A heading slug that numbers or sequences its section: a digit, or a word of order.
@@ -233,9 +237,10 @@ def find_moves(
     why: dict[int, str | None] = {}  # block -> why its order may be meaning (None: it is not)
     verdicts = [verdict for _, _, _, verdict in files]
     for f, h in candidates:
-        blocks = _moved(matcher, f, h)
-        if blocks is None:
+        moved = _moved(matcher, f, h)
+        if moved is None:
             continue
+        blocks = moved.blocks
         pointers: dict[tuple[str, str], None] = {}
         for side, block in blocks:
             if side == "-":
@@ -247,6 +252,7 @@ def find_moves(
                 why[block] = _order_meaning(matcher, matcher.blocks[block])
         evidence = "; ".join(f"{name.replace('_', ' ')} {handle}" for name, handle in pointers)
         meaning = next((why[block] for _, block in blocks if why[block]), None)
+        meaning = meaning or _blanks_meaning(matcher, f, h, moved)
         if meaning is None:
             verdict = Verdict("trivial", ("moved",), evidence + ", unchanged", tuple(pointers))
         else:
@@ -302,12 +308,21 @@ def _follows(previous: Line, line: Line) -> bool:
     return previous.new_no is not None and line.new_no == previous.new_no + 1
 
 
-def _moved(matcher: _Matcher, f: int, h: int) -> list[tuple[str, int]] | None:
+class _Moved(NamedTuple):
+    """The blocks a hunk's lines went into or came from, and its blank lines that
+    moved with none of them, by (origin, line number on that side)."""
+
+    blocks: list[tuple[str, int]]
+    blanks: list[tuple[str, int]]
+
+
+def _moved(matcher: _Matcher, f: int, h: int) -> _Moved | None:
     """The blocks the hunk's lines went into or came from, if every non-blank line
     moved; blank lines may be left over only where the kind gives them no meaning."""
     policy = lexical.policy(matcher.files[f][1])
     blank_free = policy is not None and policy.blank_lines != "none"
     blocks: dict[tuple[str, int], None] = {}
+    blanks: list[tuple[str, int]] = []
     lines = matcher.files[f][0].hunks[h].lines
     for index, (origin, text) in enumerate(zip(origins_of(lines), texts_of(lines), strict=True)):
         if origin == " ":
@@ -316,9 +331,52 @@ def _moved(matcher: _Matcher, f: int, h: int) -> list[tuple[str, int]] | None:
         if block is None:
             if text.strip() or not blank_free:
                 return None
+            line = lines[index]
+            number = line.old_no if origin == "-" else line.new_no
+            blanks.append((origin, number or 0))
             continue
         blocks[(origin, block)] = None
-    return list(blocks) or None
+    return _Moved(list(blocks), blanks) if blocks else None
+
+
+def _blanks_meaning(matcher: _Matcher, f: int, h: int, moved: _Moved) -> str | None:
+    """None when the blank lines the hunk adds or removes beside its moved blocks are
+    spacing that means nothing; else why they may mean something (found by an
+    adversarial review: a blank line taken out of a Python string, or out from above
+    a Markdown `---`, which made the paragraph above it a heading, rode along with a
+    moved function or section)."""
+    if not moved.blanks:
+        return None
+    _, kind, _, verdict = matcher.files[f]
+    outline = verdict.outline
+    if kind == "python":
+        for origin, number in moved.blanks:
+            side = None if outline is None else outline.old if origin == "-" else outline.new
+            if side is None or side.module is None or number in side.module.literal:
+                return "a blank line beside it was added or removed inside a string"
+        return None
+    old = None if outline is None or kind != "markdown" else outline.old
+    if old is None:
+        return _BLANKS
+    # The page before the hunk, and with only the hunk applied, both without the
+    # hunk's moved lines: the same blocks when its blank lines are mere spacing.
+    hunk = matcher.files[f][0].hunks[h]
+    lines = hunk.lines
+    kept = [
+        (line.origin, line.text)
+        for index, line in enumerate(lines)
+        if line.origin == " " or (line.origin, f, h, index) not in matcher.block_of
+    ]
+    page = old.text.split("\n")
+    start = hunk.old_start - 1 if hunk.old_count else hunk.old_start
+    above, below = page[:start], page[start + hunk.old_count :]
+    before = [text for origin, text in kept if origin != "+"]
+    after = [text for origin, text in kept if origin != "-"]
+    if lexical.block_signature("\n".join([*above, *before, *below])) != lexical.block_signature(
+        "\n".join([*above, *after, *below])
+    ):
+        return _BLANKS
+    return None
 
 
 def _opening(path: str, side: Side) -> list[str]:

@@ -121,6 +121,9 @@ class Module(NamedTuple):
     # The comment lines right above each definition (no blank line between), which
     # document it (`inspect.getcomments`, pydoc, Sphinx's `#:`).
     comments: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Lines inside a string (after the line it opens on): a blank line there is the
+    # string's, not spacing between statements.
+    literal: frozenset[int] = frozenset()
 
 
 class Side(NamedTuple):
@@ -129,6 +132,9 @@ class Side(NamedTuple):
     # Markdown: a line opens or closes raw HTML (`<details>`, `</div>`), which may hold
     # sections: one moved may go into or out of an element.
     raw_html: bool = False
+    # Markdown: the page's text, for what blank lines beside a moved section do
+    # (moves.py: a blank line may part a paragraph, or make a rule a heading's underline).
+    text: str = ""
 
 
 class Outline:
@@ -268,7 +274,11 @@ def _python(text: str) -> Side | None:
         and isinstance(node.body[0], ast.Expr)
         and _is_docstring(node.body[0])
     }
+    literal: set[int] = set()
     for node in ast.walk(tree):
+        last = getattr(node, "end_lineno", None) or 0
+        if isinstance(node, ast.Constant | ast.JoinedStr) and last > node.lineno:
+            literal.update(range(node.lineno + 1, last + 1))
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             read.add(node.id)
             if node.id in _NAMESPACE_READERS and not introspects:
@@ -303,6 +313,7 @@ def _python(text: str) -> Side | None:
         marked,
         tuple(markers),
         comments,
+        frozenset(literal),
     )
     return Side(recorded, module)
 
@@ -782,7 +793,7 @@ def _markdown(text: str) -> Side:
         movable = _BY_PLACE.search(text) is None
         units.append(Unit(heading.line, end, movable, heading.slug, parents=tuple(above)))
         above.append((heading.level, heading.text))
-    return Side(tuple(units), raw_html=any(map(_HTML_LINE.match, lines)))
+    return Side(tuple(units), raw_html=any(map(_HTML_LINE.match, lines)), text=text)
 
 
 # A line that may start an HTML block (a tag or a comment, up to three spaces in), or
