@@ -923,6 +923,31 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "name: app\ntag: 1.0.0 # x-release-please-version\n",
         "name: app\n# x-release-please-version\ntag: 1.0.0\n",
     ),
+    # Found by an adversarial review (session 40): tools read these comments as written.
+    (
+        "cloud-init's first line given a space (no longer a cloud-config file)",
+        "user-data.yaml",
+        "#cloud-config\nusers:\n  - name: ops\n",
+        "# cloud-config\nusers:\n  - name:   ops\n",
+    ),
+    (
+        "a yamllint directive given its space (it now disables the rule)",
+        "ci.yaml",
+        "#yamllint disable rule:truthy\non:   push\n",
+        "# yamllint disable rule:truthy\non: push\n",
+    ),
+    (
+        "taplo's schema comment given a space",
+        "config.toml",
+        '#:schema ./schema.json\nname = "app"\n',
+        '# :schema ./schema.json\nname =  "app"\n',
+    ),
+    (
+        "release-please's marker moved to the twin of its line",
+        "deploy.yaml",
+        "init:\n  image: app:1.4.0 # x-release-please-version\nmain:\n  image: app:1.4.0\n",
+        "init:\n    image: app:1.4.0\nmain:\n    image: app:1.4.0 # x-release-please-version\n",
+    ),
     (
         "a Hexo post in a site's folder joined (each line break is a <br>)",
         "blog/source/_posts/hello.md",

@@ -200,20 +200,28 @@ _FINE_TIME = lazy_compile(r"\d:\d\d:\d\d\.\d{7}")
 
 
 def _hash_comments(text: str) -> tuple[tuple[str, str, bool], ...]:
-    """`#` comments in order, spacing aside, each with the code it is about: the
-    code before it on its line, or for a comment of its own line the next line of
-    code, spacing aside (Renovate's `# renovate: depName=nginx` and release-please's
-    `x-release-please-version` are about the line below them: moved to another key,
-    they bump another version, and release-please bumps only the line that ends with
-    its marker; found by adversarial reviews). A `#` inside a quoted value counts
-    too, on both sides alike: a difference there is never hidden."""
+    """`#` comments in order, as written (tools read `#cloud-config` and `# yamllint
+    disable` to the character: `# cloud-config` is no cloud-init file; found by an
+    adversarial review), each with the code it is about: the code before it on its
+    line, or for a comment of its own line the next line of code, spacing aside,
+    and which of the lines alike it is (Renovate's `# renovate: depName=nginx` and
+    release-please's `x-release-please-version` are about the line below them:
+    moved to another key, they bump another version, and release-please bumps only
+    the line that ends with its marker; found by adversarial reviews). A `#` inside
+    a quoted value counts too, on both sides alike: a difference there is never
+    hidden."""
     comments: list[tuple[str, str, bool]] = []  # and whether it ends a line of code
     waiting: list[str] = []  # comments of their own lines, before the next code
+    seen: dict[str, int] = {}  # lines of code met so far, by their text
     for line in text.split("\n"):
         match = _YAML_COMMENT.search(line)
         code = " ".join((line[: match.start(1)] if match else line).split())
-        comment = " ".join(match[1].lstrip("#").split()) if match else None
+        comment = match[1].rstrip() if match else None
         if code:
+            # Which of the lines written alike: a comment moved from one image tag
+            # to its twin below bumps the other one (found by an adversarial review).
+            seen[code] = seen.get(code, 0) + 1
+            code = f"{code} #{seen[code]}"
             comments += [(waiting_comment, code, False) for waiting_comment in waiting]
             waiting = []
             if comment is not None:
