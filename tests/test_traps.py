@@ -949,6 +949,30 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "init:\n    image: app:1.4.0\nmain:\n    image: app:1.4.0 # x-release-please-version\n",
     ),
     (
+        "a formatter's test case under tests/data/ respaced (Black's layout)",
+        "tests/data/cases/comments.py",
+        "x = [1,  2]   \n",
+        "x = [1,  2]\n",
+    ),
+    (
+        "a golden file under test/resources/ re-indented",
+        "test/resources/expected.yaml",
+        "a:\n  b: 1\n",
+        "a:\n    b: 1\n",
+    ),
+    (
+        "a lock file among a dependency tool's fixtures",
+        "spec/fixtures/projects/npm/package-lock.json",
+        '{"lockfileVersion": 3, "packages": {"node_modules/a": {"version": "1.0.0"}}}\n',
+        '{"lockfileVersion": 3, "packages": {"node_modules/a": {"version": "1.0.1"}}}\n',
+    ),
+    (
+        "a go.sum among Go's test data",
+        "internal/testdata/go.sum",
+        "example.com/a v1.0.0 h1:abc=\n",
+        "example.com/a v1.0.1 h1:def=\n",
+    ),
+    (
         "a Hexo post in a site's folder joined (each line break is a <br>)",
         "blog/source/_posts/hello.md",
         "# Title\n\nRoses are red,\nviolets are blue.\n",

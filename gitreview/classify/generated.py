@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from gitreview import globs
 from gitreview.classify.base import Proof
+from gitreview.classify.renames import is_test_data
 from gitreview.lockfiles import is_lock_file
 from gitreview.patterns import lazy_compile
 
@@ -77,6 +78,11 @@ def generated(facts: FileFacts) -> Proof | None:
     if configured is not None:
         return configured
     paths = _paths(facts)
+    if any(is_test_data(path.lower()) for path in paths):
+        # A lock file or a generated file among a test's data is the test's input or
+        # expected output, written by hand or on purpose (Dependabot's fixtures'
+        # package-lock.json, Go's testdata/go.sum; found by an adversarial review).
+        return None
     if all(is_lock_file(path) for path in paths):
         name = posixpath.basename(facts.change.path)
         return Proof(("generated",), f"{name} is a package manager's lock file")

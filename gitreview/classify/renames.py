@@ -144,7 +144,8 @@ _NAMED_BY_FOLDER = lazy_compile(
 # TypeScript's `tests/baselines/` and `tests/cases/`.
 _TEST_DATA = lazy_compile(
     r"(?:^|/)(?:testdata|test_data|test-data|fixtures|__snapshots__|snapshots|golden|goldens"
-    r"|expected|expectations|__testfixtures__|__fixtures__|test/resources|baselines|tests/cases)/"
+    r"|expected|expectations|__testfixtures__|__fixtures__|baselines|tests/cases"
+    r"|tests?/(?:data|resources|files))/"  # Black's tests/data/cases/, Maven's test/resources/
     r"|(?:^|/)tests?/ui/(?:.*/)?[^/]*\.(?:rs|stderr|stdout|fixed)$"  # not a web app's UI tests
 )
 
