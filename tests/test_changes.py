@@ -293,7 +293,8 @@ RENAMES = [
     ("src/main/java/a/App.java", "src/main/java/b/App.java", "trivial", ["renamed"]),
     ("src/shop/core.py", "src/shop/engine.py", "trivial", ["renamed"]),
     ("pkg/core.py", "pkg/engine.py", "trivial", ["renamed"]),
-    ("tests/test_a.py", "tests/unit/test_a.py", "trivial", ["renamed"]),
+    # Another folder's conftest.py, or none in `testpaths` (an eleventh review).
+    ("tests/test_a.py", "tests/unit/test_a.py", "significant", ["path-role"]),
     # Found by an eighth adversarial review: each was `renamed`.
     ("docs/usage.md", "docs/using.md", "significant", ["path-role"]),  # the page's address
     ("pages/about.tsx", "pages/company.tsx", "significant", ["path-role"]),  # the route
@@ -367,6 +368,27 @@ RENAMES = [
             ("src/pkg/core.pyi", "src/pkg/base.pyi"),
         )
     ),
+    # Found by an eleventh adversarial review: each was `renamed`.
+    *(
+        (old, new, "significant", ["path-role"])
+        for old, new in (
+            ("tests/unit/test_users.py", "tests/integration/test_users.py"),  # conftest, testpaths
+            ("src/__tests__/parser/numbers.js", "src/parser/numbers.js"),  # Jest, any depth
+            ("middleware/auth.global.ts", "middleware/auth.ts"),  # Nuxt: no longer global
+            ("chart/templates/job.yaml", "chart/job.yaml"),  # Helm renders templates/ only
+            ("app/management/commands/sync.py", "app/management/commands/pull.py"),
+            ("etc/cron.daily/backup", "etc/cron.weekly/backup"),
+            ("nginx/sites-available/app.conf", "nginx/sites-enabled/app.conf"),
+            ("locale/pt/LC_MESSAGES/app.po", "locale/pt_BR/LC_MESSAGES/app.po"),
+            ("app/src/main/res/raw/config.json", "app/src/main/res/raw-night/config.json"),
+            ("netlify/functions/hello.js", "netlify/functions/hi.js"),
+            ("appsettings.Production.json", "appsettings.Prod.json"),
+            ("config/database.yml", "config/db.yml"),
+            ("MODULE.bazel", "bazel/MODULE.bazel"),
+            ("AGENTS.md", "docs/AGENTS.md"),
+        )
+    ),
+    ("tests/test_users.py", "tests/test_accounts.py", "trivial", ["renamed"]),  # control
 ]
 
 
@@ -560,3 +582,29 @@ def test_show_of_a_submodule_handle_names_its_commit(fixture_repo: RepoFactory) 
         f"(submodule vendor/schemas: commit {commit}, in the submodule's own repository: "
         f"git -C vendor/schemas show {commit})\n",
     )
+
+
+@pytest.mark.parametrize(
+    ("target", "new", "classification"),
+    [
+        ("envs/prod.env", "config/staging/active.env", "significant"),  # now names another file
+        ("envs/prod.env", "config/current.env", "trivial"),  # the same folder: the same file
+        ("/etc/app/prod.env", "config/staging/active.env", "trivial"),  # absolute
+    ],
+)
+def test_a_relative_link_moved_to_another_folder_names_another_file(
+    tmp_path: Path, target: str, new: str, classification: str
+) -> None:
+    """Found by an adversarial review: a link's target is read from its own folder."""
+    repo = tmp_path / "repo"
+    (repo / "config" / "staging").mkdir(parents=True)
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    (repo / "config" / "active.env").symlink_to(target)
+    git(repo, "add", "-A")
+    git(repo, "commit", "--quiet", "-m", "Link")
+    git(repo, "mv", "config/active.env", new)
+    git(repo, "commit", "--quiet", "-m", "Move")
+    [entry] = manifest_of("--repo", repo, "HEAD")["files"]
+    assert (entry["status"], entry["classification"]) == ("renamed", classification), entry
+    reasons = ["path-role"] if classification == "significant" else ["renamed"]
+    assert entry["reasons"] == reasons

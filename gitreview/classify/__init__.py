@@ -256,6 +256,11 @@ def _role_change(change: FileChange) -> tuple[str, str] | None:
     if change.status not in ("renamed", "copied") or change.old_path is None:
         return None
     copied = change.status == "copied"
+    if renames.link_moved(change):
+        return (
+            "path-role",
+            "a link with a relative target went to another folder: it names another file",
+        )
     return renames.path_role_change(change.old_path, change.path, copied=copied)
 
 

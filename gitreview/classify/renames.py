@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gitreview.classify.base import Proof
-from gitreview.model import MODE_EXECUTABLE, MODE_FILE
+from gitreview.model import MODE_EXECUTABLE, MODE_FILE, FileChange
 from gitreview.patterns import lazy_compile
 
 if TYPE_CHECKING:
@@ -65,11 +65,18 @@ _NAMES_TOOLS_READ = frozenset(
         *("template.yaml", "template.yml", "samconfig.toml", "fly.toml", "app.json", "go.work"),
         *("Justfile", "Taskfile.yaml", "NOTES.txt", "renovate.json5", "sw.js"),
         *("service-worker.js", "Caddyfile", "nginx.conf", "robots.txt", "CNAME", "_redirects"),
+        # Found by an eleventh review: Rails', Bazel's, Cloudflare's, the CDK's and
+        # Ansible's, mdBook's table of contents, and what coding agents load.
+        *("database.yml", "MODULE.bazel", "wrangler.toml", "cdk.json", "ansible.cfg"),
+        *("SUMMARY.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"),
     }
 )
 # Tools' configuration files found by their name (jest.config.js, vite.config.ts,
 # babel.config.json, karma.conf.js...): each counts as a name tools look up.
-_CONFIG_NAME = lazy_compile(r"[^/]+\.(?:config|conf)\.[cm]?[jt]s(?:on)?")
+# ASP.NET Core's appsettings.json and the one its environment's name picks.
+_CONFIG_NAME = lazy_compile(
+    r"[^/]+\.(?:config|conf)\.[cm]?[jt]s(?:on)?|appsettings(?:\.[^/]+)?\.json"
+)
 # Folders whose files' names are versions tools order and record: database migrations
 # (Django's 0002_..., Flyway's V2__..., Rails' timestamps, Alembic's).
 _MIGRATIONS = lazy_compile(r"(?:^|/)(?:migrations?|migrate|alembic/versions)/")
@@ -83,10 +90,10 @@ _TEST_NAME = lazy_compile(
     r"|[^/]*\.(?:test|spec|cy|e2e-spec|stories)\.[cm]?[jt]sx?|[^/]*_spec\.(?:rb|lua)"
     r"|(?:Test[^/]*|[^/]*Tests?)\.(?:java|kt|cs)|[^/]*Test\.php|test[-_][^/]*\.[Rr]"
 )
-# Folders test runners collect: Jest's __tests__, Cargo's integration tests, Mocha's
+# Folders test runners collect: Jest's __tests__ (at any depth), Cargo's integration tests, Mocha's
 # test/ (its default).
 _TEST_FOLDER = lazy_compile(
-    r"(?:^|/)(?:__tests__/[^/]*\.[cm]?[jt]sx?|tests/[^/]*\.rs|test/[^/]*\.[cm]?js)$"
+    r"(?:^|/)(?:__tests__/(?:.*/)?[^/]*\.[cm]?[jt]sx?|tests/[^/]*\.rs|test/[^/]*\.[cm]?js)$"
 )
 # Languages whose unit is the folder: a Go package, a Terraform module.
 _FOLDER_UNITS = (".go", ".tf", ".tf.json", ".tfvars")
@@ -136,6 +143,13 @@ _NAMED_BY_FOLDER = lazy_compile(
     # A `*.d/` folder's files are read in their names' order (sysctl.d/,
     # docker-entrypoint-initdb.d/, conf.d/).
     r"|(?:^|/)[^/]+\.d/"
+    # Found by an eleventh review: Helm renders templates/ and installs crds/ (and
+    # frameworks look templates up by path), Nuxt's middleware (`.global.` runs on
+    # every route), Django's commands and template tags (named by their files),
+    # run-parts' cron folders, nginx's enabled sites, gettext's and Android's
+    # folders (the language, the configuration they apply to), Netlify's functions.
+    r"|(?:^|/)(?:templates|crds|middleware|management/commands|templatetags|locales?"
+    r"|cron\.(?:hourly|daily|weekly|monthly)|sites-(?:available|enabled)|res|netlify/functions)/"
 )
 # Folders of test data, whose files tests read byte for byte: a golden file, an
 # expected output, a snapshot, a formatter's input.
@@ -164,6 +178,8 @@ def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
     copied = change.status == "copied"
     if path_role_change(change.old_path or change.path, change.path, copied=copied) is not None:
         return None  # ci.yml -> ci.yml.disabled switches CI off: a person decides
+    if link_moved(change):
+        return None
     reason = "renamed" if change.status == "renamed" else "copied"
     evidence = f"{change.old_path} and {change.path} are the same blob ({change.new_oid})"
     if change.old_mode == change.new_mode:
@@ -171,6 +187,20 @@ def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
     if {change.old_mode, change.new_mode} <= _REGULAR and not _runs(facts):
         return Proof((reason, "mode-only"), f"{evidence}; {_BIT_MEANS_NOTHING}")
     return None
+
+
+def link_moved(change: FileChange) -> bool:
+    """Whether a symbolic link with a relative target went to another folder: the
+    same target then names another file, or none (found by an adversarial review:
+    `config/active.env -> envs/prod.env` moved into `config/staging/` now reads the
+    staging file). Its target not in hand: maybe."""
+    if not change.is_symlink:
+        return False
+    old_path = change.old_path or change.path
+    if posixpath.dirname(old_path) == posixpath.dirname(change.path):
+        return False
+    target = change.new_data
+    return target is None or not target.startswith(b"/")
 
 
 def path_role_change(
@@ -249,6 +279,13 @@ def _test(path: str) -> str:
     return "a test named test*.py" if name.startswith("test") and name.endswith(".py") else "a test"
 
 
+def _test_folder(path: str) -> str:
+    """The folder of a test: moved to another, it may be collected no more (pytest's
+    `testpaths`), or run with other fixtures (the folder's conftest.py; found by an
+    adversarial review)."""
+    return posixpath.dirname(path) + "/" if is_test_path(path) else ""
+
+
 def _go_constraint(path: str) -> str:
     found = _GO_CONSTRAINT.search(posixpath.basename(path))
     return found.group().removesuffix(".go").removesuffix("_test") if found else ""
@@ -308,6 +345,7 @@ _NAMED_OUTPUT = lazy_compile(
 _ROLES: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("the name tools look for", _named),
     ("what test runners collect", _test),
+    ("the folder a test runs from", _test_folder),
     ("the Go build constraint", _go_constraint),
     ("the folder tools read", _folder),
     ("a migration's version", _migration),
