@@ -548,6 +548,21 @@ def blank_beside_a_move(
 
 MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
     # (what, old files, new files, the classification of every hunk of the range)
+    def_moved(
+        "a helper moved below app.run(), which serves a view calling it",
+        "app.py",
+        FLASK + '\n\n@app.route("/")\ndef index():\n    return greeting_for_visitor("world")\n\n\n',
+        "def greeting_for_visitor(name):\n    greeting = f'Hello, {name}!'.upper()\n"
+        "    return greeting + ' and welcome to the site'\n",
+        'app.config["GREETING"] = "hello"\napp.config["DEBUG"] = False\n'
+        'app.config["PORT"] = 8080\napp.config["HOST"] = "0.0.0.0"\napp.run(port=8080)\n',
+    ),
+    (
+        "a helper moved below a call, with nothing recorded to run it (control)",
+        {"mod.py": f'import sys\n\n\n{SECOND_DEF}\n\n{FIRST_DEF}\n\nprint("ready")\n'},
+        {"mod.py": f'import sys\n\n\n{FIRST_DEF}\n\nprint("ready")\n\n\n{SECOND_DEF}'},
+        "trivial",
+    ),
     blank_beside_a_move(
         "a function moved, a blank line taken out of a string beside it",
         "cli.py",
@@ -841,6 +856,28 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
             "guide.md": DOC.replace(INSTALL, ""),
             "b.md": "# B\n\n" + INSTALL.replace("every question", "every {doc}`question`"),
         },
+        "significant",
+    ),
+    # Found by an eleventh adversarial review: each was `moved`.
+    (
+        "a Markdown section moved out of AGENTS.md, which coding agents load",
+        {"AGENTS.md": DOC, "setup.md": "# Setup\n"},
+        {"AGENTS.md": DOC.replace(INSTALL, ""), "setup.md": "# Setup\n\n" + INSTALL},
+        "significant",
+    ),
+    (
+        "a Markdown section moved into a draft page",
+        {"guide.md": DOC, "setup.md": "---\ndraft: true\n---\n# Setup\n"},
+        {
+            "guide.md": DOC.replace(INSTALL, ""),
+            "setup.md": "---\ndraft: true\n---\n# Setup\n\n" + INSTALL,
+        },
+        "significant",
+    ),
+    (
+        "two parts of mdBook's SUMMARY.md swapped (the chapters' order)",
+        {"SUMMARY.md": DOC},
+        {"SUMMARY.md": DOC_SWAPPED},
         "significant",
     ),
     (

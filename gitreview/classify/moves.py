@@ -53,6 +53,13 @@ _BLANKS = (
     "blank lines beside it were added or removed, and the page's blocks are not the "
     "same without them (a paragraph parted or joined, a rule made a heading's underline)"
 )
+# Pages whose order of sections is a site's order: mdBook's SUMMARY.md, docsify's.
+_ORDERED_PAGES = frozenset({"SUMMARY.md", "_sidebar.md", "_navbar.md"})
+# Front matter keys that decide whether, where and when a page is published.
+_PUBLISHING = lazy_compile(
+    r"(?im)^(?:draft|published|unlisted|hidden|private|sitemap|noindex|search_exclude"
+    r"|nav_exclude|exclude|build|render|layout)\s*[:=].*$"
+)
 # A Markdown link reference definition, `[label]: target`.
 _LINK_DEFINITION = lazy_compile(r" {0,3}\[[^\]]+\]:")
 # A heading slug that numbers or sequences its section: a digit, or a word of order.
@@ -379,6 +386,30 @@ def _blanks_meaning(matcher: _Matcher, f: int, h: int, moved: _Moved) -> str | N
     return None
 
 
+def _read_apart(paths: tuple[str, str], source: Side, target: Side) -> str:
+    """Why two pages are read differently, whatever their folder ("" when they are
+    not): one is a page a tool loads by its name (coding agents' AGENTS.md, GitHub's
+    SECURITY.md), or their front matter publishes them differently (a draft; found
+    by an adversarial review)."""
+    from gitreview.classify.renames import read_by_name
+
+    for path in paths:
+        if read_by_name(path):
+            name = posixpath.basename(path)
+            return f"a section moved into or out of {name}, which tools load by its name"
+    if _publishing(source.text) != _publishing(target.text):
+        return "a section moved between pages their front matter publishes differently"
+    return ""
+
+
+def _publishing(text: str) -> list[str]:
+    """The front matter's lines that decide whether and where a page is published."""
+    if not text.startswith(("---", "+++")):
+        return []
+    end = text.find("\n" + text[:3], 3)
+    return sorted(_PUBLISHING.findall(text[: max(end, 0)]))
+
+
 def _opening(path: str, side: Side) -> list[str]:
     """The names of the sections a Markdown page opens with: its title, and in a
     Hugo site's `content/`, the section its summary is made of too."""
@@ -442,9 +473,16 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
                 # (MkDocs, Docusaurus, Jekyll), and in Hugo's content its first section
                 # is in its summary (the first 70 words).
                 return "the page starts with another section: its title or summary changes"
+        if posixpath.basename(paths[1]) in _ORDERED_PAGES:
+            # Found by an adversarial review: mdBook's SUMMARY.md orders and numbers
+            # the book's chapters, docsify's _sidebar.md its sidebar.
+            return "the page is a table of contents: its order is the site's"
         if same_file:
             parents = all(one.parents == two.parents for one, two in zip(was, now, strict=True))
             return None if parents else _NOT_WHOLE
+        read_apart = _read_apart(paths, outlines[0].old, outlines[1].new)
+        if read_apart:
+            return read_apart
         if any(level > 1 for unit in (*was, *now) for level, _ in unit.parents):
             return _NOT_WHOLE
         # Into another file, a relative or reference link may no longer resolve.

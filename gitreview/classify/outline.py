@@ -294,6 +294,7 @@ def _python(text: str) -> Side | None:
             star = star or any(alias.name == "*" for alias in node.names)
     recorders = _Recorders(tree, imported, bound)
     recorded = tuple(recorders.of(unit, statement) for unit, statement in units)
+    calls += _calls_after_recorded(units, recorded)
     strings = any(_is_docstring(statement) for statement in tree.body)
     head = min([tree.body[0].lineno, *_decorator_lines(tree.body[0])]) if tree.body else 0
     marked = strings or text.startswith("#!")
@@ -630,6 +631,26 @@ def _walk_early(statement: ast.stmt, *, class_bodies: bool = True) -> Iterator[a
 def _generators(generators: list[ast.comprehension]) -> list[ast.AST]:
     """What a comprehension's clauses run (their targets bind in its own scope)."""
     return [part for clause in generators for part in (clause.iter, *clause.ifs)]
+
+
+def _calls_after_recorded(
+    units: list[tuple[Unit, ast.stmt]], recorded: tuple[Unit, ...]
+) -> Iterator[int]:
+    """The top-level statements below a definition something records (`@app.route`)
+    that call anything at import time: the recorder may run what it holds
+    (`app.run()` serving the view, which calls a helper that must be defined by
+    then; found by an adversarial review)."""
+    import ast
+
+    first = min((unit.first for unit in recorded if unit.recorded_by), default=None)
+    if first is None:
+        return
+    skipped = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+    for unit, statement in units:
+        if unit.first <= first or isinstance(statement, skipped):
+            continue
+        if any(isinstance(node, ast.Call) for node in _walk_early(statement)):
+            yield unit.first
 
 
 def _reaches(statement: ast.stmt, definitions: set[str]) -> bool:

@@ -223,6 +223,11 @@ def path_role_change(
     return None
 
 
+def read_by_name(path: str) -> bool:
+    """Whether tools load the file by its name (`AGENTS.md`, `SECURITY.md`, `conftest.py`)."""
+    return posixpath.basename(path) in _NAMES_TOOLS_READ
+
+
 def _named(path: str) -> str:
     """The whole path of a file tools look up by name: where it is counts too (a
     conftest.py or a Makefile applies to its own folder). So does any file of a
