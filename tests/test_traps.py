@@ -973,6 +973,18 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "example.com/a v1.0.1 h1:def=\n",
     ),
     (
+        "a template literal opened after a regex with `//` on its line, re-indented",
+        "cli.js",
+        "const parts = path.split(/\\//).map((p) => `\n  usage: ${p}\n`);\n",
+        "const parts = path.split(/\\//).map((p) => `\n    usage: ${p}\n`);\n",
+    ),
+    (
+        "a template literal opened after a regex with a quote on its line, respaced",
+        "gen.js",
+        "const q = dir.replace(/'/g, \"'\\\\''\"), body = `\nmake  install\n`;\n",
+        "const q = dir.replace(/'/g, \"'\\\\''\"), body = `\nmake install\n`;\n",
+    ),
+    (
         "a Hexo post in a site's folder joined (each line break is a <br>)",
         "blog/source/_posts/hello.md",
         "# Title\n\nRoses are red,\nviolets are blue.\n",

@@ -249,6 +249,12 @@ class _Scanner:
             return None
         eol = text.find("\n", start)
         self.slash_at, self.slash_eol = start, len(text) if eol < 0 else eol
+        if "`" in text[after : self.slash_eol]:
+            # A template literal may open after it on its line, which a regex's `//` or
+            # quote (`split(/\//)`, `replace(/'/g, ...)`) would hide as a comment or a
+            # string, its lines then read as code (found by an adversarial review).
+            self.out.give_up = True
+            return None
         return after
 
     def _digit_separator(self, quote: int) -> bool:
