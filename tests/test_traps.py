@@ -187,6 +187,14 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "\t// Output:\n\t// receive\n}\n",
     ),
     (
+        "a typo fixed in a Go example's lower-case `// output:` (go/doc reads any case)",
+        "upload_test.go",
+        "package ex\n\nfunc ExampleReport() {\n\tReport(true)\n\t// output:\n"
+        "\t// upload succesful\n}\n",
+        "package ex\n\nfunc ExampleReport() {\n\tReport(true)\n\t// output:\n"
+        "\t// upload successful\n}\n",
+    ),
+    (
         "the spacing of a doctest's expected output in a text file (python -m doctest)",
         "examples.txt",
         'Examples, checked with python -m doctest.\n\n>>> print("a  b")\na  b\n',

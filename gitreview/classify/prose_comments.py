@@ -59,8 +59,10 @@ def about_next_line(comment: str) -> bool:
     return _NEXT_LINE.search(comment) is not None
 
 
-# The comment a Go example's output is checked against, to the end of its function.
-_GO_OUTPUT = lazy_compile(r"^[ \t]*//[ \t]*(?:Unordered output|Output):", re.MULTILINE)
+# The comment a Go example's output is checked against, to the end of its function:
+# in any case, as go/doc reads it (`(?i)^[[:space:]]*(unordered )?output:`; found by
+# an adversarial review).
+_GO_OUTPUT = lazy_compile(r"^[ \t]*//[ \t]*(?:unordered output|output):", re.M | re.I)
 
 
 def example_output(facts: FileFacts, hunk: Hunk) -> bool:
