@@ -62,3 +62,25 @@ def test_explain_gives_the_evidence(fixture_repo: RepoFactory) -> None:
         "  the statements around this hunk have the same AST and comments on both sides "
         "(positions, docstring indentation and string prefixes aside)\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("line", "newer"),
+    [
+        ('x = f"{item["name"]}"', True),  # its own quote inside: Python 3.12 only
+        ("x = f'{a +", True),  # a one-line f-string's {} open at the end of the line
+        ("x = f\"{'\\n'.join(a)}\"", True),  # a backslash inside {}
+        ('x = f"{a # total}"', True),
+        ("x = f\"{item['name']}\"", False),
+        ('x = f"{{literal}} {a!r:>10}"', False),
+        ('x = f"a\\"b {c}" + rf"\\d{n}"', False),
+        ('x = f"""{a["b"]}"""', False),
+        ('x = f"#{a}"', False),
+    ],
+)
+def test_f_strings_that_need_python_3_12_are_told(line: str, newer: bool) -> None:
+    """Found by an adversarial review: under 3.12, `f"{item["name"]}"` has the AST of
+    `f"{item['name']}"`, which 3.9 to 3.11 read: that was `formatting`."""
+    from gitreview.classify.formatting import _newer_fstring
+
+    assert _newer_fstring(line) is newer

@@ -67,6 +67,8 @@ def _python(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None  # (once the comparison is made, it answers: the same, at no cost)
     if hunk.old_count != hunk.new_count and counts_lines(facts):
         return None  # `inspect.currentframe().f_lineno` below now says another line
+    if any(_newer_fstring(line.text) for line in hunk.added):
+        return None
     found = _memo(facts, "formatting:python", lambda: _python_differences(facts))
     if not isinstance(found, statements.Differences):
         return None
@@ -82,6 +84,46 @@ def _python(facts: FileFacts, hunk: Hunk) -> Proof | None:
         "the statements around this hunk have the same AST and comments on both sides "
         f"({_IGNORED['python']})",
     )
+
+
+# An f-string's start: its prefix and quote.
+_FSTRING = lazy_compile(r"(?<![\w])(?:[rR][fF]|[fF][rR]?)(\"\"\"|\'\'\'|\"|')")
+
+
+def _newer_fstring(line: str) -> bool:
+    """Whether an f-string of the line may need Python 3.12 (PEP 701): its quote
+    reused inside a `{}` (`f"{item["name"]}"`), a `{}` open at the end of a line of
+    a one-line f-string, a backslash or a `#` inside a `{}`. The same AST then,
+    under 3.12, than the older spelling, which 3.9 to 3.11 read; a syntax error
+    there (found by an adversarial review). Read as Python before 3.12 reads it:
+    the string ends at the first quote like its own; may say yes where it is not."""
+    for start in _FSTRING.finditer(line):
+        quote, index, body = start.group(1), start.end(), ""
+        while True:  # to the first quote like its own that no backslash escapes
+            end = line.find(quote, index)
+            if end < 0:
+                if len(quote) == 1:
+                    return True  # still open at the end of the line
+                break  # a triple-quoted one goes on: its braces are read no further
+            part = line[index:end]
+            body += part
+            index = end + len(quote)
+            if (len(part) - len(part.rstrip("\\"))) % 2 == 0:
+                break
+            body += quote
+        depth = 0
+        for found in _BRACES.findall(body):
+            depth += {"{": 1, "}": -1}.get(found, 0)
+            if depth > 0 and found in ("\\", "#"):
+                return True
+        if depth > 0:
+            return True
+    return False
+
+
+# What an f-string's body holds that counts: a brace (not a doubled one), a
+# backslash, a `#`.
+_BRACES = lazy_compile(r"\{\{|\}\}|[{}\\#]")
 
 
 def _python_differences(facts: FileFacts) -> statements.Differences | None:
