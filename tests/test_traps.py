@@ -195,6 +195,22 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "\t// upload successful\n}\n",
     ),
     (
+        "a typo fixed in a clap field's doc comment (its --help text)",
+        "src/main.rs",
+        "use clap::Parser;\n\n#[derive(Parser)]\nstruct Cli {\n    /// Remove abandonned uploads\n"
+        "    #[arg(long)]\n    prune: bool,\n}\n",
+        "use clap::Parser;\n\n#[derive(Parser)]\nstruct Cli {\n    /// Remove abandoned uploads\n"
+        "    #[arg(long)]\n    prune: bool,\n}\n",
+    ),
+    (
+        "a typo fixed in a constant's comment that stringer -linecomment makes its String()",
+        "state.go",
+        "package state\n\n//go:generate stringer -type=State -linecomment\n\ntype State int\n\n"
+        "const (\n\tPending State = iota // pending\n\tReceived // recieved\n)\n",
+        "package state\n\n//go:generate stringer -type=State -linecomment\n\ntype State int\n\n"
+        "const (\n\tPending State = iota // pending\n\tReceived // received\n)\n",
+    ),
+    (
         "the spacing of a doctest's expected output in a text file (python -m doctest)",
         "examples.txt",
         'Examples, checked with python -m doctest.\n\n>>> print("a  b")\na  b\n',

@@ -411,6 +411,8 @@ def _comment_typo(facts: FileFacts, sides: list[Changed], fixes: list[Fixed]) ->
     new = _memo(facts, "prose:new-comments", lambda: prose_comments.comments(kind, new_text))
     if old is None or new is None:
         return False
+    if prose_comments.comments_read_as_data(kind, new_text, [added.text for _, added, _ in fixes]):
+        return False
     for removed, added, fix in fixes:
         if removed.old_no is None or added.new_no is None:
             return False

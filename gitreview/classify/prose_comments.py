@@ -91,6 +91,28 @@ class Comments(NamedTuple):
     ends: tuple[int, ...]
 
 
+# What reads a Rust file's doc comments as data at run time: clap's and argh's
+# derives make them `--help`, pyo3's `__doc__`, schemars' and utoipa's a schema's
+# descriptions (found by an adversarial review).
+_RUST_DOC_READERS = lazy_compile(
+    r"\b(?:Parser|Args|Subcommand|ValueEnum|StructOpt|FromArgs|JsonSchema|ToSchema|IntoParams"
+    r"|pyclass|pyfunction|pymethods|pymodule)\b|#\[(?:command|arg|clap|structopt)\("
+)
+
+
+def comments_read_as_data(kind: str, text: str, lines: list[str]) -> bool:
+    """Whether the comments on these lines are read by a program as data: a Rust doc
+    comment (`///`, `//!`) in a file that derives what reads them, a Go comment after
+    a constant in a package that `stringer -linecomment` names its values by (its
+    `go:generate` in this file)."""
+    if kind == "rust":
+        docs = any(line.lstrip().startswith(("///", "//!", "/**", "/*!")) for line in lines)
+        return docs and _RUST_DOC_READERS.search(text) is not None
+    if kind == "go" and "-linecomment" in text:
+        return any(line.partition("//")[0].strip() for line in lines)
+    return False
+
+
 def comments(kind: str, text: str) -> Comments | None:
     """The comment spans of a whole file; None when the lexer is unsure of it."""
     found = lexers.scan(kind, text)
