@@ -20,7 +20,15 @@ from gitreview.handles import OID_LENGTH, Handle, Side, change_handle
 from gitreview.model import Assembled, FileChange, Finding, Hunk, Range
 from gitreview.render.json import compact, framed, list_pieces, value_pieces
 from gitreview.review.brief import render_brief
-from gitreview.review.diffs import NO_KEYS, KeyBlocks, Shown, hunk_header, rows_of, shown_hunk
+from gitreview.review.diffs import (
+    NO_KEYS,
+    KeyBlocks,
+    Shown,
+    file_header,
+    hunk_header,
+    rows_of,
+    shown_hunk,
+)
 from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
 from gitreview.review.roles import ReviewItem, Share, batches, route
 from gitreview.secrets import redact
@@ -181,6 +189,8 @@ def file_report(
             f"{hunk_header(handle, scope.name if scope else None)}\n",
             rows_of(hunk, seen),
         )
+        if not report.review:  # the file's first: what changed of it besides its lines
+            diff = (file_header(change), *diff)
         span = hunk.new_span
         rules = tuple(sorted({f.rule for f in own if span and span[0] <= (f.line or 0) <= span[1]}))
         cost = tokens.estimate_chars(sum(map(len, diff)))

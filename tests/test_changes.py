@@ -30,9 +30,10 @@ EXPECTED = {
     "legacy/notes-latin1.txt": ("modified", "text", "significant", ["no-analysis"], "undecodable"),
     "scripts/deploy.sh": ("modified", "shell", "significant", ["mode"], "no-analyzer"),
     "src/app.py": ("modified", "python", "significant", ["content"], None),
-    "src/handlers/admin.py": ("copied", "python", "significant", ["content"], None),
+    # Django finds admin.py and settings.py by their names: the path tells tools more.
+    "src/handlers/admin.py": ("copied", "python", "significant", ["content", "path-role"], None),
     "src/handlers/base.py": ("modified", "python", "significant", ["content"], None),
-    "src/settings.py": ("renamed", "python", "significant", ["content"], None),
+    "src/settings.py": ("renamed", "python", "significant", ["content", "path-role"], None),
     "src/util/text.py": ("renamed", "python", "trivial", ["renamed"], None),
     "vendor/schemas": ("modified", "submodule", "significant", ["submodule"], "submodule"),
     "windows/install.bat": ("modified", "unknown", "significant", ["no-analysis"], "no-analyzer"),
@@ -608,3 +609,31 @@ def test_a_relative_link_moved_to_another_folder_names_another_file(
     assert (entry["status"], entry["classification"]) == ("renamed", classification), entry
     reasons = ["path-role"] if classification == "significant" else ["renamed"]
     assert entry["reasons"] == reasons
+
+
+def test_what_changed_of_a_file_besides_its_lines_is_in_its_reasons_and_brief(
+    tmp_path: Path,
+) -> None:
+    """Found by an adversarial review: a test renamed out of collection, with an
+    edit, said only `content`, and its brief showed the edited line, not the rename;
+    a dropped executable bit or a file made a link was not shown either."""
+    text = "".join(f"def test_{n}():\n    assert login('alice', 's{n}')\n\n\n" for n in range(6))
+    repo = tmp_path / "repo"
+    (repo / "tests").mkdir(parents=True)
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    (repo / "tests/test_auth.py").write_text(text)
+    (repo / "hook.sh").write_text("#!/bin/sh\nmake lint\n")
+    (repo / "hook.sh").chmod(0o755)
+    git(repo, "add", "-A")
+    git(repo, "commit", "--quiet", "-m", "Base")
+    git(repo, "mv", "tests/test_auth.py", "tests/check_auth.py")
+    (repo / "tests/check_auth.py").write_text(text.replace("s5", "S5"))
+    (repo / "hook.sh").write_text("#!/bin/sh\nmake lint || true\n")
+    (repo / "hook.sh").chmod(0o644)
+    git(repo, "commit", "--quiet", "-am", "Tweak")
+    entries = files_by_path(manifest_of("--repo", repo, "HEAD"))
+    assert entries["tests/check_auth.py"]["reasons"] == ["content", "path-role"]
+    assert entries["hook.sh"]["reasons"][-1] == "mode"
+    brief = run("--repo", repo, "HEAD", "--format", "brief").stdout
+    assert "rename from tests/test_auth.py\n@@ tests/check_auth.py:" in brief
+    assert "old mode 100755\nnew mode 100644\n@@ hook.sh:" in brief

@@ -145,6 +145,11 @@ def aggregate(change: FileChange, t1: bool, hunk_verdicts: tuple[Verdict, ...]) 
         reasons = _union([*moved, *(reason for v in hunk_verdicts for reason in v.reasons)])
         return FileVerdict("trivial", reasons, hunk_verdicts, "every hunk is trivial")
     reasons = _significant_reasons(change, t1)
+    # What changed besides its lines counts too (found by an adversarial review: a test
+    # renamed out of collection with an edit said only `content`).
+    role = _role_change(change)
+    mode = change.status != "type-changed" and _mode_changed(change)
+    reasons = _union([*reasons, *([role[0]] if role else []), *(["mode"] if mode else [])])
     return FileVerdict("significant", reasons, hunk_verdicts, _WHY[reasons[0]])
 
 

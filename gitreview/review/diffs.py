@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from gitreview.model import Hunk, Line, origins_of, texts_of
+from gitreview.model import MODE_SYMLINK, FileChange, Hunk, Line, origins_of, texts_of
 from gitreview.secrets import (
     KeyBlock,
     fragment_may_change,
@@ -159,6 +159,25 @@ def render_rows(header: str, rows: Sequence[Row]) -> str:
     width = max((len(str(row.number)) for row in rows), default=1)
     body = "".join(f"{row.origin}{row.number:>{width}} {row.text}\n" for row in rows)
     return f"{header}\n{body}"
+
+
+def file_header(change: FileChange) -> str:
+    """What changed of a file besides its lines, as git's extended header lines say it
+    (`rename from`, `old mode`, `new mode`), written above its first hunk a reviewer
+    gets: a test renamed out of collection, an executable bit dropped, a file made a
+    symbolic link, no hunk shows (found by an adversarial review). "" when nothing did."""
+    from gitreview.shown import written_path
+
+    lines = []
+    if change.old_path is not None and change.old_path != change.path:
+        what = "copy" if change.status == "copied" else "rename"
+        lines.append(f"{what} from {written_path(change.old_path)}")
+    old, new = change.old_mode, change.new_mode
+    if old is not None and new is not None and old != new:
+        lines += [f"old mode {old:06o}", f"new mode {new:06o}"]
+        if new == MODE_SYMLINK:
+            lines[-1] += " (a symbolic link: its one line is the path it points to)"
+    return "".join(f"{line}\n" for line in lines)
 
 
 def hunk_header(handle: str, scope: str | None) -> str:
