@@ -31,7 +31,7 @@ from gitreview.review.diffs import (
 )
 from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
 from gitreview.review.roles import ReviewItem, Share, batches, route
-from gitreview.secrets import redact
+from gitreview.secrets import redact, redact_diff
 
 SCHEMA_VERSION = "2.0"
 
@@ -138,7 +138,10 @@ def file_report(
             report.significant_lines += lines
     if full:
         diff_text = "".join(tokens.hunk_text(hunk) for hunk in change.hunks)
-        whole = {"content": None if content is None else redact(content), "diff": redact(diff_text)}
+        whole = {
+            "content": None if content is None else redact(content),
+            "diff": redact_diff(diff_text),
+        }
         entry["full"] = whole
         report.fallback_tokens = tokens.estimate(json.dumps(whole, ensure_ascii=False))
     if verdict.classification == "trivial":

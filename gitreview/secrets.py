@@ -263,6 +263,17 @@ def redact(text: str) -> str:
     return "\n".join(_hide_loose_material(redact_lines(text.split("\n"))))
 
 
+def redact_diff(text: str) -> str:
+    """`redact` of a unified diff's hunks, each line's `+`, `-` or ` ` kept: a line
+    redacted whole lost it, and with it whether the secret came or went (found by an
+    adversarial review)."""
+    lines = text.split("\n")
+    marks = [line[:1] if line[:1] in (" ", "+", "-") else "" for line in lines]
+    bodies = [line[len(mark) :] for line, mark in zip(lines, marks, strict=True)]
+    hidden = _hide_loose_material(redact_lines(bodies))
+    return "\n".join(mark + body for mark, body in zip(marks, hidden, strict=True))
+
+
 def redact_fragment(lines: Sequence[str]) -> list[str]:
     """`redact` of a fragment's lines whose tokens are already redacted (by
     `redact_line`, as a diff's rows are): only the key blocks and the key-shaped

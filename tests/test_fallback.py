@@ -195,3 +195,17 @@ def test_full_content_bundle(fixture_repo: RepoFactory) -> None:
     )
     assert "--- diff ---\n@@ -" in result.stdout
     assert result.stdout == run("--repo", repo, "v2..v3", "--format", "full").stdout
+
+
+def test_a_redacted_line_of_the_fallback_diff_keeps_its_sign() -> None:
+    """Found by an adversarial review: a line of key-shaped base64 was redacted whole,
+    its `-` or `+` too, and the diff no longer said whether it came or went."""
+    material = "QmFzZTY0IGtleSBtYXRlcmlhbCB0aGF0IGlzIGxvbmcgZW5vdWdoIHRvIGhpZGU="
+    patch = (
+        "diff --git a/run.sh b/run.sh\n--- a/run.sh\n+++ b/run.sh\n@@ -1,3 +1,3 @@\n"
+        f' P=\\\n-{material}\n-echo ok\n+{material.swapcase()}\n+echo "$P" | sh\n'
+    ).encode()
+    [entry] = run("--patch", "-", "--fallback", stdin=patch).manifest["files"]
+    diff = entry["full"]["diff"].split("\n")
+    assert "-[REDACTED]" in diff and "+[REDACTED]" in diff, diff
+    assert material not in entry["full"]["diff"]
