@@ -330,6 +330,17 @@ def test_verify_reads_the_list_in_any_form_but_not_what_says_unread(
         (f"Handles read: {first} (ignored whitespace, read the logic), {second}, {third}\n", ""),
         (f"Handles read: all three, none skipped:\n- {first}\n- {second}\n- {third}\n", ""),
         (f"Handles read:\n```\n{first}\n{second}  # input wasn't validated\n{third}\n```\n", ""),
+        # An eleventh review: the excerpt only, or part, is not read; notes about code
+        # whose words hold such a word are.
+        *(
+            (f"Handles read: {first}, {second} ({note}), {third}\n", f"{second}\n")
+            for note in (
+                *("excerpt only", "only saw the excerpt", "wasn't opened", "unopened"),
+                *("not actually read", "not examined", "did not verify", "partially read"),
+            )
+        ),
+        (f"Handles read: {first} (skip-list logic ok), {second}, {third}\n", ""),
+        (f"Handles read: {first}, {second} (unread-count fix is right), {third}\n", ""),
     ):
         answer.write_text(text)
         result = run("verify", "--role", "security", manifest_file, answer)
