@@ -475,12 +475,12 @@ def test_a_hunks_rows_are_kept_only_where_something_in_them_is_redacted() -> Non
     plain = Hunk(3, 2, 3, 2, (*lines[:2], Line("+", None, 4, "limit = 12")))
     shown = shown_hunk(plain)
     assert shown.rows is None
-    assert rows_of(plain, shown) == "-limit = 10\n ⋯\n+limit = 12\n"
+    assert rows_of(plain, shown) == "-limit = 10␍\n ⋯\n+limit = 12\n"  # its end changed
     secret = Hunk(3, 2, 3, 2, lines)
     shown = shown_hunk(secret)
     assert shown.rows is not None and token not in shown.rows
     assert rows_of(secret, shown) == shown.rows
-    assert rows_of(secret, shown).startswith("-limit = 10\n ⋯\n+token = '")
+    assert rows_of(secret, shown).startswith("-limit = 10␍\n ⋯\n+token = '")
 
 
 def test_a_hunk_is_shown_as_its_redacted_rows_show_it() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from findings import run_any
 from manifests import files_by_path, manifest_of, new_lines, removed_lines, run
-from repos import RepoFactory, before_and_after, git
+from repos import RepoFactory, before_and_after, git, two_commits
 
 from gitreview.shown import written_path
 
@@ -34,7 +34,10 @@ def git_hunk_rows(repo: Path, old: str, new: str, span: list[int], side: str) ->
         if text[-1] == "":
             text.pop()
         mark, first = ("+", 1) if new else ("-", 1)
-        return [f"{mark}{n} {line}" for n, line in enumerate(text, first)][span[0] - 1 : span[1]]
+        rows = [f"{mark}{n} {line}" for n, line in enumerate(text, first)][span[0] - 1 : span[1]]
+        if not raw.endswith(b"\n") and span[1] == len(text):
+            rows.append("\\ No newline at end of file")  # as git writes it
+        return rows
     out = subprocess.run(
         ["git", "-C", str(repo), "diff", "--no-color", "--indent-heuristic", "-U3", *args],
         capture_output=True,
@@ -55,6 +58,8 @@ def git_hunk_rows(repo: Path, old: str, new: str, span: list[int], side: str) ->
             elif line.startswith(" "):
                 found.append((" ", new_no, line[1:]))
                 old_no, new_no = old_no + 1, new_no + 1
+            elif line.startswith("\\") and found and found[-1][0] != " ":
+                found.append(("\\", 0, line[1:]))  # after a changed line: show says it too
         changed = [i for i, (mark, _, _) in enumerate(found) if mark != " "]
         inner = found[changed[0] : changed[-1] + 1]
         mine = [n for mark, n, _ in inner if mark == ("-" if side == "old" else "+")]
@@ -62,7 +67,10 @@ def git_hunk_rows(repo: Path, old: str, new: str, span: list[int], side: str) ->
             continue
         if mine and [mine[0], mine[-1]] == span:
             width = max(len(str(n)) for _, n, _ in inner)
-            return [f"{mark}{n:>{width}} {text}" for mark, n, text in inner]
+            return [
+                f"{mark}{text}" if mark == "\\" else f"{mark}{n:>{width}} {text}"
+                for mark, n, text in inner
+            ]
     raise AssertionError(f"git has no hunk {span} between {old} and {new}")
 
 
@@ -294,3 +302,25 @@ def test_a_path_that_would_break_its_line_is_written_quoted(
     explained = run("explain", "--repo", repo, handle, "HEAD")
     assert explained.stdout.startswith(f"{handle}\n  significant")
     assert run("explain", "--repo", repo, written_path(path), "HEAD").status == 0
+
+
+def test_line_ends_a_change_makes_are_shown(tmp_path: Path) -> None:
+    """Found by an adversarial review: a script made CRLF (its shebang broken) and a
+    last line given a newline showed lines equal on both sides."""
+    repo = two_commits(
+        tmp_path / "repo",
+        {"deploy.sh": "#!/bin/sh\nset -e\nmake deploy\n", ".env.example": "KEY=value"},
+        {"deploy.sh": "#!/bin/sh\r\nset -e\r\nmake deploy\r\n", ".env.example": "KEY=value\n"},
+    )
+    brief = run("--repo", repo, "HEAD", "--format", "brief").stdout
+    assert "-#!/bin/sh\n-set -e\n-make deploy\n+#!/bin/sh␍\n+set -e␍\n" in brief
+    assert "-KEY=value\n\\ No newline at end of file\n+KEY=value\n" in brief
+    [handle] = [
+        item["handle"]
+        for role in manifest_of("--repo", repo, "HEAD")["review"].values()
+        for batch in role["batches"]
+        for item in batch["handles"]
+        if item["handle"].startswith("deploy.sh")
+    ]
+    shown = run("show", "--repo", repo, handle).stdout
+    assert "-1 #!/bin/sh\n" in shown and "+1 #!/bin/sh␍\n" in shown

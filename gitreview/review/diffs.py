@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from gitreview.model import MODE_SYMLINK, FileChange, Hunk, Line, origins_of, texts_of
+from gitreview.model import (
+    MODE_SYMLINK,
+    FileChange,
+    Hunk,
+    Line,
+    PackedLines,
+    origins_of,
+    texts_of,
+)
 from gitreview.secrets import (
     KeyBlock,
     fragment_may_change,
@@ -67,7 +75,7 @@ def shown_hunk(hunk: Hunk, keys: KeyBlocks = NO_KEYS) -> Shown:
             return Shown(None, excerpt(text.rstrip("\r") for o, text in lines if o != " "))
     rows, redacted = _changed_rows(hunk, keys)
     text = "".join(f"{row.origin}{row.text}\n" for row in rows) if redacted else None
-    return Shown(text, excerpt(row.text for row in rows if row.origin != " "))
+    return Shown(text, excerpt(row.text for row in rows if row.origin in ("-", "+")))
 
 
 def rows_of(hunk: Hunk, shown: Shown) -> str:
@@ -78,13 +86,56 @@ def rows_of(hunk: Hunk, shown: Shown) -> str:
         return shown.rows
     origins = origins_of(hunk.lines)
     first, stop = _changed_span(origins)
+    texts = texts_of(hunk.lines, first, stop)
+    crs = _crs_shown(origins[first:stop], texts)
+    open_ends = _open_ends(hunk.lines)
     parts: list[str] = []
-    for origin, text in zip(origins[first:stop], texts_of(hunk.lines, first, stop), strict=True):
+    for index, (origin, text) in enumerate(zip(origins[first:stop], texts, strict=True)):
         if origin != " ":
-            parts.append(origin + text.rstrip("\r") + "\n")
+            parts.append(origin + _shown_end(text, crs) + "\n")
+            if first + index in open_ends:
+                parts.append(NO_NEWLINE)
         elif parts[-1] is not _GAP_ROW:  # one GAP row for a run of unchanged lines
             parts.append(_GAP_ROW)
     return "".join(parts)
+
+
+# Where a changed line ends otherwise than another of its hunk: a CR (a file made CRLF,
+# one line of it LF again), and a last line without a newline, git's own marker.
+# Unmarked, the two sides of such a change read the same (found by an adversarial review).
+CR_MARK = "␍"
+NO_NEWLINE = "\\ No newline at end of file\n"
+
+
+def _crs_shown(origins: str, texts: Sequence[str]) -> bool:
+    """Whether the hunk's changed lines end both with and without a CR: then the CRs
+    are shown."""
+    ends = {
+        text.endswith("\r") for origin, text in zip(origins, texts, strict=True) if origin != " "
+    }
+    return len(ends) == 2
+
+
+def _shown_end(text: str, crs: bool) -> str:
+    if not text.endswith("\r"):
+        return text
+    return text.rstrip("\r") + CR_MARK if crs else text.rstrip("\r")
+
+
+def _open_ends(lines: Sequence[Line]) -> frozenset[int]:
+    """The indexes of the lines with no newline after them (the last of a side)."""
+    if isinstance(lines, PackedLines):
+        return frozenset(lines.open_ends)
+    found: set[int] = set()
+    sides = 0
+    for index in range(len(lines) - 1, -1, -1):  # only the last of each side can be one
+        line = lines[index]
+        if not line.newline:
+            found.add(index)
+        sides |= {"-": 1, "+": 2, " ": 3}[line.origin]
+        if sides == 3:
+            break
+    return frozenset(found)
 
 
 _GAP_ROW = f" {GAP}\n"
@@ -121,13 +172,18 @@ def _changed_rows(hunk: Hunk, keys: KeyBlocks, *, interior: bool = False) -> tup
     span = hunk.lines[first:stop]
     # Lines are redacted one by one only where the hunk may hold a token or a key block
     # is known: one prefilter over its whole text leaves most hunks as they are.
-    by_line = bool(keys.old or keys.new) or may_hold_token("\n".join(texts_of(span)))
+    texts = texts_of(span)
+    by_line = bool(keys.old or keys.new) or may_hold_token("\n".join(texts))
+    crs = _crs_shown(origins_of(span), texts)
+    open_ends = _open_ends(hunk.lines)
     rows: list[Row] = []
     redacted = False
-    for line in span:
+    for index, line in enumerate(span):
         if line.origin != " " or interior:
-            rows.append(_row(line, keys, by_line))
-            redacted = redacted or (by_line and rows[-1].text != line.text.rstrip("\r"))
+            rows.append(_row(line, keys, by_line, crs))
+            redacted = redacted or (by_line and rows[-1].text != _shown_end(line.text, crs))
+            if line.origin != " " and first + index in open_ends:
+                rows.append(Row("\\", 0, NO_NEWLINE[1:-1]))
         elif rows[-1].origin != " ":
             rows.append(Row(" ", 0, GAP))
     # Without the whole file in view (a patch), key-shaped base64 is hidden as in
@@ -143,8 +199,8 @@ def _changed_rows(hunk: Hunk, keys: KeyBlocks, *, interior: bool = False) -> tup
     return rows, True
 
 
-def _row(line: Line, keys: KeyBlocks, redacted: bool) -> Row:
-    text = line.text.rstrip("\r")
+def _row(line: Line, keys: KeyBlocks, redacted: bool, crs: bool = False) -> Row:
+    text = _shown_end(line.text, crs)
     if line.origin == "-" or line.new_no is None:
         number, blocks = line.old_no, keys.old
     else:
@@ -157,7 +213,12 @@ def render_rows(header: str, rows: Sequence[Row]) -> str:
     """`header` on its own line, then one line per row: `-12 text`, `+12 text`,
     ` 12 text`, numbers right-aligned to the widest (what `show` prints)."""
     width = max((len(str(row.number)) for row in rows), default=1)
-    body = "".join(f"{row.origin}{row.number:>{width}} {row.text}\n" for row in rows)
+    body = "".join(
+        f"{row.origin}{row.text}\n"
+        if row.origin == "\\"
+        else f"{row.origin}{row.number:>{width}} {row.text}\n"
+        for row in rows
+    )
     return f"{header}\n{body}"
 
 
