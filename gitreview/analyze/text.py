@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from gitreview import secrets
 from gitreview.analyze.base import Report, Rule, Subject
+from gitreview.kinds import kind_of
 from gitreview.lockfiles import is_lock_file, moved_packages, other_packages, outside_sources
 from gitreview.model import MODE_EXECUTABLE, MODE_FILE, FileChange, Finding, Line
 from gitreview.patterns import lazy_compile
@@ -21,6 +22,12 @@ RULES: tuple[Rule, ...] = (
     Rule("text/secret", "error", "an added line holds a private key or a service token"),
     Rule("text/large-file", "warning", "a file added or grown beyond large_file_bytes"),
     Rule("text/binary-added", "warning", "a binary file was added"),
+    Rule(
+        "text/binary-text",
+        "warning",
+        "text that git diffs as binary (UTF-16, a NUL byte in a script, text replacing a"
+        " binary file): no line of it is shown to reviewers",
+    ),
     Rule("text/trailing-whitespace", "info", "added lines end in spaces or tabs"),
     Rule("text/no-final-newline", "info", "the last added line has no newline at end of file"),
     Rule("text/executable", "info", "the executable bit was set on a file"),
@@ -225,6 +232,9 @@ def _whole_file(subject: Subject) -> Iterator[Finding]:
     if _binary_added(change):
         size = "" if new_size is None else f" ({new_size:,} bytes)"
         yield _finding("text/binary-added", change.path, None, f"binary file added{size}")
+    unshown = _text_shown_as_binary(change, subject.kind)
+    if unshown:
+        yield _finding("text/binary-text", change.path, None, unshown)
     if change.new_mode == MODE_EXECUTABLE and change.old_mode in (None, MODE_FILE):
         message = (
             "new file is executable"
@@ -232,6 +242,32 @@ def _whole_file(subject: Subject) -> Iterator[Finding]:
             else "executable bit set (100644 -> 100755)"
         )
         yield _finding("text/executable", change.path, None, message)
+
+
+_UNSHOWN = "which git diffs as binary: none of its lines is shown to reviewers"
+
+
+def _text_shown_as_binary(change: FileChange, kind: str) -> str:
+    """Why the new side is text that git diffs as binary, so that no reviewer sees a
+    line of it ("" when it is not): UTF-16 (Windows PowerShell's own encoding), a NUL
+    byte in a file named as text (bash runs a script past one), text where a binary
+    file was (found by an adversarial review: an `iex (iwr ...)` added to a UTF-16
+    .ps1 reached nobody)."""
+    data = change.new_data
+    if kind != "binary" or data is None:
+        return ""
+    head = data[:8000]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return f"UTF-16 text, {_UNSHOWN}; read it decoded"
+    named = kind_of(change.path)
+    if b"\0" in head and named not in ("unknown", "binary"):
+        return (
+            f"a {named} file with a NUL byte, which git diffs as binary: none of its lines is shown"
+        )
+    old = change.old_data
+    if b"\0" not in head and old is not None and b"\0" in old[:8000]:
+        return f"text where a binary file was, {_UNSHOWN}"
+    return ""
 
 
 def _binary_added(change: FileChange) -> bool:
