@@ -19,7 +19,7 @@ from gitreview.config import Role
 from gitreview.handles import OID_LENGTH, Handle, Side, change_handle
 from gitreview.model import Assembled, FileChange, Finding, Hunk, Range
 from gitreview.render.json import compact, framed, list_pieces, value_pieces
-from gitreview.review.brief import render_brief
+from gitreview.review.brief import render_brief, within_budget
 from gitreview.review.diffs import (
     NO_KEYS,
     KeyBlocks,
@@ -348,7 +348,13 @@ def assemble(
             others=len(routed - mine),
         )
         briefs[name] = brief
-        brief_tokens = tokens.estimate_chars(sum(map(len, brief)))
+        # With what it lists to open past its budget: the reviewer reads that too
+        # (found by an adversarial review: the figure said 93% under the diff, when
+        # reading the brief's handles cost more than the diff).
+        _, listed = within_budget(share.items, role_budget)
+        brief_tokens = tokens.estimate_chars(sum(map(len, brief))) + sum(
+            item.tokens for item in listed
+        )
         manifest["review"][name] = _role_entry(share, role_budget, brief_tokens)
     figures = manifest["tokens"]
     figures["brief"] = sum(entry["brief"] for entry in manifest["review"].values())

@@ -232,6 +232,21 @@ def test_the_manifest_says_what_each_brief_costs(
     assert manifest["tokens"]["brief"] == sum(e["brief"] for e in manifest["review"].values())
 
 
+def test_a_briefs_cost_counts_what_it_lists_to_open(roles_repo: Path) -> None:
+    """Found by an adversarial review: past its budget a brief lists the changes to
+    open, and its figure counted only the list, so a reviewer reading them all read
+    more than the diff while the manifest said 93% less."""
+    from gitreview.tokens import estimate
+
+    manifest = manifest_of("--repo", roles_repo, "v1..v2", "--budget", "1")
+    for role, entry in manifest["review"].items():
+        text = run(
+            "--repo", roles_repo, "v1..v2", "--format", "brief", "--role", role, "--budget", "1"
+        )
+        assert "Not inlined (over the budget)" in text.stdout
+        assert entry["brief"] == estimate(text.stdout) + entry["tokens"]
+
+
 # --- Configuration -----------------------------------------------------------------
 
 

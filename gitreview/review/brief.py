@@ -59,7 +59,7 @@ def render_brief(
             out.append(f"\nNot shown: {left_out}.\n")
         out.append(f"\nEnd your answer with one line `{HANDLES_READ} none`.\n")
         return out
-    inline, listed = _within_budget(share.items, budget)
+    inline, listed = within_budget(share.items, budget)
     files = len({item.path for item in share.items})
     out.append(
         f"\nTo review: {counted(len(share.items), 'change')} in {counted(files, 'file')}"
@@ -91,7 +91,7 @@ def render_brief(
     return out
 
 
-def _within_budget(
+def within_budget(
     items: Sequence[ReviewItem], budget: int | None
 ) -> tuple[list[ReviewItem], list[ReviewItem]]:
     """Items inlined in order while they fit in the budget; the others listed, but
