@@ -1009,6 +1009,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "const q = dir.replace(/'/g, \"'\\\\''\"), body = `\nmake install\n`;\n",
     ),
     (
+        "a blank line put between Renovate's comment and the version it reads",
+        "versions.yaml",
+        "tools:\n  # renovate: datasource=github-releases depName=helm/helm\n  helm: 3.14.0\n",
+        "tools:\n  # renovate: datasource=github-releases depName=helm/helm\n\n  helm: 3.14.0\n",
+    ),
+    (
         "a Hexo post in a site's folder joined (each line break is a <br>)",
         "blog/source/_posts/hello.md",
         "# Title\n\nRoses are red,\nviolets are blue.\n",

@@ -51,6 +51,9 @@ _NEXT_LINE = lazy_compile(
     # (on a line of its own), detect-secrets', KICS', Snyk Code's, Bearer's, Rome's.
     r"|codeql\[|lgtm\[|yamllint\s+disable-line|allowlist\s+nextline|kics-scan\s+ignore-line"
     r"|deepcode\s+ignore|bearer:disable|rome-ignore"
+    # Renovate's regex managers read the version on the line after `# renovate:`
+    # (found by an eleventh review).
+    r"|renovate:"
 )
 
 
