@@ -21,6 +21,7 @@ from gitreview.analyze import (
     markdown,
     python,
     python_lost,
+    references_lost,
     text,
     trust,
 )
@@ -58,7 +59,7 @@ PATCH_ANALYZERS: dict[str, tuple[Analyzer, ...]] = {
 RANGE_ANALYZERS: tuple[RangeAnalyzer, ...] = (commits.analyze_range,)
 RULES: dict[str, Rule] = {
     rule.id: rule
-    for module in (markdown, python, python_lost, data, code, text, commits, trust)
+    for module in (markdown, python, python_lost, references_lost, data, code, text, commits, trust)
     for rule in module.RULES
 }
 
@@ -290,8 +291,14 @@ def elsewhere(
 def imports_lost(
     changes: Iterable[tuple[str, str | None, str]], head: HeadTree | None
 ) -> Iterator[Finding]:
-    """Imports at head of the Python modules the range deleted or renamed away, of
-    (status, old path, path) (python_lost.py); nothing is read when none went."""
+    """Imports at head of the Python modules the range deleted or renamed away, and
+    includes, `mod`s and relative imports of the C headers, Rust and JavaScript
+    files it did, of (status, old path, path) (python_lost.py, references_lost.py);
+    nothing is read when none went."""
     if head is None:
         return iter(())
-    return python_lost.check(python_lost.gone(changes, head), head)
+    changes = list(changes)
+    return chain(
+        python_lost.check(python_lost.gone(changes, head), head),
+        references_lost.check(references_lost.gone(changes, head), head),
+    )
