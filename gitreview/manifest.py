@@ -32,6 +32,7 @@ from gitreview.review.diffs import (
 from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
 from gitreview.review.roles import ReviewItem, Share, batches, route
 from gitreview.secrets import redact, redact_diff
+from gitreview.shown import escaped
 
 SCHEMA_VERSION = "2.0"
 
@@ -218,6 +219,8 @@ def file_report(
             report.reviewed_hunks += 1
             return _settled(report, entry)
         what = ", ".join(verdict.reasons)
+        if verdict.reasons[0] in ("path-role", "extension", "mode") and verdict.evidence:
+            what += f": {escaped(redact(verdict.evidence))}"  # what the path or bit changes
         note = f"({change.status} {kind} file, not shown: {what})"
         if change.is_submodule:
             # Its two commits are the change (found by an adversarial review: the
@@ -227,7 +230,7 @@ def file_report(
             )
             note = f"(submodule {change.status}: commit {old}, then {new}; its content is "
             note += "the commits between them, in the submodule's own repository)"
-        diff = (f"{hunk_header(handle, None)}\n{note}\n",)
+        diff = (file_header(change), f"{hunk_header(handle, None)}\n{note}\n")
         cost = max(head_tokens, tokens.estimate_chars(sum(map(len, diff))))
         report.significant_tokens += cost
         rules = tuple(sorted({f.rule for f in findings if f.path == change.path}))

@@ -979,6 +979,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "x = [1,  2]\n",
     ),
     (
+        "a formatter's input under tests/unit/data/ respaced",
+        "tests/unit/data/case.py",
+        "x = [1,  2]   \n",
+        "x = [1,  2]\n",
+    ),
+    (
         "a golden file under test/resources/ re-indented",
         "test/resources/expected.yaml",
         "a:\n  b: 1\n",

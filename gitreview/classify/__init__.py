@@ -119,9 +119,17 @@ def _classify(facts: FileFacts) -> FileVerdict:
     if verdict is None:
         hunk_verdicts = tuple(_classify_hunk(facts, hunk) for hunk in facts.change.hunks)
         verdict = aggregate(facts.change, facts.analysis.t1, hunk_verdicts)
+    if verdict.classification != "trivial":
+        return verdict
     unread = generated.out_of_unread(facts)
-    if verdict.classification == "trivial" and unread is not None:
+    if unread is not None:
         return FileVerdict("significant", ("path-role",), verdict.hunks, unread)
+    # A file rule proved it trivial (a generated header, a lock file), not its path:
+    # renamed out of .github/workflows/ or out of test collection, it still stops
+    # running (found by a review of the path roles).
+    role = _role_change(facts.change)
+    if role is not None:
+        return FileVerdict("significant", (role[0],), verdict.hunks, role[1])
     return verdict
 
 
@@ -132,7 +140,8 @@ def aggregate(change: FileChange, t1: bool, hunk_verdicts: tuple[Verdict, ...]) 
         # Renamed to a path that tells tools something else: no hunk shows that.
         role = _role_change(change)
         if role is not None:
-            return FileVerdict("significant", (role[0],), hunk_verdicts, role[1])
+            bit = ("mode",) if _mode_changed(change) else ()
+            return FileVerdict("significant", (role[0], *bit), hunk_verdicts, role[1])
     if hunk_verdicts and every_hunk_trivial:
         if _mode_changed(change):
             return FileVerdict(
@@ -150,7 +159,8 @@ def aggregate(change: FileChange, t1: bool, hunk_verdicts: tuple[Verdict, ...]) 
     role = _role_change(change)
     mode = change.status != "type-changed" and _mode_changed(change)
     reasons = _union([*reasons, *([role[0]] if role else []), *(["mode"] if mode else [])])
-    return FileVerdict("significant", reasons, hunk_verdicts, _WHY[reasons[0]])
+    evidence = _WHY[reasons[0]] if role is None else f"{_WHY[reasons[0]]}; {role[1]}"
+    return FileVerdict("significant", reasons, hunk_verdicts, evidence)
 
 
 def _with_findings(facts: FileFacts, verdict: FileVerdict) -> FileVerdict:

@@ -67,7 +67,8 @@ _NAMES_TOOLS_READ = frozenset(
         *("service-worker.js", "Caddyfile", "nginx.conf", "robots.txt", "CNAME", "_redirects"),
         # Found by an eleventh review: Rails', Bazel's, Cloudflare's, the CDK's and
         # Ansible's, mdBook's table of contents, and what coding agents load.
-        *("database.yml", "MODULE.bazel", "wrangler.toml", "cdk.json", "ansible.cfg"),
+        *("database.yml", "MODULE.bazel", "WORKSPACE.bazel", "REPO.bazel", "wrangler.toml"),
+        *("wrangler.json", "wrangler.jsonc", "cdk.json", "ansible.cfg"),
         *("SUMMARY.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"),
     }
 )
@@ -149,6 +150,7 @@ _NAMED_BY_FOLDER = lazy_compile(
     # run-parts' cron folders, nginx's enabled sites, gettext's and Android's
     # folders (the language, the configuration they apply to), Netlify's functions.
     r"|(?:^|/)(?:templates|crds|middleware|management/commands|templatetags|locales?"
+    r"|config/environments"
     r"|cron\.(?:hourly|daily|weekly|monthly)|sites-(?:available|enabled)|res|netlify/functions)/"
 )
 # Folders of test data, whose files tests read byte for byte: a golden file, an
@@ -159,7 +161,7 @@ _NAMED_BY_FOLDER = lazy_compile(
 _TEST_DATA = lazy_compile(
     r"(?:^|/)(?:testdata|test_data|test-data|fixtures|__snapshots__|snapshots|golden|goldens"
     r"|expected|expectations|__testfixtures__|__fixtures__|baselines|tests/cases"
-    r"|tests?/(?:data|resources|files))/"  # Black's tests/data/cases/, Maven's test/resources/
+    r"|test[-_]fixtures|tests?/(?:.*/)?(?:data|resources|files))/"  # Black's tests/data/cases/
     r"|(?:^|/)tests?/ui/(?:.*/)?[^/]*\.(?:rs|stderr|stdout|fixed)$"  # not a web app's UI tests
 )
 
@@ -200,7 +202,15 @@ def link_moved(change: FileChange) -> bool:
     if posixpath.dirname(old_path) == posixpath.dirname(change.path):
         return False
     target = change.new_data
-    return target is None or not target.startswith(b"/")
+    if target is None:
+        return True
+    if target.startswith(b"/"):
+        return False
+    # The same file from both folders (`../../tools/env.sh` from a package renamed
+    # beside its old name): no other file (a review of the fix).
+    name = target.decode("utf-8", "surrogateescape")
+    was = posixpath.normpath(posixpath.join(posixpath.dirname(old_path), name))
+    return was != posixpath.normpath(posixpath.join(posixpath.dirname(change.path), name))
 
 
 def path_role_change(
@@ -287,7 +297,11 @@ def _test(path: str) -> str:
 def _test_folder(path: str) -> str:
     """The folder of a test: moved to another, it may be collected no more (pytest's
     `testpaths`), or run with other fixtures (the folder's conftest.py; found by an
-    adversarial review)."""
+    adversarial review). Not of a Python module only unittest's `test*.py` takes for
+    one (`testing.py`, `testutils.py`: a library's, moved into `src/`)."""
+    name = posixpath.basename(path)
+    if name.startswith("test") and name.endswith(".py") and not name.startswith("test_"):
+        return ""
     return posixpath.dirname(path) + "/" if is_test_path(path) else ""
 
 
