@@ -139,10 +139,11 @@ _ARMOUR = "PRIVATE KEY"  # in every match of _KEY_BEGIN and _KEY_END: their pref
 # Key material: a run of base64 that no prose or "..." placeholder has.
 _KEY_MATERIAL = lazy_compile(r"[A-Za-z0-9+/]{40}")
 # The same, alone on a line of a fragment (which may be a diff: `+`, `-` or ` ` first).
-_MATERIAL_LINE = lazy_compile(r"[-+ ]?[ \t]*[A-Za-z0-9+/]{40,}={0,2}[ \t]*")
+# (a CR at the end too: a file with CRLF line ends; found by a review)
+_MATERIAL_LINE = lazy_compile(r"[-+ ]?[ \t]*[A-Za-z0-9+/]{40,}={0,2}[ \t\r]*")
 _MATERIAL_LENGTH = 40  # the shortest line _MATERIAL_LINE matches
 _END_LITERAL = "-----END "  # in every match of _KEY_END
-_BASE64_LINE = lazy_compile(r"[-+ ]?[ \t]*[A-Za-z0-9+/]+={0,2}[ \t]*")
+_BASE64_LINE = lazy_compile(r"[-+ ]?[ \t]*[A-Za-z0-9+/]+={0,2}[ \t\r]*")
 
 
 class TokenMatch(NamedTuple):

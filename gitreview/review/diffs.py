@@ -177,11 +177,14 @@ def _changed_rows(hunk: Hunk, keys: KeyBlocks, *, interior: bool = False) -> tup
     crs = _crs_shown(origins_of(span), texts)
     open_ends = _open_ends(hunk.lines)
     rows: list[Row] = []
+    marked: list[int] = []  # rows whose CR is shown, once they are redacted
     redacted = False
     for index, line in enumerate(span):
         if line.origin != " " or interior:
-            rows.append(_row(line, keys, by_line, crs))
-            redacted = redacted or (by_line and rows[-1].text != _shown_end(line.text, crs))
+            rows.append(_row(line, keys, by_line))
+            redacted = redacted or (by_line and rows[-1].text != line.text.rstrip("\r"))
+            if crs and line.text.endswith("\r"):
+                marked.append(len(rows) - 1)
             if line.origin != " " and first + index in open_ends:
                 rows.append(Row("\\", 0, NO_NEWLINE[1:-1]))
         elif rows[-1].origin != " ":
@@ -190,17 +193,21 @@ def _changed_rows(hunk: Hunk, keys: KeyBlocks, *, interior: bool = False) -> tup
     # any fragment: a key's body lines may come without their BEGIN line.
     plain = [row.text for row in rows]
     texts = redact_fragment(plain)
-    if texts == plain:  # nothing key-shaped: the common case
-        return rows, redacted
-    rows = [
-        row if row.text == text else row._replace(text=text)
-        for row, text in zip(rows, texts, strict=True)
-    ]
-    return rows, True
+    if texts != plain:
+        redacted = True
+        rows = [
+            row if row.text == text else row._replace(text=text)
+            for row, text in zip(rows, texts, strict=True)
+        ]
+    # The CR mark goes on after redaction, which reads a key's lines as they are (a
+    # review of the fix: `BODY␍` was no key line, and a key was printed).
+    for index in marked:
+        rows[index] = rows[index]._replace(text=rows[index].text + CR_MARK)
+    return rows, redacted
 
 
-def _row(line: Line, keys: KeyBlocks, redacted: bool, crs: bool = False) -> Row:
-    text = _shown_end(line.text, crs)
+def _row(line: Line, keys: KeyBlocks, redacted: bool) -> Row:
+    text = line.text.rstrip("\r")
     if line.origin == "-" or line.new_no is None:
         number, blocks = line.old_no, keys.old
     else:
