@@ -355,6 +355,15 @@ def test_verify_reads_the_list_in_any_form_but_not_what_says_unread(
             )
         ),
         (f"Handles read: {first} (skip-list logic ok), {second}, {third}\n", ""),
+        # A review of that fix: the same words said of the code.
+        *(
+            (f"Handles read: {first}, {second} ({note}), {third}\n", "")
+            for note in (
+                *("errors weren't checked before this change", "leaks an unopened fd"),
+                *("this only partially fixes the overflow", "the flag was not examined by callers"),
+                *("the old loop did not check.", "cache is only partly invalidated"),
+            )
+        ),
         (f"Handles read: {first}, {second} (unread-count fix is right), {third}\n", ""),
     ):
         answer.write_text(text)

@@ -158,14 +158,19 @@ _NOT_READ = lazy_compile(
     r"|never\s+opened|still\s+(?:need|have)\s+to\s+(?:look|read|review)"
     r"|out\s+of\s+(?:token\s+)?budget|still\s+to\s+(?:review|read)"
     r"|(?:left\s+)?for\s+(?:a\s+)?later|glanced"
-    # Found by an adversarial review: answers that read only the excerpt, or part.
-    r"|excerpt\s+only|only\s+(?:saw|read|looked\s+at)\s+the\s+excerpt|from\s+the\s+excerpt"
-    r"|unopened|(?:was|were)(?:\s+not|n[\u2019']?t)\s+(?:opened|read|reviewed|examined|checked)"
-    r"|not\s+(?:actually|fully|really)\s+(?:read|reviewed|opened|checked|examined)|not\s+examined"
-    # (said of nothing after it: "the old code did not check bounds" is about the code)
-    r"|(?:did|could)(?:\s+not|n[\u2019']?t)\s+(?:verify|examine|check|look)"
-    r"(?=(?:\s+(?:it|this|them|that|at\s+it))?\s*(?:[)\].,;]|$))"
-    r"|partially|partly\s+(?:read|reviewed)|only\s+partly)(?![\w-])"
+    # Found by an adversarial review: answers that read only the excerpt, or part; said
+    # of the reviewer (`I did not verify`), or as the whole of a note (`(unopened)`),
+    # never of the code (a review of the fix: "errors weren't checked before this
+    # change", "leaks an unopened file descriptor", "only partially fixes it").
+    r"|excerpt\s+only|only\s+(?:saw|read|looked\s+at)\s+the\s+excerpt"
+    r"|\bI\s+(?:did|could)(?:\s+not|n[\u2019']?t)\s+(?:verify|examine|check|look|open|read)"
+    r"|(?:(?<=\()|(?<=:\s))\s*(?:unopened|not\s+examined"
+    r"|not\s+(?:actually|fully|really)\s+(?:read|reviewed|opened|checked|examined)"
+    r"|(?:partially|partly)\s+(?:read|reviewed|opened|checked)"
+    r"|(?:was|were)(?:\s+not|n[\u2019']?t)\s+(?:opened|read|reviewed|examined|checked)"
+    r"|(?:did|could)(?:\s+not|n[\u2019']?t)\s+(?:verify|examine|check|look)(?:\s+at\s+it)?)"
+    r"\s*(?=\)|$)"
+    r")(?![\w-])"
 )
 # What may stand between such words and the handles they are about: a colon, "for",
 # "before", "the following"...
