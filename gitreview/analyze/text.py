@@ -257,17 +257,31 @@ def _text_shown_as_binary(change: FileChange, kind: str) -> str:
     if kind != "binary" or data is None:
         return ""
     head = data[:8000]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or _UTF16_ASCII.match(head):
         return f"UTF-16 text, {_UNSHOWN}; read it decoded"
-    named = kind_of(change.path)
-    if b"\0" in head and named not in ("unknown", "binary"):
-        return (
-            f"a {named} file with a NUL byte, which git diffs as binary: none of its lines is shown"
-        )
+    if b"\0" in head and _named_as_text(change.path, head):
+        return f"a file of text with a NUL byte, {_UNSHOWN}"
     old = change.old_data
-    if b"\0" not in head and old is not None and b"\0" in old[:8000]:
+    # (not git-lfs's pointer: the file is elsewhere, and so it was before)
+    text_now = b"\0" not in head and not head.startswith(_LFS_POINTER)
+    if text_now and old is not None and b"\0" in old[:8000]:
         return f"text where a binary file was, {_UNSHOWN}"
     return ""
+
+
+# Forty characters of ASCII text as UTF-16 without its BOM (a review of the rule).
+_UTF16_ASCII = lazy_compile(rb"(?:[\t\n\r\x20-\x7e]\0){40}|(?:\0[\t\n\r\x20-\x7e]){40}")
+_LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+
+
+def _named_as_text(path: str, head: bytes) -> bool:
+    """Whether the file says it is text: a `#!` line, or a name of a kind of text or
+    of a script (`.pl`, `.ps1`, `.bat`: a review of the rule)."""
+    from gitreview.classify.renames import runs_by_name
+
+    if head.startswith(b"#!"):
+        return True
+    return kind_of(path) not in ("unknown", "binary") or runs_by_name(path)
 
 
 def _binary_added(change: FileChange) -> bool:

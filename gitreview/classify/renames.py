@@ -400,6 +400,11 @@ _RUNNABLE_STARTS = (
 )
 
 
+def runs_by_name(path: str) -> bool:
+    """Whether the file's name says it is run (`.cgi`, `.ps1`, a script's extension)."""
+    return posixpath.splitext(posixpath.basename(path))[1].lower() in _RUN_BY_NAME
+
+
 def _runs(facts: FileFacts) -> bool:
     """Whether the executable bit may decide if the file runs: a script's `#!` line,
     an executable binary, or text a shell runs as a script when the system will not
@@ -411,7 +416,7 @@ def _runs(facts: FileFacts) -> bool:
     if data is None or data.startswith(_RUNNABLE_STARTS):
         return True
     name = posixpath.basename(facts.change.path)
-    if posixpath.splitext(name)[1].lower() in _RUN_BY_NAME:
+    if runs_by_name(name):
         return True
     return facts.kind == "shell" or (facts.kind == "unknown" and "." not in name)
 
