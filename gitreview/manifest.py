@@ -149,6 +149,8 @@ def file_report(
         report.hunks_trivial = len(change.hunks)
         return _settled(report, entry)
     own = [f for f in findings if f.path == change.path and f.line is not None]
+    header = file_header(change)  # what changed of it besides its lines: counted once
+    moved_since = False  # a hunk reviewed before at its old path: the rename is new
     trivial_hunks: list[dict[str, Any]] = []
     for index, (hunk, hunk_verdict, lines) in enumerate(
         zip(change.hunks, verdict.hunks, changed, strict=True)
@@ -159,6 +161,7 @@ def file_report(
             digest = hunk_digest(change, hunk)
             report.present += [(change.path, digest), (change.old_path or change.path, digest)]
             then = reviewed.handle_for(change, digest)
+            moved_since = moved_since or bool(then and (change.path, digest) not in reviewed.hunks)
         pointers: dict[str, list[str]] = {}
         for name, pointer in hunk_verdict.pointers:
             pointers.setdefault(name, []).append(pointer)
@@ -193,18 +196,19 @@ def file_report(
             f"{hunk_header(handle, scope.name if scope else None)}\n",
             rows_of(hunk, seen),
         )
-        if not report.review:  # the file's first: what changed of it besides its lines
-            diff = (file_header(change), *diff)
         span = hunk.new_span
         rules = tuple(sorted({f.rule for f in own if span and span[0] <= (f.line or 0) <= span[1]}))
-        cost = tokens.estimate_chars(sum(map(len, diff)))
+        cost = tokens.estimate_chars(sum(map(len, diff)) + (0 if report.review else len(header)))
         report.significant_tokens += cost
         report.review.append(
-            ReviewItem(handle, change.path, kind, cost, lines, diff, item, rules, span)
+            ReviewItem(handle, change.path, kind, cost, lines, diff, item, rules, span, header)
         )
     if trivial_hunks:
         entry["hunks"] = trivial_hunks
-    if not report.review and not report.reviewed_hunks:
+    # Renamed since an earlier review of its hunks, to a path that tells tools something
+    # else: that is not reviewed yet (found by a review of the fixes).
+    renamed = moved_since and not _ROLE_REASONS.isdisjoint(verdict.reasons)
+    if not report.review and (not report.reviewed_hunks or renamed):
         # Significant, yet no hunk says why (binary, submodule, mode, empty file):
         # the reviewer gets the whole file, and reading it costs the whole file.
         handle = str(Handle(change.path, change.new_oid or change.old_oid))
@@ -219,7 +223,7 @@ def file_report(
             report.reviewed_hunks += 1
             return _settled(report, entry)
         what = ", ".join(verdict.reasons)
-        if verdict.reasons[0] in ("path-role", "extension", "mode") and verdict.evidence:
+        if not _ROLE_REASONS.union(["mode"]).isdisjoint(verdict.reasons) and verdict.evidence:
             what += f": {escaped(redact(verdict.evidence))}"  # what the path or bit changes
         note = f"({change.status} {kind} file, not shown: {what})"
         if change.is_submodule:
@@ -230,13 +234,18 @@ def file_report(
             )
             note = f"(submodule {change.status}: commit {old}, then {new}; its content is "
             note += "the commits between them, in the submodule's own repository)"
-        diff = (file_header(change), f"{hunk_header(handle, None)}\n{note}\n")
-        cost = max(head_tokens, tokens.estimate_chars(sum(map(len, diff))))
+        diff = (f"{hunk_header(handle, None)}\n{note}\n",)
+        cost = max(head_tokens, tokens.estimate_chars(sum(map(len, diff)) + len(header)))
         report.significant_tokens += cost
         rules = tuple(sorted({f.rule for f in findings if f.path == change.path}))
         item = {"handle": handle, "reasons": list(verdict.reasons)}
-        report.review.append(ReviewItem(handle, change.path, kind, cost, 0, diff, item, rules))
+        report.review.append(
+            ReviewItem(handle, change.path, kind, cost, 0, diff, item, rules, header=header)
+        )
     return _settled(report, entry)
+
+
+_ROLE_REASONS = frozenset({"path-role", "extension"})
 
 
 def _settled(report: FileReport, entry: dict[str, Any]) -> FileReport:

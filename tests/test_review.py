@@ -576,3 +576,23 @@ def test_a_patch_without_blob_ids_is_inlined_past_the_budget() -> None:
     brief = run("--patch", "-", "--format", "brief", "--budget", "40", stdin=patch.encode()).stdout
     assert "evil.example" in brief and "Not inlined" not in brief
     assert "Inlined past the budget: changes read from a patch without blob ids" in brief
+
+
+def test_a_files_header_goes_with_its_first_item_in_each_brief(tmp_path: Path) -> None:
+    """Found by a review of the fixes: past the budget, the listed item of a renamed
+    file did not say it was renamed."""
+    from repos import git as run_git
+
+    repo = tmp_path / "repo"
+    (repo / "tests").mkdir(parents=True)
+    run_git(repo, "init", "--quiet", "--initial-branch=main")
+    text = "".join(f"def test_{n}():\n    assert check({n})\n\n\n" for n in range(20))
+    (repo / "tests/test_auth.py").write_text(text)
+    run_git(repo, "add", "-A")
+    run_git(repo, "commit", "--quiet", "-m", "Base")
+    run_git(repo, "mv", "tests/test_auth.py", "tests/disabled_auth.py")
+    (repo / "tests/disabled_auth.py").write_text(text.replace("check(19)", "check(19) or True"))
+    run_git(repo, "commit", "--quiet", "-am", "Disable")
+    brief = run("--repo", repo, "HEAD", "--format", "brief", "--budget", "1").stdout
+    assert "- tests/disabled_auth.py:" in brief
+    assert " (rename from tests/test_auth.py): " in brief

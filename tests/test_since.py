@@ -242,3 +242,23 @@ def test_a_reviewed_file_made_a_symlink_is_sent(tmp_path: Path) -> None:
     manifest = manifest_of("--repo", repo, "main...feature", "--since", "reviewed")
     assert manifest["since"]["hunks"] == 0
     assert [h.split("@")[0] for h in handles(manifest)] == ["conf/current:1-1"]
+
+
+def test_a_rename_out_of_its_role_after_review_is_sent(tmp_path: Path) -> None:
+    """Found by a review of the fixes: its hunk matched the review at its old path,
+    and the rename out of test collection reached nobody."""
+    tests = "".join(f"def test_{n}():\n    assert check({n})\n\n\n" for n in range(20))
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    commit(repo, "Base", {"tests/test_auth.py": tests})
+    git(repo, "checkout", "--quiet", "-b", "feature")
+    edited = tests.replace("check(19)", "check(19) or True")
+    commit(repo, "Edit", {"tests/test_auth.py": edited})
+    git(repo, "tag", "reviewed")
+    git(repo, "mv", "tests/test_auth.py", "tests/disabled_auth.py")
+    git(repo, "commit", "--quiet", "-m", "Disable")
+    manifest = manifest_of("--repo", repo, "main...feature", "--since", "reviewed")
+    assert [h.split("@")[0] for h in handles(manifest)] == ["tests/disabled_auth.py"]
+    brief = run("--repo", repo, "main...feature", "--since", "reviewed", "--format", "brief")
+    assert "rename from tests/test_auth.py\n@@ tests/disabled_auth.py@" in brief.stdout

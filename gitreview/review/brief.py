@@ -69,8 +69,13 @@ def render_brief(
         "Open more only where judgment needs it: "
         "`git review-manifest show --context 5 HANDLE...`.\n"
     )
+    headed: set[str] = set()  # files whose header was written
     for item in inline:
-        out += ("\n", *item.diff)  # the item's own text, not a copy
+        out.append("\n")
+        if item.header and item.path not in headed:
+            out.append(item.header)
+            headed.add(item.path)
+        out += item.diff  # the item's own text, not a copy
     if budget is not None and sum(item.tokens for item in inline) > budget:
         out.append(
             "\n(Inlined past the budget: changes read from a patch without blob ids, "
@@ -80,7 +85,12 @@ def render_brief(
         out.append(
             "\nNot inlined (over the budget), open with `git review-manifest show HANDLE...`:\n"
         )
-        out += [f"- {item.handle}: {item.excerpt}\n" for item in listed]
+        for item in listed:
+            header = ""
+            if item.header and item.path not in headed:
+                header = f" ({'; '.join(item.header.splitlines())})"
+                headed.add(item.path)
+            out.append(f"- {item.handle}{header}: {item.excerpt}\n")
     left_out = _left_out(manifest, others)
     if left_out:
         out.append(f"\nNot shown: {left_out}.\n")

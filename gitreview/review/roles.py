@@ -42,6 +42,9 @@ class ReviewItem(NamedTuple):
     entry: Mapping[str, Any]  # its manifest entry: handle, excerpt, scope, reasons...
     rules: tuple[str, ...] = ()  # rule ids of findings on its lines
     span: tuple[int, int] | None = None  # its added lines at head, if any
+    # What changed of its file besides its lines (`rename from`, modes), written
+    # above the first of the file's items a brief shows or lists.
+    header: str = ""
 
     @property
     def excerpt(self) -> str:
