@@ -415,12 +415,23 @@ def before_and_after(dest: Path, path: str, old: str, new: str) -> Path:
 
 def two_commits(dest: Path, old: dict[str, str], new: dict[str, str]) -> Path:
     """A repository of two commits: the `old` files, then the `new` ones."""
+    return commits(dest, old, new)
+
+
+def commits(dest: Path, *versions: dict[str, str]) -> Path:
+    """A repository of a commit per version of its files ("Before", "After"...)."""
     dest.mkdir(parents=True)
     git(dest, "init", "--quiet", "--initial-branch=main")
-    for files, message in ((old, "Before"), (new, "After")):
+    for number, files in enumerate(versions):
         for path, text in files.items():
             (dest / path).parent.mkdir(parents=True, exist_ok=True)
             (dest / path).write_text(text)
             git(dest, "add", "--", path)
-        git(dest, "commit", "--quiet", "-m", message)
+        git(
+            dest,
+            "commit",
+            "--quiet",
+            "-m",
+            ("Before", "After")[number] if number < 2 else f"{number}",
+        )
     return dest

@@ -7,21 +7,9 @@ from pathlib import Path
 
 from findings import findings_of, manifest_with_findings
 from manifests import files_by_path
-from repos import git, isolated_environment
+from repos import commits, git, isolated_environment
 
 RULE = "python/import-lost"
-
-
-def repository(dest: Path, files: dict[str, str]) -> Path:
-    """A repository of one commit holding `files`."""
-    dest.mkdir()
-    git(dest, "init", "--quiet", "--initial-branch=main")
-    for path, text in files.items():
-        (dest / path).parent.mkdir(parents=True, exist_ok=True)
-        (dest / path).write_text(text)
-    git(dest, "add", "-A")
-    git(dest, "commit", "--quiet", "-m", "Before")
-    return dest
 
 
 def lost(repo: Path) -> list[tuple[str | None, int | None, str]]:
@@ -45,7 +33,7 @@ PACKAGE = {
 def test_a_renamed_module_s_importers_are_reported(tmp_path: Path) -> None:
     """Every way of importing it, from files the range never touched; not an import
     with a fallback, nor one of another module."""
-    repo = repository(tmp_path / "repo", PACKAGE)
+    repo = commits(tmp_path / "repo", PACKAGE)
     git(repo, "mv", "pkg/core.py", "pkg/engine.py")
     said = "imports pkg.core, but the range renamed pkg/core.py to pkg/engine.py"
     assert lost(repo) == [
@@ -57,7 +45,7 @@ def test_a_renamed_module_s_importers_are_reported(tmp_path: Path) -> None:
 
 
 def test_the_rename_itself_stays_trivial(tmp_path: Path) -> None:
-    repo = repository(tmp_path / "repo", PACKAGE)
+    repo = commits(tmp_path / "repo", PACKAGE)
     git(repo, "mv", "pkg/core.py", "pkg/engine.py")
     git(repo, "commit", "--quiet", "-m", "Rename")
     manifest = manifest_with_findings("--repo", repo, "HEAD~1..HEAD")
@@ -65,14 +53,14 @@ def test_the_rename_itself_stays_trivial(tmp_path: Path) -> None:
 
 
 def test_importers_the_range_updates_are_not_reported(tmp_path: Path) -> None:
-    repo = repository(tmp_path / "repo", {k: v for k, v in PACKAGE.items() if k != "app.py"})
+    repo = commits(tmp_path / "repo", {k: v for k, v in PACKAGE.items() if k != "app.py"})
     git(repo, "mv", "pkg/core.py", "pkg/engine.py")
     (repo / "pkg/other.py").write_text("from .engine import answer\n")
     assert lost(repo) == []
 
 
 def test_a_deleted_top_level_module(tmp_path: Path) -> None:
-    repo = repository(
+    repo = commits(
         tmp_path / "repo", {"helpers.py": "X = 1\n", "main.py": "import os\nimport helpers\n"}
     )
     git(repo, "rm", "--quiet", "helpers.py")
@@ -82,7 +70,7 @@ def test_a_deleted_top_level_module(tmp_path: Path) -> None:
 def test_a_name_that_still_resolves_or_names_another_module(tmp_path: Path) -> None:
     """Moved to another root, `pkg.core` still answers; `json` is no tail of
     tools/json.py of two parts, and which root imports it is not known."""
-    repo = repository(
+    repo = commits(
         tmp_path / "repo",
         {
             "src/pkg/__init__.py": "",
@@ -100,7 +88,7 @@ def test_a_name_that_still_resolves_or_names_another_module(tmp_path: Path) -> N
 def test_a_package_that_loses_its_init_is_still_a_package(tmp_path: Path) -> None:
     """Without `__init__.py`, a folder of modules is a namespace package: `import pkg`
     still works. A package whose folder is gone is lost."""
-    repo = repository(
+    repo = commits(
         tmp_path / "repo",
         {
             "pkg/__init__.py": "",
@@ -120,7 +108,7 @@ def test_a_tree_moved_under_another_root_loses_only_the_old_root_s_names(
     not, nor a relative import from what stays under `src/`. Only files holding the
     old root's name, or under it, can hold such an import (issue 12: moving a
     package's tree had every file naming one of its modules parsed)."""
-    repo = repository(
+    repo = commits(
         tmp_path / "repo",
         {
             "src/pkg/__init__.py": "",
@@ -144,7 +132,7 @@ def test_a_tree_moved_under_another_root_loses_only_the_old_root_s_names(
 def test_python_says_nothing_about_the_importers_it_reads(tmp_path: Path) -> None:
     """An importer Python warns about (`1if`, an unknown escape) leaves stderr empty,
     as the files the range touched do (test_python.py)."""
-    repo = repository(
+    repo = commits(
         tmp_path / "repo",
         {"pkg/core.py": "X = 1\n", "app.py": "import pkg.core\nx = '\\d'\ny = 1if x else 2\n"},
     )

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from findings import findings_of
 from manifests import manifest_of
-from repos import git
+from repos import commits, git
 
 BEFORE = {
     "src/main.c": '#include "util.h"\n#include "config.h"\nint main(void) { return f(); }\n',
@@ -26,19 +26,7 @@ BEFORE = {
 
 
 def repo_of(tmp_path: Path) -> Path:
-    repo = tmp_path / "repo"
-    git_init(repo)
-    for path, text in BEFORE.items():
-        (repo / path).parent.mkdir(parents=True, exist_ok=True)
-        (repo / path).write_text(text)
-    git(repo, "add", "-A")
-    git(repo, "commit", "--quiet", "-m", "Base")
-    return repo
-
-
-def git_init(repo: Path) -> None:
-    repo.mkdir()
-    git(repo, "init", "--quiet", "--initial-branch=main")
+    return commits(tmp_path / "repo", BEFORE)
 
 
 def test_what_still_names_a_renamed_or_deleted_file_is_told(tmp_path: Path) -> None:
