@@ -307,3 +307,19 @@ def test_python_lexer_agrees_with_tokenize_on_the_standard_library() -> None:
         assert expected <= found, (path, sorted(expected - found)[:5])
         checked += 1
     assert checked > 150
+
+
+@pytest.mark.parametrize(
+    ("line", "gives_up"),
+    [
+        ("const parts = path.split(/\\//).map((p) => `\n  usage: ${p}\n`);\n", True),
+        ('const q = dir.replace(/\'/g, "x"), body = `\nmake  install\n`;\n', True),
+        # A review of the fix: a template literal after a regex is read as one.
+        ("return /^@/.test(name) ? `${name}` : `@scope/${name}`;\n", False),
+        ("s.replace(/-/g, `_`);\n", False),
+    ],
+)
+def test_a_backtick_hidden_after_a_slash_gives_up(line: str, gives_up: bool) -> None:
+    from gitreview.analyze import lexers
+
+    assert lexers.scan("javascript", line + "const x  =  1;\n").give_up is gives_up

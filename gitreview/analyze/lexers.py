@@ -249,12 +249,6 @@ class _Scanner:
             return None
         eol = text.find("\n", start)
         self.slash_at, self.slash_eol = start, len(text) if eol < 0 else eol
-        if "`" in text[after : self.slash_eol]:
-            # A template literal may open after it on its line, which a regex's `//` or
-            # quote (`split(/\//)`, `replace(/'/g, ...)`) would hide as a comment or a
-            # string, its lines then read as code (found by an adversarial review).
-            self.out.give_up = True
-            return None
         return after
 
     def _digit_separator(self, quote: int) -> bool:
@@ -348,6 +342,7 @@ class _Scanner:
         # A single-line string still open at the end of its line: the lexer is confused.
         # That line is literal and lexing starts afresh on the next.
         self.out.confused.append((outer, end))
+        self._hides_backtick(outer, end)
         return end + 1
 
     def _extra(self, kind: _Str, end: int) -> int:
@@ -365,9 +360,22 @@ class _Scanner:
         if self.stack:
             return  # inside a hole: the outermost string covers it
         spans.append((start, end))
+        self._hides_backtick(start, end)
         if self.slash_at < start < self.slash_eol < end:
             # Opened after a regex-or-division slash and running past its line: if the slash
             # began a regex, this is no literal at all, and later lines would be misread.
+            self.out.give_up = True
+
+    def _hides_backtick(self, start: int, end: int) -> None:
+        """Give up where a comment or string opened after a regex-or-division slash holds
+        a backtick on the slash's line: if the slash began a regex, its `//` or quote
+        (`split(/\\//)`, `replace(/'/g, ...)`) opened no comment nor string, and the
+        backtick opens a template literal whose lines would be read as code (found by
+        an adversarial review)."""
+        text = self.text
+        # (a template literal itself is read as one: `/^@/.test(n) ? `${n}` : n`)
+        on_its_line = self.slash_at < start < self.slash_eol and text[start] != "`"
+        if on_its_line and "`" in text[start : min(end, self.slash_eol)]:
             self.out.give_up = True
 
     def _unsure(self, start: int) -> None:
