@@ -76,6 +76,12 @@ def test_explain_gives_the_evidence(fixture_repo: RepoFactory) -> None:
         ('x = f"a\\"b {c}" + rf"\\d{n}"', False),
         ('x = f"""{a["b"]}"""', False),
         ('x = f"#{a}"', False),
+        # A review of the rule: strings ending in f, nested format specs, comments.
+        ("d = {'locale': 'fr'}", False),
+        ('F = TypeVar("F", bound=Callable)', False),
+        ('cmd = ["rm", "-rf", path]', False),
+        ('x = f"{x:>{width}}"', False),
+        ("x = 'a'  # f'{", False),
     ],
 )
 def test_f_strings_that_need_python_3_12_are_told(line: str, newer: bool) -> None:

@@ -1192,3 +1192,16 @@ def test_a_range_cannot_drop_the_pytest_option_that_makes_its_moves_significant(
     entry = files_by_path(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"))["check_db.py"]
     assert entry["classification"] == "significant"
     assert all(hunk.get("moved_from") or hunk.get("moved_to") for hunk in entry["hunks"])
+
+
+def test_a_call_that_only_makes_a_value_runs_nothing_recorded(tmp_path: Path) -> None:
+    """A review of the fix: below a recorded definition, `T = TypeVar("T")` made every
+    function moved across it significant."""
+    model = "from pydantic import BaseModel\n\n\nclass User(BaseModel):\n    name: str\n\n\n"
+    calls = 'T = TypeVar("T")\nPATTERN = re.compile("[a-z]+")\n\n\n'
+    head = "import re\nfrom typing import TypeVar\n\n" + model + calls
+    old = head + f"{SECOND_DEF}\n\n{FIRST_DEF}\n\nprint(first(1), second(2))\n"
+    new = head + f"{FIRST_DEF}\n\n{SECOND_DEF}\n\nprint(first(1), second(2))\n"
+    repo = two_commits(tmp_path / "repo", {"models.py": old}, {"models.py": new})
+    [entry] = manifest_of("--repo", repo, "--fail-on", "never", "HEAD")["files"]
+    assert (entry["classification"], entry["reasons"]) == ("trivial", ["moved"]), entry

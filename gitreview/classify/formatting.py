@@ -86,44 +86,63 @@ def _python(facts: FileFacts, hunk: Hunk) -> Proof | None:
     )
 
 
-# An f-string's start: its prefix and quote.
-_FSTRING = lazy_compile(r"(?<![\w])(?:[rR][fF]|[fF][rR]?)(\"\"\"|\'\'\'|\"|')")
-
-
 def _newer_fstring(line: str) -> bool:
     """Whether an f-string of the line may need Python 3.12 (PEP 701): its quote
     reused inside a `{}` (`f"{item["name"]}"`), a `{}` open at the end of a line of
     a one-line f-string, a backslash or a `#` inside a `{}`. The same AST then,
     under 3.12, than the older spelling, which 3.9 to 3.11 read; a syntax error
     there (found by an adversarial review). Read as Python before 3.12 reads it:
-    the string ends at the first quote like its own; may say yes where it is not."""
-    for start in _FSTRING.finditer(line):
-        quote, index, body = start.group(1), start.end(), ""
-        while True:  # to the first quote like its own that no backslash escapes
-            end = line.find(quote, index)
-            if end < 0:
-                if len(quote) == 1:
-                    return True  # still open at the end of the line
-                break  # a triple-quoted one goes on: its braces are read no further
-            part = line[index:end]
-            body += part
-            index = end + len(quote)
-            if (len(part) - len(part.rstrip("\\"))) % 2 == 0:
-                break
-            body += quote
-        depth = 0
-        for found in _BRACES.findall(body):
-            depth += {"{": 1, "}": -1}.get(found, 0)
-            if depth > 0 and found in ("\\", "#"):
-                return True
-        if depth > 0:
+    each string ends at the first quote like its own; may say yes where it is not."""
+    position = 0
+    while True:
+        found = _STRING_START.search(line, position)
+        if found is None or found.group(1) is not None:
+            return False  # no more strings, or a comment to the end of the line
+        prefix, quote = found.group(2).lower(), found.group(3)
+        end = _string_end(line, found.end(), quote)
+        if end < 0:
+            return "f" in prefix and len(quote) == 1  # still open at the end of the line
+        if "f" in prefix and _open_field(line[found.end() : end]):
             return True
-    return False
+        position = end + len(quote)
 
 
-# What an f-string's body holds that counts: a brace (not a doubled one), a
-# backslash, a `#`.
-_BRACES = lazy_compile(r"\{\{|\}\}|[{}\\#]")
+# Where a string starts (its prefix, its quote), or a comment.
+_STRING_START = lazy_compile(r"""(#)|(?<![\w])([rRbBuUfF]{0,2})("{3}|'{3}|"|')""")
+
+
+def _string_end(line: str, start: int, quote: str) -> int:
+    """Where the string whose body starts at `start` ends: its first quote like its own
+    that no backslash escapes (-1: not on this line)."""
+    index = start
+    while True:
+        end = line.find(quote, index)
+        if end < 0:
+            return -1
+        backslashes = len(line[index:end]) - len(line[index:end].rstrip("\\"))
+        if backslashes % 2 == 0:
+            return end
+        index = end + 1
+
+
+def _open_field(body: str) -> bool:
+    """Whether an f-string's body, as Python before 3.12 ends it, leaves a replacement
+    field open or holds a backslash or a `#` inside one (nested format specs, as in
+    `{x:>{width}}`, close as they open)."""
+    depth = index = 0
+    while index < len(body):
+        char = body[index]
+        if depth == 0 and body.startswith(("{{", "}}"), index):
+            index += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth = max(0, depth - 1)
+        elif depth and char in ("\\", "#"):
+            return True
+        index += 1
+    return depth > 0
 
 
 def _python_differences(facts: FileFacts) -> statements.Differences | None:

@@ -294,7 +294,7 @@ def _python(text: str) -> Side | None:
             star = star or any(alias.name == "*" for alias in node.names)
     recorders = _Recorders(tree, imported, bound)
     recorded = tuple(recorders.of(unit, statement) for unit, statement in units)
-    calls += _calls_after_recorded(units, recorded)
+    calls += _calls_after_recorded(units, recorded, recorders)
     strings = any(_is_docstring(statement) for statement in tree.body)
     head = min([tree.body[0].lineno, *_decorator_lines(tree.body[0])]) if tree.body else 0
     marked = strings or text.startswith("#!")
@@ -500,6 +500,10 @@ class _Recorders:
                     return base
         return None
 
+    def makes_a_value(self, call: ast.Call) -> bool:
+        """Whether the call only makes a value (`TypeVar("T")`, `re.compile(...)`)."""
+        return self._qualified(call.func) in _CALLS_WITHOUT_EFFECTS
+
     def _qualified(self, expression: ast.expr) -> str | None:
         """`module.name` of a dotted name, through the import that binds its first part."""
         import ast
@@ -634,7 +638,7 @@ def _generators(generators: list[ast.comprehension]) -> list[ast.AST]:
 
 
 def _calls_after_recorded(
-    units: list[tuple[Unit, ast.stmt]], recorded: tuple[Unit, ...]
+    units: list[tuple[Unit, ast.stmt]], recorded: tuple[Unit, ...], recorders: _Recorders
 ) -> Iterator[int]:
     """The top-level statements below a definition something records (`@app.route`)
     that call anything at import time: the recorder may run what it holds
@@ -649,7 +653,8 @@ def _calls_after_recorded(
     for unit, statement in units:
         if unit.first <= first or isinstance(statement, skipped):
             continue
-        if any(isinstance(node, ast.Call) for node in _walk_early(statement)):
+        calls = (node for node in _walk_early(statement) if isinstance(node, ast.Call))
+        if any(not recorders.makes_a_value(call) for call in calls):
             yield unit.first
 
 
