@@ -880,6 +880,37 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         {"SUMMARY.md": DOC_SWAPPED},
         "significant",
     ),
+    # A review of those fixes: each was still `moved`.
+    (
+        "a Markdown section moved out of a lower-case readme.md (GitHub's front page)",
+        {"readme.md": DOC, "setup.md": "# Setup\n"},
+        {"readme.md": DOC.replace(INSTALL, ""), "setup.md": "# Setup\n\n" + INSTALL},
+        "significant",
+    ),
+    (
+        "a Markdown section moved out of .github/copilot-instructions.md",
+        {".github/copilot-instructions.md": DOC, ".github/setup.md": "# Setup\n"},
+        {
+            ".github/copilot-instructions.md": DOC.replace(INSTALL, ""),
+            ".github/setup.md": "# Setup\n\n" + INSTALL,
+        },
+        "significant",
+    ),
+    (
+        "a Markdown section moved into a page Hugo does not render (build: render: never)",
+        {"guide.md": DOC, "setup.md": "---\nbuild:\n  render: never\n---\n# Setup\n"},
+        {
+            "guide.md": DOC.replace(INSTALL, ""),
+            "setup.md": "---\nbuild:\n  render: never\n---\n# Setup\n\n" + INSTALL,
+        },
+        "significant",
+    ),
+    (
+        "two sections of a GitHub wiki's _Sidebar.md swapped",
+        {"_Sidebar.md": DOC},
+        {"_Sidebar.md": DOC_SWAPPED},
+        "significant",
+    ),
     (
         "a Markdown section moved into another page",
         {"guide.md": DOC, "setup.md": "# Setup\n"},
@@ -1205,3 +1236,18 @@ def test_a_call_that_only_makes_a_value_runs_nothing_recorded(tmp_path: Path) ->
     repo = two_commits(tmp_path / "repo", {"models.py": old}, {"models.py": new})
     [entry] = manifest_of("--repo", repo, "--fail-on", "never", "HEAD")["files"]
     assert (entry["classification"], entry["reasons"]) == ("trivial", ["moved"]), entry
+
+
+def test_a_blank_line_above_the_front_matter_beside_a_move_is_meaning(tmp_path: Path) -> None:
+    """A review of the fix: a blank line put above a page's front matter, in the hunk
+    of two sections swapped, rode along with the move; the page lost its front
+    matter (read only from line 1)."""
+    front = "---\nhide:\n  - navigation\n---\n# Tool\n\n"
+    repo = two_commits(
+        tmp_path / "repo",
+        {"page.md": f"{front}{USAGE_SECTION}\n\n{OPTIONS_SECTION}\n"},
+        {"page.md": f"\n{front}{OPTIONS_SECTION}\n\n{USAGE_SECTION}\n"},
+    )
+    manifest = manifest_of("--repo", repo, "HEAD")
+    [item] = [i for r in manifest["review"].values() for b in r["batches"] for i in b["handles"]]
+    assert item.get("moved_to") and item.get("moved_from"), item  # moved, yet significant

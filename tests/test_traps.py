@@ -211,6 +211,14 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "const (\n\tPending State = iota // pending\n\tReceived // received\n)\n",
     ),
     (
+        "a typo fixed in a displaydoc error's doc comment (its Display text)",
+        "src/error.rs",
+        "#[derive(Debug, displaydoc::Display)]\npub enum Error {\n    /// upload not recieved\n"
+        "    Missing,\n}\n",
+        "#[derive(Debug, displaydoc::Display)]\npub enum Error {\n    /// upload not received\n"
+        "    Missing,\n}\n",
+    ),
+    (
         "the spacing of a doctest's expected output in a text file (python -m doctest)",
         "examples.txt",
         'Examples, checked with python -m doctest.\n\n>>> print("a  b")\na  b\n',

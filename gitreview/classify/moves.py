@@ -54,11 +54,13 @@ _BLANKS = (
     "same without them (a paragraph parted or joined, a rule made a heading's underline)"
 )
 # Pages whose order of sections is a site's order: mdBook's SUMMARY.md, docsify's.
-_ORDERED_PAGES = frozenset({"SUMMARY.md", "_sidebar.md", "_navbar.md"})
+# (in any case: a GitHub wiki's _Sidebar.md)
+_ORDERED_PAGES = frozenset({"summary.md", "_sidebar.md", "_navbar.md"})
 # Front matter keys that decide whether, where and when a page is published.
+# (nested ones too: MkDocs Material's `search:` `exclude:`, Hugo's `build:` `render:`)
 _PUBLISHING = lazy_compile(
-    r"(?im)^(?:draft|published|unlisted|hidden|private|sitemap|noindex|search_exclude"
-    r"|nav_exclude|exclude|build|render|layout)\s*[:=].*$"
+    r"(?im)^[ \t]*(?:draft|published|unlisted|hidden|private|sitemap|noindex|search_exclude"
+    r"|nav_exclude|exclude|build|render|list|layout|publishdate|expirydate)\s*[:=].*$"
 )
 # A Markdown link reference definition, `[label]: target`.
 _LINK_DEFINITION = lazy_compile(r" {0,3}\[[^\]]+\]:")
@@ -355,6 +357,11 @@ def _blanks_meaning(matcher: _Matcher, f: int, h: int, moved: _Moved) -> str | N
     if not moved.blanks:
         return None
     _, kind, _, verdict = matcher.files[f]
+    # Above a file's first lines, whose place is syntax: a `#!` line and a coding
+    # cookie, a page's front matter (a review of the fix).
+    top = 2 if kind == "python" else 1
+    if any(number <= top for _, number in moved.blanks):
+        return "a blank line beside it was added or removed above the file's first lines"
     outline = verdict.outline
     if kind == "python":
         for origin, number in moved.blanks:
@@ -406,8 +413,9 @@ def _publishing(text: str) -> list[str]:
     """The front matter's lines that decide whether and where a page is published."""
     if not text.startswith(("---", "+++")):
         return []
-    end = text.find("\n" + text[:3], 3)
-    return sorted(_PUBLISHING.findall(text[: max(end, 0)]))
+    closing = ("\n---", "\n...") if text.startswith("---") else ("\n+++",)
+    ends = [end for end in (text.find(mark, 3) for mark in closing) if end >= 0]
+    return sorted(_PUBLISHING.findall(text[: min(ends, default=0)]))
 
 
 def _opening(path: str, side: Side) -> list[str]:
@@ -473,7 +481,7 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
                 # (MkDocs, Docusaurus, Jekyll), and in Hugo's content its first section
                 # is in its summary (the first 70 words).
                 return "the page starts with another section: its title or summary changes"
-        if posixpath.basename(paths[1]) in _ORDERED_PAGES:
+        if posixpath.basename(paths[1]).lower() in _ORDERED_PAGES:
             # Found by an adversarial review: mdBook's SUMMARY.md orders and numbers
             # the book's chapters, docsify's _sidebar.md its sidebar.
             return "the page is a table of contents: its order is the site's"

@@ -94,12 +94,17 @@ class Comments(NamedTuple):
     ends: tuple[int, ...]
 
 
-# What reads a Rust file's doc comments as data at run time: clap's and argh's
-# derives make them `--help`, pyo3's `__doc__`, schemars' and utoipa's a schema's
-# descriptions (found by an adversarial review).
+# What reads a Rust file's doc comments as data at run time, by its derives and
+# attributes (not by a word: `syn::parse::Parser` reads none): clap's, argh's and
+# bpaf's make them `--help`, pyo3's `__doc__`, schemars', utoipa's and GraphQL
+# servers' a schema's descriptions, displaydoc's an error's Display text (found
+# by adversarial reviews).
 _RUST_DOC_READERS = lazy_compile(
-    r"\b(?:Parser|Args|Subcommand|ValueEnum|StructOpt|FromArgs|JsonSchema|ToSchema|IntoParams"
-    r"|pyclass|pyfunction|pymethods|pymodule)\b|#\[(?:command|arg|clap|structopt)\("
+    r"#\[derive\([^)]*\b(?:Parser|Args|Subcommand|ValueEnum|StructOpt|FromArgs|Bpaf"
+    r"|JsonSchema|ToSchema|IntoParams|Display|SimpleObject|InputObject|Enum|Union|Interface"
+    r"|GraphQLObject|GraphQLEnum|GraphQLInputObject|GraphQLUnion)\b"
+    r"|#\[(?:pyclass|pyfunction|pymethods|pymodule|command|arg|clap|structopt|bpaf|graphql"
+    r"|Object|Subscription)\b"
 )
 
 

@@ -69,8 +69,12 @@ _NAMES_TOOLS_READ = frozenset(
         # Ansible's, mdBook's table of contents, and what coding agents load.
         *("database.yml", "MODULE.bazel", "WORKSPACE.bazel", "REPO.bazel", "wrangler.toml"),
         *("wrangler.json", "wrangler.jsonc", "cdk.json", "ansible.cfg"),
-        *("SUMMARY.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"),
+        *("SUMMARY.md", "AGENTS.md", "CLAUDE.md", "CLAUDE.local.md", "GEMINI.md"),
     }
+)
+# GitHub finds its community files whatever their case (`readme.md`, `Security.md`).
+_NAMES_IN_ANY_CASE = frozenset(
+    name.lower() for name in _NAMES_TOOLS_READ if name.isupper() or name.endswith(".md")
 )
 # Tools' configuration files found by their name (jest.config.js, vite.config.ts,
 # babel.config.json, karma.conf.js...): each counts as a name tools look up.
@@ -234,8 +238,9 @@ def path_role_change(
 
 
 def read_by_name(path: str) -> bool:
-    """Whether tools load the file by its name (`AGENTS.md`, `SECURITY.md`, `conftest.py`)."""
-    return posixpath.basename(path) in _NAMES_TOOLS_READ
+    """Whether tools load the file by its name or its folder (`AGENTS.md`, GitHub's
+    `readme.md` in any case, `.github/copilot-instructions.md`, `conftest.py`)."""
+    return bool(_named(path)) or posixpath.basename(path).lower() in _NAMES_IN_ANY_CASE
 
 
 def _named(path: str) -> str:
