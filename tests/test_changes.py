@@ -661,3 +661,23 @@ def test_a_generated_file_renamed_out_of_its_role_is_significant(tmp_path: Path)
     git(repo, "commit", "--quiet", "-m", "Disable")
     [entry] = manifest_of("--repo", repo, "HEAD")["files"]
     assert (entry["classification"], entry["reasons"]) == ("significant", ["path-role"])
+
+
+@pytest.mark.parametrize(
+    ("path", "data"),
+    [
+        ("tests/data/cases/comments.py", True),  # Black's
+        ("src/test/resources/expected.json", True),  # Maven's
+        ("tests/unit/data/case.py", True),
+        ("test-fixtures/npm/package-lock.json", True),
+        # Reviews of the fix: tests in a folder named data are no test data.
+        ("tests/unit/data/test_schema.py", False),
+        ("src/test/java/com/acme/data/RepoTest.java", False),
+        ("tests/api/files/test_upload.py", False),
+        ("src/app/data/models.py", False),
+    ],
+)
+def test_what_is_test_data(path: str, data: bool) -> None:
+    from gitreview.classify.renames import is_test_data
+
+    assert is_test_data(path.lower()) is data

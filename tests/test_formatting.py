@@ -82,6 +82,7 @@ def test_explain_gives_the_evidence(fixture_repo: RepoFactory) -> None:
         ('cmd = ["rm", "-rf", path]', False),
         ('x = f"{x:>{width}}"', False),
         ("x = 'a'  # f'{", False),
+        ('x = f"{n:#06b}" + f"{d[1:2]}" + f"{a[\'#\']}"', False),  # a spec's #, a string's
     ],
 )
 def test_f_strings_that_need_python_3_12_are_told(line: str, newer: bool) -> None:

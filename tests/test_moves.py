@@ -912,6 +912,15 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "significant",
     ),
     (
+        "a Markdown section moved between two pages of a docs/plugins/ folder (pages, not code)",
+        {"docs/plugins/blog.md": DOC, "docs/plugins/search.md": "# Setup\n"},
+        {
+            "docs/plugins/blog.md": DOC.replace(INSTALL, ""),
+            "docs/plugins/search.md": "# Setup\n\n" + INSTALL,
+        },
+        "trivial",
+    ),
+    (
         "a Markdown section moved into another page",
         {"guide.md": DOC, "setup.md": "# Setup\n"},
         {"guide.md": DOC.replace(INSTALL, ""), "setup.md": "# Setup\n\n" + INSTALL},

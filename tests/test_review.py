@@ -355,6 +355,16 @@ def test_verify_reads_the_list_in_any_form_but_not_what_says_unread(
             )
         ),
         (f"Handles read: {first} (skip-list logic ok), {second}, {third}\n", ""),
+        # A review of the second fix: notes ended by a stop or more words, after a dash
+        # or in brackets, still say so; "I could not verify the claim" is about the code.
+        *(
+            (f"Handles read: {first}, {second}{note}\n{third}\n", f"{second}\n")
+            for note in (
+                *(": unopened.", " - unopened", " \u2014 not examined", " [unopened]"),
+                *(" (partially read, rest unclear)", " (judged from the excerpt)"),
+            )
+        ),
+        (f"Handles read: {first} (I could not verify the perf claim), {second}, {third}\n", ""),
         # A review of that fix: the same words said of the code.
         *(
             (f"Handles read: {first}, {second} ({note}), {third}\n", "")

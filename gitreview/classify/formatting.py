@@ -127,19 +127,36 @@ def _string_end(line: str, start: int, quote: str) -> int:
 
 def _open_field(body: str) -> bool:
     """Whether an f-string's body, as Python before 3.12 ends it, leaves a replacement
-    field open or holds a backslash or a `#` inside one (nested format specs, as in
-    `{x:>{width}}`, close as they open)."""
-    depth = index = 0
+    field open or holds a backslash or a `#` in a field's expression (not in its
+    format spec, `{x:#x}`; nested specs, `{x:>{width}}`, and strings of the other
+    quote, `{d['k']}`, are read as they are)."""
+    depth = index = nesting = 0
+    spec = False
     while index < len(body):
         char = body[index]
-        if depth == 0 and body.startswith(("{{", "}}"), index):
-            index += 2
-            continue
-        if char == "{":
+        if depth == 0:
+            if body.startswith(("{{", "}}"), index):
+                index += 2
+                continue
+            if char == "{":
+                depth, nesting, spec = 1, 0, False
+        elif char in ("'", '"'):
+            close = body.find(char, index + 1)
+            if close < 0 or (not spec and "\\" in body[index:close]):
+                return True  # open, or a backslash in the expression: 3.12's
+            index = close
+        elif char in "([":
+            nesting += 1
+        elif char in ")]":
+            nesting = max(0, nesting - 1)
+        elif char == ":" and depth == 1 and not nesting:
+            spec = True
+        elif char == "{":
             depth += 1
         elif char == "}":
-            depth = max(0, depth - 1)
-        elif depth and char in ("\\", "#"):
+            depth -= 1
+            spec = spec and depth > 0
+        elif char in ("\\", "#") and not spec:
             return True
         index += 1
     return depth > 0

@@ -398,10 +398,10 @@ def _read_apart(paths: tuple[str, str], source: Side, target: Side) -> str:
     not): one is a page a tool loads by its name (coding agents' AGENTS.md, GitHub's
     SECURITY.md), or their front matter publishes them differently (a draft; found
     by an adversarial review)."""
-    from gitreview.classify.renames import read_by_name
+    from gitreview.classify.renames import page_read_by_name
 
     for path in paths:
-        if read_by_name(path):
+        if page_read_by_name(path):
             name = posixpath.basename(path)
             return f"a section moved into or out of {name}, which tools load by its name"
     if _publishing(source.text) != _publishing(target.text):

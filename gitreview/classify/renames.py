@@ -72,9 +72,12 @@ _NAMES_TOOLS_READ = frozenset(
         *("SUMMARY.md", "AGENTS.md", "CLAUDE.md", "CLAUDE.local.md", "GEMINI.md"),
     }
 )
-# GitHub finds its community files whatever their case (`readme.md`, `Security.md`).
-_NAMES_IN_ANY_CASE = frozenset(
-    name.lower() for name in _NAMES_TOOLS_READ if name.isupper() or name.endswith(".md")
+# Pages a tool loads by their name, whatever their case: GitHub's front page and
+# community files, coding agents' instructions (not a site's `index.md`).
+_PAGES_TOOLS_LOAD = frozenset(
+    name.lower()
+    for name in _NAMES_TOOLS_READ
+    if name.endswith(".md") and name not in ("index.md", "_index.md")
 )
 # Tools' configuration files found by their name (jest.config.js, vite.config.ts,
 # babel.config.json, karma.conf.js...): each counts as a name tools look up.
@@ -165,14 +168,25 @@ _NAMED_BY_FOLDER = lazy_compile(
 _TEST_DATA = lazy_compile(
     r"(?:^|/)(?:testdata|test_data|test-data|fixtures|__snapshots__|snapshots|golden|goldens"
     r"|expected|expectations|__testfixtures__|__fixtures__|baselines|tests/cases"
-    r"|test[-_]fixtures|tests?/(?:.*/)?(?:data|resources|files))/"  # Black's tests/data/cases/
+    r"|test[-_]fixtures|tests?/(?:data|resources|files))/"  # Black's tests/data/cases/
     r"|(?:^|/)tests?/ui/(?:.*/)?[^/]*\.(?:rs|stderr|stdout|fixed)$"  # not a web app's UI tests
+)
+# Such folders deeper under tests/ (`tests/unit/data/`), whose files are test data
+# unless named as tests are (`tests/unit/data/test_schema.py`, a Java package's
+# `src/test/java/.../data/RepoTest.java`: reviews of the fix).
+_DEEP_TEST_DATA = lazy_compile(r"(?:^|/)tests?/(?:[^/]+/)+(?:data|resources|files)/")
+# A test's name, lower-cased (`test_schema.py`, `repotest.java`, `api.spec.ts`).
+_TEST_NAME_LOWER = lazy_compile(
+    r"(?:^|/)(?:test[_-][^/]*|[^/]*_test\.[^/]+|[^/]*tests?\.(?:java|kt|cs|scala|php)"
+    r"|[^/]*\.(?:test|spec)\.[^/]+)$"
 )
 
 
 def is_test_data(path: str) -> bool:
     """Whether the file is in a folder of test data (`path` lower-cased)."""
-    return _TEST_DATA.search(path) is not None
+    if _TEST_DATA.search(path) is not None:
+        return True
+    return _DEEP_TEST_DATA.search(path) is not None and not _TEST_NAME_LOWER.search(path)
 
 
 def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
@@ -237,10 +251,15 @@ def path_role_change(
     return None
 
 
-def read_by_name(path: str) -> bool:
-    """Whether tools load the file by its name or its folder (`AGENTS.md`, GitHub's
-    `readme.md` in any case, `.github/copilot-instructions.md`, `conftest.py`)."""
-    return bool(_named(path)) or posixpath.basename(path).lower() in _NAMES_IN_ANY_CASE
+def page_read_by_name(path: str) -> bool:
+    """Whether tools load the page by its name (coding agents' `AGENTS.md`, GitHub's
+    `readme.md` and community files in any case) or its dot folder
+    (`.github/copilot-instructions.md`); not a site's pages of a folder frameworks
+    read code from (`docs/plugins/`: a review of the fix)."""
+    folders = path.split("/")[:-1]
+    if any(folder.startswith(".") for folder in folders):
+        return True
+    return posixpath.basename(path).lower() in _PAGES_TOOLS_LOAD
 
 
 def _named(path: str) -> str:

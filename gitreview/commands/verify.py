@@ -162,14 +162,18 @@ _NOT_READ = lazy_compile(
     # of the reviewer (`I did not verify`), or as the whole of a note (`(unopened)`),
     # never of the code (a review of the fix: "errors weren't checked before this
     # change", "leaks an unopened file descriptor", "only partially fixes it").
-    r"|excerpt\s+only|only\s+(?:saw|read|looked\s+at)\s+the\s+excerpt"
-    r"|\bI\s+(?:did|could)(?:\s+not|n[\u2019']?t)\s+(?:verify|examine|check|look|open|read)"
-    r"|(?:(?<=\()|(?<=:\s))\s*(?:unopened|not\s+examined"
+    r"|excerpt\s+only|(?:saw|read|looked\s+at|from)\s+(?:only\s+)?the\s+excerpt"
+    # ... at a note's start (after a bracket, a colon or a dash), to its end or a
+    # stop (a review of the fix: "(unopened.)", "H2 - unopened", "(partially read,
+    # rest unclear)" passed).
+    r"|(?:(?<=\()|(?<=\[)|(?<=:\s)|(?<=-\s)|(?<=\u2013\s)|(?<=\u2014\s))\s*"
+    r"(?:I\s+)?(?:unopened|not\s+examined"
     r"|not\s+(?:actually|fully|really)\s+(?:read|reviewed|opened|checked|examined)"
     r"|(?:partially|partly)\s+(?:read|reviewed|opened|checked)"
     r"|(?:was|were)(?:\s+not|n[\u2019']?t)\s+(?:opened|read|reviewed|examined|checked)"
-    r"|(?:did|could)(?:\s+not|n[\u2019']?t)\s+(?:verify|examine|check|look)(?:\s+at\s+it)?)"
-    r"\s*(?=\)|$)"
+    r"|(?:did|could)(?:\s+not|n[\u2019']?t)\s+(?:verify|examine|check|look|open|read)"
+    r"(?:\s+(?:it|this|them|that|at\s+it))?)"
+    r"(?=\s*(?:[.;,)\]]|$))"
     r")(?![\w-])"
 )
 # What may stand between such words and the handles they are about: a colon, "for",
