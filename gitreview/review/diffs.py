@@ -110,9 +110,10 @@ NO_NEWLINE = "\\ No newline at end of file\n"
 def _crs_shown(origins: str, texts: Sequence[str]) -> bool:
     """Whether the hunk's changed lines end both with and without a CR: then the CRs
     are shown."""
-    ends = {
-        text.endswith("\r") for origin, text in zip(origins, texts, strict=True) if origin != " "
-    }
+    if not any("\r" in text for text in texts):
+        return False  # most hunks: no CR at all
+    pairs = zip(origins, texts, strict=True)
+    ends = {text.endswith("\r") for origin, text in pairs if origin != " "}
     return len(ends) == 2
 
 
