@@ -546,6 +546,16 @@ def blank_beside_a_move(
     return (what, {path: old}, {path: new}, expected)
 
 
+def section_moved(
+    what: str, source: str, target: str, expected: str, front: str = ""
+) -> tuple[str, dict[str, str], dict[str, str], str]:
+    """A MOVES case: DOC's INSTALL section moved from `source` into `target`, a page
+    of its own title under `front` matter."""
+    old = {source: DOC, target: f"{front}# Setup\n"}
+    new = {source: DOC.replace(INSTALL, ""), target: f"{front}# Setup\n\n{INSTALL}"}
+    return (what, old, new, expected)
+
+
 MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
     # (what, old files, new files, the classification of every hunk of the range)
     def_moved(
@@ -859,20 +869,18 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "significant",
     ),
     # Found by an eleventh adversarial review: each was `moved`.
-    (
+    section_moved(
         "a Markdown section moved out of AGENTS.md, which coding agents load",
-        {"AGENTS.md": DOC, "setup.md": "# Setup\n"},
-        {"AGENTS.md": DOC.replace(INSTALL, ""), "setup.md": "# Setup\n\n" + INSTALL},
+        "AGENTS.md",
+        "setup.md",
         "significant",
     ),
-    (
+    section_moved(
         "a Markdown section moved into a draft page",
-        {"guide.md": DOC, "setup.md": "---\ndraft: true\n---\n# Setup\n"},
-        {
-            "guide.md": DOC.replace(INSTALL, ""),
-            "setup.md": "---\ndraft: true\n---\n# Setup\n\n" + INSTALL,
-        },
+        "guide.md",
+        "setup.md",
         "significant",
+        front="---\ndraft: true\n---\n",
     ),
     (
         "two parts of mdBook's SUMMARY.md swapped (the chapters' order)",
@@ -881,29 +889,24 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         "significant",
     ),
     # A review of those fixes: each was still `moved`.
-    (
+    section_moved(
         "a Markdown section moved out of a lower-case readme.md (GitHub's front page)",
-        {"readme.md": DOC, "setup.md": "# Setup\n"},
-        {"readme.md": DOC.replace(INSTALL, ""), "setup.md": "# Setup\n\n" + INSTALL},
+        "readme.md",
+        "setup.md",
         "significant",
     ),
-    (
+    section_moved(
         "a Markdown section moved out of .github/copilot-instructions.md",
-        {".github/copilot-instructions.md": DOC, ".github/setup.md": "# Setup\n"},
-        {
-            ".github/copilot-instructions.md": DOC.replace(INSTALL, ""),
-            ".github/setup.md": "# Setup\n\n" + INSTALL,
-        },
+        ".github/copilot-instructions.md",
+        ".github/setup.md",
         "significant",
     ),
-    (
+    section_moved(
         "a Markdown section moved into a page Hugo does not render (build: render: never)",
-        {"guide.md": DOC, "setup.md": "---\nbuild:\n  render: never\n---\n# Setup\n"},
-        {
-            "guide.md": DOC.replace(INSTALL, ""),
-            "setup.md": "---\nbuild:\n  render: never\n---\n# Setup\n\n" + INSTALL,
-        },
+        "guide.md",
+        "setup.md",
         "significant",
+        front="---\nbuild:\n  render: never\n---\n",
     ),
     (
         "two sections of a GitHub wiki's _Sidebar.md swapped",
@@ -911,13 +914,10 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         {"_Sidebar.md": DOC_SWAPPED},
         "significant",
     ),
-    (
+    section_moved(
         "a Markdown section moved between two pages of a docs/plugins/ folder (pages, not code)",
-        {"docs/plugins/blog.md": DOC, "docs/plugins/search.md": "# Setup\n"},
-        {
-            "docs/plugins/blog.md": DOC.replace(INSTALL, ""),
-            "docs/plugins/search.md": "# Setup\n\n" + INSTALL,
-        },
+        "docs/plugins/blog.md",
+        "docs/plugins/search.md",
         "trivial",
     ),
     (
