@@ -223,7 +223,7 @@ def file_report(
             report.reviewed_hunks += 1
             return _settled(report, entry)
         what = ", ".join(verdict.reasons)
-        if not _ROLE_REASONS.union(["mode"]).isdisjoint(verdict.reasons) and verdict.evidence:
+        if not _NOTED_REASONS.isdisjoint(verdict.reasons) and verdict.evidence:
             what += f": {escaped(redact(verdict.evidence))}"  # what the path or bit changes
         note = f"({change.status} {kind} file, not shown: {what})"
         if change.is_submodule:
@@ -246,6 +246,7 @@ def file_report(
 
 
 _ROLE_REASONS = frozenset({"path-role", "extension"})
+_NOTED_REASONS = _ROLE_REASONS | {"mode"}  # a whole file's note says what they change
 
 
 def _settled(report: FileReport, entry: dict[str, Any]) -> FileReport:
