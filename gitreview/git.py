@@ -640,6 +640,12 @@ class GitObject(NamedTuple):
     data: bytes
 
 
+def _relative_path(name: str) -> bool:
+    """Whether `REV:PATH` names its path from the working directory (`./`, `../`)."""
+    _, colon, path = name.partition(":")
+    return bool(colon) and (path in (".", "..") or path.startswith(("./", "../")))
+
+
 class ObjectReader:
     """Objects from one long-lived `git cat-file --batch` process, started at
     the first question."""
@@ -661,6 +667,13 @@ class ObjectReader:
         found: list[GitObject | None] = []
         start = 0
         while start < len(names):
+            if _relative_path(names[start]):
+                # `REV:../x` is read from the working directory, and git's batch stops
+                # at one outside the repository: no file of the tree is there (a
+                # review: an include climbing above the root ended the run, silently).
+                found.append(None)
+                start += 1
+                continue
             if "\n" in names[start]:  # the batch reads one name a line
                 found.append(self._lookup_alone(names[start]))
                 start += 1
@@ -668,7 +681,7 @@ class ObjectReader:
             lines: list[bytes] = []
             size = 0
             for name in names[start:]:
-                if "\n" in name or size >= _NAMES_BYTES:
+                if "\n" in name or size >= _NAMES_BYTES or _relative_path(name):
                     break
                 lines.append(name.encode("utf-8", "surrogateescape") + b"\n")
                 size += len(lines[-1])

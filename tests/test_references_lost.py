@@ -74,3 +74,50 @@ def test_a_rename_whose_references_moved_with_it_is_told_nothing(tmp_path: Path)
 
 
 RULE = "code/reference-lost"
+
+
+def test_a_folders_index_and_mod_and_crate_roots_are_followed(tmp_path: Path) -> None:
+    """A review of the rule: `./core` loads `core/index.ts` and `mod parser;` loads
+    `parser/mod.rs`, and `tests/it.rs` and `build.rs` are crate roots; an include
+    climbing above the repository's root ended the run, silently."""
+    repo = commits(
+        tmp_path / "repo",
+        {
+            "src/main.ts": "import { core } from './core';\n",
+            "src/core/index.ts": "export const core = 1;\n",
+            "rs/src/main.rs": "mod parser;\nfn main() {}\n",
+            "rs/src/parser/mod.rs": "pub fn parse() {}\n",
+            "rs/tests/it.rs": "mod common;\n",
+            "rs/tests/common.rs": "pub fn setup() {}\n",
+            "lib/main.c": '#include "../../../util.h"\n#include "util.h"\n',
+            "lib/util.h": "int f(void);\n",
+        },
+    )
+    git(repo, "mv", "src/core/index.ts", "src/core/core.ts")
+    git(repo, "mv", "rs/src/parser", "rs/src/parse")
+    git(repo, "rm", "--quiet", "rs/tests/common.rs")
+    git(repo, "mv", "lib/util.h", "lib/utils.h")
+    git(repo, "commit", "--quiet", "-m", "Move")
+    found = findings_of(manifest_of("--repo", repo, "--fail-on", "never", "HEAD"), RULE)
+    assert [(path, line) for _, _, path, line, _ in found] == [
+        ("lib/main.c", 2),
+        ("rs/src/main.rs", 1),
+        ("rs/tests/it.rs", 1),
+        ("src/main.ts", 1),
+    ]
+
+
+def test_a_path_above_the_root_is_no_file_and_stops_nothing(tmp_path: Path) -> None:
+    """git's batch process stopped at `HEAD:../x` (read from the working directory,
+    outside the repository), and every later lookup of the run failed."""
+    from gitreview.git import TreeReader, open_repository
+
+    repo = commits(tmp_path / "repo", {"a.txt": "a\n"})
+    repository = open_repository(repo)
+    head = TreeReader(repository, repository.resolve_commit("HEAD") or "")
+    assert [head.is_file(path) for path in ("../../x.h", "./a.txt", "..", "a.txt")] == [
+        False,
+        False,
+        False,
+        True,
+    ]
