@@ -137,7 +137,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return int(Exit.INTERRUPTED)
-    except BrokenPipeError:
+    except BrokenPipeError as error:
+        if not _reader_gone():
+            # A pipe to one of git's processes, not the output's: no manifest was
+            # written (found by a review: a run ended silently with exit 0).
+            return _internal(error)
         # The reader went away (e.g. `| head`): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return int(Exit.OK)
@@ -154,6 +158,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 # What writing the output may fail with: the disk full or over quota, the file too
 # large, the descriptor closed or broken.
 _OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EBADF, errno.EIO})
+
+
+def _reader_gone() -> bool:
+    """Whether standard output is a pipe whose reader went away."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return True  # no way to tell: as before
 
 
 def _internal(error: Exception) -> int:

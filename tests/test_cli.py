@@ -338,3 +338,21 @@ def test_a_partial_clone_s_missing_object_is_never_fetched(tmp_path: Path) -> No
         capture_output=True,
     )
     assert not ran.exists()
+
+
+def test_a_broken_pipe_to_git_is_no_reader_gone(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pipe to one of git's processes broke: the run wrote nothing and ended with
+    exit 0, as if the output's reader had gone (found by a review)."""
+    from gitreview import cli
+
+    def broken(args: list[str]) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(cli, "_manifest", broken)
+    out = tmp_path / "out.txt"
+    with out.open("w") as stream:
+        monkeypatch.setattr("sys.stdout", stream)
+        assert cli.main(["HEAD"]) == 70
+    assert "internal error" in capsys.readouterr().err
