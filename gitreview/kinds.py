@@ -92,3 +92,15 @@ def kind_of(
         return "requirements"
     _, extension = posixpath.splitext(name)
     return _BY_EXTENSION.get(extension, "unknown")
+
+
+def runs_by_name(path: str) -> bool:
+    """Whether the file's name says it is run (`.cgi`, `.ps1`, a script's extension)."""
+    return posixpath.splitext(posixpath.basename(path))[1].lower() in _RUN_BY_NAME
+
+
+# Names of files that are run, with or without a #! line (found by an adversarial
+# review: the bit on `run.cgi` and `run.command` was `mode-only`).
+_RUN_BY_NAME_WORDS = """.cgi .fcgi .command .tool .run .bin .appimage .exe .com .bat .cmd .ps1
+.psm1 .jar .py .pyw .pl .pm .rb .php .js .mjs .cjs .lua .tcl .awk .sh .bash .zsh .ksh .fish .csh"""
+_RUN_BY_NAME = frozenset(_RUN_BY_NAME_WORDS.split())

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from gitreview import secrets
 from gitreview.analyze.base import Report, Rule, Subject
-from gitreview.kinds import kind_of
+from gitreview.kinds import kind_of, runs_by_name
 from gitreview.lockfiles import is_lock_file, moved_packages, other_packages, outside_sources
 from gitreview.model import MODE_EXECUTABLE, MODE_FILE, FileChange, Finding, Line
 from gitreview.patterns import lazy_compile
@@ -277,8 +277,6 @@ _LFS_POINTER = b"version https://git-lfs.github.com/spec/"
 def _named_as_text(path: str, head: bytes) -> bool:
     """Whether the file says it is text: a `#!` line, or a name of a kind of text or
     of a script (`.pl`, `.ps1`, `.bat`: a review of the rule)."""
-    from gitreview.classify.renames import runs_by_name
-
     if head.startswith(b"#!"):
         return True
     return kind_of(path) not in ("unknown", "binary") or runs_by_name(path)

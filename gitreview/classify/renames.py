@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gitreview.classify.base import Proof
+from gitreview.kinds import runs_by_name
 from gitreview.model import MODE_EXECUTABLE, MODE_FILE, FileChange
 from gitreview.patterns import lazy_compile
 
@@ -424,11 +425,6 @@ _RUNNABLE_STARTS = (
 )
 
 
-def runs_by_name(path: str) -> bool:
-    """Whether the file's name says it is run (`.cgi`, `.ps1`, a script's extension)."""
-    return posixpath.splitext(posixpath.basename(path))[1].lower() in _RUN_BY_NAME
-
-
 def _runs(facts: FileFacts) -> bool:
     """Whether the executable bit may decide if the file runs: a script's `#!` line,
     an executable binary, or text a shell runs as a script when the system will not
@@ -443,10 +439,3 @@ def _runs(facts: FileFacts) -> bool:
     if runs_by_name(name):
         return True
     return facts.kind == "shell" or (facts.kind == "unknown" and "." not in name)
-
-
-# Names of files that are run, with or without a #! line (found by an adversarial
-# review: the bit on `run.cgi` and `run.command` was `mode-only`).
-_RUN_BY_NAME_WORDS = """.cgi .fcgi .command .tool .run .bin .appimage .exe .com .bat .cmd .ps1
-.psm1 .jar .py .pyw .pl .pm .rb .php .js .mjs .cjs .lua .tcl .awk .sh .bash .zsh .ksh .fish .csh"""
-_RUN_BY_NAME = frozenset(_RUN_BY_NAME_WORDS.split())
