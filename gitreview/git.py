@@ -977,8 +977,13 @@ class TreeReader:
 # `%:` is the digraph of `#`, and a comment may stand where a space does
 # (`#/**/define`, `#define/**/show`): found by an adversarial review.
 _C_SPACE = r"([[:space:]]|/\*([^*]|\*+[^*/])*\*+/)"
-_MACRO = rf"^[[:space:]]*(#|%:){_C_SPACE}*define{_C_SPACE}+[A-Za-z_][A-Za-z0-9_]*"
-_MACRO_NAME = lazy_compile(r"define(?:\s|/\*(?:[^*]|\*+[^*/])*\*+/)+(\w+)")
+# A `#define \` whose name is on the next line (found by an adversarial review) is
+# found as `\` (model.ANY_MACRO).
+_MACRO = (
+    rf"^[[:space:]]*(#|%:){_C_SPACE}*define"
+    rf"({_C_SPACE}+[A-Za-z_][A-Za-z0-9_]*|{_C_SPACE}*\\[[:space:]]*$)"
+)
+_MACRO_NAME = lazy_compile(r"define(?:\s|/\*(?:[^*]|\*+[^*/])*\*+/)*(\w+|\\)")
 _HEADERS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tcc", ".tpp", ".inc", ".def")
 
 # More literals than this are looked for by reading the files instead of git grep,

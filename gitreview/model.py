@@ -23,6 +23,10 @@ MODE_EXECUTABLE = 0o100755
 MODE_SYMLINK = 0o120000
 MODE_GITLINK = 0o160000
 
+# Among the head's C and C++ macro names (`HeadTree.macros`): a `#define \` whose name
+# is on the next line, which a line search cannot read; any call may be its.
+ANY_MACRO = "\\"
+
 
 class Commit(NamedTuple):
     sha: str

@@ -748,6 +748,14 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "#define S(x) #x\nconst char *s = S(a + b);\n",
     ),
     (
+        # Found by an eleventh adversarial review: `#x` on a continued line of the body,
+        # the macro named below `#define \`.
+        "a stringizing C macro's argument spacing, `#x` on a continued line",
+        "show.c",
+        "#define \\\n  show(x) \\\n  #x\nconst char *s = show(a+b);\n",
+        "#define \\\n  show(x) \\\n  #x\nconst char *s = show(a + b);\n",
+    ),
+    (
         "Rust stringify! argument spacing",
         "main.rs",
         'fn main() { println!("{}", stringify!(a+b)); }\n',
@@ -1388,6 +1396,8 @@ LOWERCASE_MACROS = {
         for spelled in (
             *("%:define show", "#/**/define show", "#define/**/show"),
             *("#define/** doc **/show", "#/* a*b */define show"),  # a review of the fix
+            # Found by an eleventh adversarial review: the name below a continued line.
+            *("#define \\\nshow", "#define\\\r\n  show"),
         )
     },
 }

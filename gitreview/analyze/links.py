@@ -19,7 +19,7 @@ from gitreview.analyze import markdown_doc
 from gitreview.analyze.base import HeadTree, Lost, Rule
 from gitreview.analyze.markdown import BROKEN_ANCHOR, BROKEN_ELSEWHERE, BROKEN_LINK
 from gitreview.analyze.markdown_doc import Document, Link
-from gitreview.model import Finding
+from gitreview.model import ANY_MACRO, Finding
 from gitreview.pages import MARKDOWN_SUFFIXES, is_markdown, name_forms
 from gitreview.patterns import lazy_compile
 
@@ -154,7 +154,7 @@ class HeadIndex:
         macro, or another name for one: `#define show dbg_expr`)."""
         if self._macros is None:
             self._macros = self.head.macros()
-        found = name in self._macros
+        found = name in self._macros or ANY_MACRO in self._macros
         if self.asked is not None:
             self.asked.append(("macro", name, False, found))
         return found

@@ -82,10 +82,14 @@ def whitespace_only(facts: FileFacts, hunk: Hunk) -> Proof | None:
 _RARE_SPACE = lazy_compile(r"[\f\v]")
 # A comment on one line, where a space may stand (`#/** doc **/define`).
 _C_COMMENT = r"/\*(?:[^*\n]|\*+[^*/\n])*\*+/"
+# A line continued (`\` at its end) is one line to the preprocessor: a macro's body
+# goes on below its name, and its name may come below `#define \` (found by an
+# adversarial review).
+_CONTINUED = r"\\\r?\n"
 # C and C++ macros that stringize their argument (`#x`), Rust's stringify!.
 # (`%:` is the digraph of `#`.)
 _STRINGIZE = lazy_compile(
-    rf"(?:#|%:)(?:[ \t]|{_C_COMMENT})*define[^\n]*"
+    rf"(?:#|%:)(?:[ \t]|{_C_COMMENT}|{_CONTINUED})*define(?:[^\n]|{_CONTINUED})*?"
     r"(?:[^#\n%]#|[^%\n]%:)[ \t]*[A-Za-z_(]"
     r"|\bstringify!"
 )
@@ -117,7 +121,9 @@ _ANY_CALL = lazy_compile(r"\b[A-Za-z_]\w*\s*\(")
 _C_CALL = lazy_compile(rf"\b([A-Za-z_]\w*){_GAP}\(", re.DOTALL)
 _C_CHECK = lazy_compile(r"(?i)assert|expect|check|verify|require|ensure|return_(?:val_)?if|warn_if")
 _C_DEFINED = lazy_compile(
-    rf"^[ \t]*(?:#|%:)(?:[ \t]|{_C_COMMENT})*define(?:[ \t]|{_C_COMMENT})+(\w+)", re.MULTILINE
+    rf"^[ \t]*(?:#|%:)(?:[ \t]|{_C_COMMENT}|{_CONTINUED})*define"
+    rf"(?:[ \t]|{_C_COMMENT}|{_CONTINUED})+(\w+)",
+    re.MULTILINE,
 )
 _NOT_CALLS = frozenset(
     {
