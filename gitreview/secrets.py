@@ -38,21 +38,26 @@ def _kind(id: str, label: str, pattern: str) -> SecretKind:
     return SecretKind(id, label, pattern)
 
 
+# The AWS secret access key's names: `aws_secret_access_key`, `SecretAccessKey`,
+# `aws.secretKey` (the Java SDK's property), `AWS Secret Access Key [None]:`.
+_AWS_SECRET_NAME = (
+    r"(?i:aws[._ -]?secret[._ -]?(?:access[._ -]?)?key|secret[._ -]?access[._ -]?key)"
+)
+_AWS_SECRET_LABEL = "AWS secret access key"
+
 # Single-line tokens. A lookahead instead of a trailing \b keeps a token followed by
 # more token characters from matching a prefix of itself.
 TOKEN_KINDS: tuple[SecretKind, ...] = (
     _kind("aws-access-key-id", "AWS access key id", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
     _kind(
         "aws-secret-access-key",
-        "AWS secret access key",
+        _AWS_SECRET_LABEL,
         # Named, then the value within 30 characters, however they are joined: `= `,
         # `": "`, `>` (XML), `: [` (YAML), ` ` (`aws configure set`), `${KEY:-` (a
         # shell default); found by an adversarial review.
-        # `aws.secretKey` (the Java SDK's property), `AWS Secret Access Key [None]:`
-        # (`aws configure`); not a commit id or a SHA-1 beside the name (40 hex
-        # digits, which no key is): found by a review of the fix.
-        r"(?i:aws[._ -]?secret[._ -]?(?:access[._ -]?)?key|secret[._ -]?access[._ -]?key)"
-        r".{0,30}?[^A-Za-z0-9/+](?![0-9a-fA-F]{40}(?![A-Za-z0-9/+=]))"
+        # Not a commit id or a SHA-1 beside the name (40 hex digits, which no key is):
+        # found by a review of the fix.
+        _AWS_SECRET_NAME + r".{0,30}?[^A-Za-z0-9/+](?![0-9a-fA-F]{40}(?![A-Za-z0-9/+=]))"
         r"(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
     ),
     _kind(
@@ -182,10 +187,22 @@ def is_placeholder(value: str) -> bool:
 
 
 class KeyBlock(NamedTuple):
-    """A private key block over lines[first..last] (0-based, inclusive)."""
+    """A private key block over lines[first..last] (0-based, inclusive), or (`label`
+    another credential's) the line holding a value named on a line above it."""
 
     first: int
     last: int
+    label: str = PRIVATE_KEY_LABEL
+
+
+# The AWS secret access key named at the end of a line and given alone on the next
+# line that is not blank (found by an adversarial review): a YAML block scalar
+# (`aws_secret_access_key: >-`), a value a formatter wrapped, an element's text.
+_NAMED_AT_END = lazy_compile(_AWS_SECRET_NAME + r"[^A-Za-z0-9/+\n]{0,12}$")
+_VALUE_ALONE = lazy_compile(
+    r"[-+ ]?[ \t]*(?:-[ \t]+)?[\"'`]?(?![0-9a-fA-F]{40}(?![A-Za-z0-9/+=]))"
+    r"(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+)
 
 
 # A line a key's body may be: base64 alone, or as a program, a comment or a list
@@ -219,9 +236,10 @@ def key_blocks(lines: Sequence[str]) -> list[KeyBlock]:
     characters in a row) is one: the armour around "..." hides nothing and is no
     finding. Only a block's body lines are its key: a line of code between the
     armour lines is shown (`redact_lines`)."""
-    if not any(_ARMOUR in line for line in lines):
-        return []  # the common case, at the cost of one substring search per line
-    blocks: list[KeyBlock] = []
+    joined = "\n".join(lines)
+    blocks = _values_named_above(lines) if "ecret" in joined.lower() else []
+    if _ARMOUR not in joined:
+        return blocks  # the common case, at the cost of two searches in C
     index = 0
     while index < len(lines):
         begin = _KEY_BEGIN.search(lines[index]) if _ARMOUR in lines[index] else None
@@ -234,7 +252,35 @@ def key_blocks(lines: Sequence[str]) -> list[KeyBlock]:
         if any(_KEY_MATERIAL.search(part) and is_key_body(part) for part in parts):
             blocks.append(KeyBlock(first, last))
         index = last + 1
+    return sorted(blocks)
+
+
+def _values_named_above(lines: Sequence[str]) -> list[KeyBlock]:
+    """The lines holding a value named at the end of a line above (`_NAMED_AT_END`)."""
+    blocks = []
+    for index, line in enumerate(lines):
+        if "ecret" not in line.lower() or not _NAMED_AT_END.search(line.rstrip("\r")):
+            continue
+        below = next((i for i in range(index + 1, len(lines)) if lines[i].strip()), None)
+        if below is not None and _VALUE_ALONE.match(lines[below]):
+            blocks.append(KeyBlock(below, below, _AWS_SECRET_LABEL))
     return blocks
+
+
+def reported(lines: Sequence[str], block: KeyBlock) -> bool:
+    """Whether a block is a finding: a key block always (its body holds key
+    material), a value named above unless it is a placeholder (AWS's `...EXAMPLEKEY`)."""
+    if block.label == PRIVATE_KEY_LABEL:
+        return True
+    value = _VALUE_ALONE.match(lines[block.first])
+    return value is not None and not is_placeholder(value.group("value"))
+
+
+def may_hold_blocks(text: str | bytes) -> bool:
+    """False only for a file in which `key_blocks` finds nothing: a prefilter."""
+    if isinstance(text, bytes):
+        return b"PRIVATE KEY" in text or b"ecret" in text.lower()
+    return _ARMOUR in text or "ecret" in text.lower()
 
 
 def _block_end(lines: Sequence[str], first: int, after_begin: int) -> int:
@@ -287,7 +333,7 @@ def redact_fragment(lines: Sequence[str]) -> list[str]:
         return hidden
     for block in key_blocks(hidden):
         for index in range(block.first, block.last + 1):
-            hidden[index] = _redact_key_line(hidden[index], index == block.first)
+            hidden[index] = _redact_block_line(hidden[index], index, block)
     return _hide_loose_material(hidden)
 
 
@@ -342,8 +388,7 @@ def redact_lines(lines: Sequence[str], start: int = 0, stop: int | None = None) 
     redacted = [_redact_tokens(line) for line in lines[start:stop]]
     for block in key_blocks(lines):
         for index in range(max(block.first, start), min(block.last + 1, stop)):
-            line = redacted[index - start]
-            redacted[index - start] = _redact_key_line(line, index == block.first)
+            redacted[index - start] = _redact_block_line(redacted[index - start], index, block)
     return redacted
 
 
@@ -353,7 +398,7 @@ def redact_line(line: str, index: int, blocks: Sequence[KeyBlock]) -> str:
     line = _redact_tokens(line)
     for block in blocks:
         if block.first <= index <= block.last:
-            return _redact_key_line(line, index == block.first)
+            return _redact_block_line(line, index, block)
     return line
 
 
@@ -366,6 +411,13 @@ def _redact_tokens(line: str) -> str:
         for start, end in reversed(spans):
             line = line[:start] + REDACTED + line[end:]
     return line
+
+
+def _redact_block_line(line: str, index: int, block: KeyBlock) -> str:
+    if block.label == PRIVATE_KEY_LABEL:
+        return _redact_key_line(line, index == block.first)
+    value = _VALUE_ALONE.match(line)
+    return line if value is None else line[: value.start("value")] + REDACTED + line[value.end() :]
 
 
 def _redact_key_line(line: str, first: bool) -> str:

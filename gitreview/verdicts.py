@@ -33,7 +33,7 @@ from gitreview.errors import ProofTimedOut, UserError
 from gitreview.kinds import kind_of
 from gitreview.model import FileChange, Finding, Severity, origins_of
 from gitreview.review.diffs import KeyBlocks, shown_hunks
-from gitreview.secrets import KeyBlock, key_blocks
+from gitreview.secrets import KeyBlock, key_blocks, may_hold_blocks
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -434,13 +434,13 @@ def config_problem(change: FileChange, origin: Origin) -> str | None:
 
 
 def key_blocks_of(change: FileChange) -> KeyBlocks:
-    """The private key blocks of both sides, found with the whole file in view so
+    """The secret blocks of both sides (`key_blocks`), found with the whole file in view so
     that a hunk holding a few lines of a key's body is redacted too. Without the
     content (a patch), the hunks' own lines, context included, stand for it."""
 
     def blocks(data: bytes | None, side: Literal["-", "+"]) -> tuple[KeyBlock, ...]:
         if data is not None:
-            if b"PRIVATE KEY" not in data:
+            if not may_hold_blocks(data):
                 return ()
             return tuple(key_blocks(data.decode("utf-8", "replace").split("\n")))
         numbered = {
@@ -449,7 +449,7 @@ def key_blocks_of(change: FileChange) -> KeyBlocks:
             for line in hunk.lines
             if line.origin in (" ", side)
         }
-        if not any("PRIVATE KEY" in text for text in numbered.values()):
+        if not any(may_hold_blocks(text) for text in numbered.values()):
             return ()
         lines = [""] * max(n or 0 for n in numbered)
         for number, text in numbered.items():

@@ -749,3 +749,34 @@ def test_key_shaped_base64_with_crlf_line_ends_is_redacted(tmp_path: Path) -> No
     repo = versions_of(tmp_path / "repo", "signing.b64", b"\r\n", text.encode())
     out = run("--repo", repo, "HEAD", "--fallback", "--fail-on", "never").stdout
     assert not [line for line in lines if line[:16] in out]
+
+
+def test_an_aws_secret_key_below_its_name(tmp_path: Path) -> None:
+    """Found by an adversarial review: a value on the line below its name (a YAML
+    block scalar, a wrapped value, an element's text) was printed by `show`, and
+    reported by nothing. AWS's documented example stays redacted and unreported; a
+    SHA-1 below the name is no key."""
+    keys = [made_up(BASE64, 40) for _ in range(3)]
+    text = (
+        "region: eu-west-1\n"
+        f"aws_secret_access_key: >-\n  {keys[0]}\n"
+        f'secret_access_key:\n\n    "{keys[1]}",\n'
+        f"<SecretAccessKey>\n  {keys[2]}\n</SecretAccessKey>\n"
+        "aws_secret_access_key: |\n  wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"
+        "aws_secret_access_key:\n  da39a3ee5e6b4b0d3255bfef95601890afd80709\n"
+    )
+    repo = versions_of(tmp_path / "repo", "creds.conf", b"region: eu-west-1\n", text.encode())
+    manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
+    assert [(f["rule"], f["line"], f["message"]) for f in manifest["findings"]] == [
+        ("text/secret", line, "AWS secret access key added (value redacted)") for line in (3, 6, 8)
+    ]
+    handles = [
+        h["handle"] for r in manifest["review"].values() for b in r["batches"] for h in b["handles"]
+    ]
+    outputs = [run("show", "--repo", repo, *handles, "--context", "9").stdout]
+    for output in output_formats():
+        outputs.append(run_any("--repo", repo, "HEAD", "--format", output).stdout)
+    outputs.append(run_any("--repo", repo, "HEAD", "--fallback").stdout)
+    for output in outputs:
+        assert not [key for key in keys if key[:16] in output], output
+        assert "EXAMPLEKEY" not in output

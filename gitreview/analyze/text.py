@@ -65,7 +65,7 @@ def analyze(subject: Subject) -> Report:
             line.text.startswith(_MARKER_STARTS) and _MARKER.match(line.text.rstrip("\r"))
             for line in added.values()
         )
-        keys = subject.new_text is None or "PRIVATE KEY" in subject.new_text
+        keys = subject.new_text is None or secrets.may_hold_blocks(subject.new_text)
         for segment in _head_segments(subject) if markers or keys else ():
             if markers:
                 findings += _conflict_markers(change.path, segment, added)
@@ -90,7 +90,7 @@ def _binary_lines(subject: Subject) -> Iterator[Finding]:
     if len(old or b"") > subject.config.max_file_bytes:
         old = None  # too large to compare: every line counts as added
     text = data.decode("utf-8", "replace")
-    if not (secrets.may_hold_token(text) or "PRIVATE KEY" in text or _OPEN in text):
+    if not (secrets.may_hold_token(text) or secrets.may_hold_blocks(text) or _OPEN in text):
         return  # the common case: an image, an archive
     before = set((old or b"").decode("utf-8", "replace").split("\n"))
     segment = [(number, line.rstrip("\r")) for number, line in enumerate(text.split("\n"), 1)]
@@ -176,13 +176,15 @@ def _tokens(path: str, added: Mapping[int, Line]) -> Iterator[Finding]:
 
 def _private_keys(path: str, segment: Numbered, added: Mapping[int, Line]) -> Iterator[Finding]:
     """One finding per key block with any line added, at its first added line (a
-    key's body may change without its BEGIN line)."""
-    for block in secrets.key_blocks([text for _, text in segment]):
+    key's body may change without its BEGIN line); and per value named on the line
+    above it, when it was added."""
+    lines = [text for _, text in segment]
+    for block in secrets.key_blocks(lines):
         numbers = [segment[index][0] for index in range(block.first, block.last + 1)]
         first_added = next((number for number in numbers if number in added), None)
-        if first_added is not None:
-            label = secrets.PRIVATE_KEY_LABEL
-            yield _finding("text/secret", path, first_added, f"{label} added (value redacted)")
+        if first_added is not None and secrets.reported(lines, block):
+            message = f"{block.label} added (value redacted)"
+            yield _finding("text/secret", path, first_added, message)
 
 
 # --- whitespace ------------------------------------------------------------------------
