@@ -12,6 +12,7 @@ import re
 from gitreview.errors import Exit, UserError
 from gitreview.model import MODE_GITLINK, MODE_SYMLINK, FileChange, Hunk, Line, Status
 from gitreview.patterns import lazy_compile
+from gitreview.secrets import redact
 
 _INDEX = lazy_compile(r"^index ([0-9a-f]+)\.\.([0-9a-f]+)(?: ([0-7]+))?$")
 _MODE = lazy_compile(r"^(old mode|new mode|new file mode|deleted file mode) ([0-7]+)$")
@@ -48,8 +49,10 @@ def read_patch(data: bytes, name: str) -> list[FileChange]:
     try:
         patch_set = PatchSet(text)
     except UnidiffParseError as error:
-        problem = str(error)
-        problem = problem[:1].lower() + problem[1:]
+        # unidiff quotes the line it stopped at: redacted as content is, a key's body
+        # line too (found by an adversarial review), which no name redaction hides.
+        problem, colon, quoted = str(error).partition(": ")
+        problem = problem[:1].lower() + problem[1:] + colon + redact(quoted)
         raise UserError(f"malformed patch in {where}: {problem}", status=Exit.PATCH) from None
     if not len(patch_set) and text.strip():
         raise UserError(

@@ -35,7 +35,15 @@ class SecretKind(NamedTuple):
 
 
 def _kind(id: str, label: str, pattern: str) -> SecretKind:
+    if pattern.startswith(r"\b"):
+        pattern = _START + pattern[2:]
     return SecretKind(id, label, pattern)
+
+
+# Where a token may start: at a word's start, or right after an escape whose last
+# character is a letter or digit: percent-encoding (`%22ghp_...`, `%3DAKIA...`) and a
+# string's `\n` or `\t` (found by an adversarial review: no word starts there).
+_START = r"(?:\b|(?<=%[0-9A-Fa-f]{2})|(?<=\\[nrtbfv]))"
 
 
 # The AWS secret access key's names: `aws_secret_access_key`, `SecretAccessKey`,
@@ -88,7 +96,7 @@ TOKEN_KINDS: tuple[SecretKind, ...] = (
         r"(?:/|\\/|%2[Ff])(?:services|workflows|triggers)(?:/|\\/|%2[Ff])T[A-Z0-9]{8,12}"
         r"(?:/|\\/|%2[Ff])[A-Z0-9]{8,12}(?:/|\\/|%2[Ff])[A-Za-z0-9]{16,40}",
     ),
-    _kind("stripe-key", "Stripe live key", r"\b[rs]k_live_[A-Za-z0-9]{24,99}(?![A-Za-z0-9])"),
+    _kind("stripe-key", "Stripe live key", r"\b[rs]k_live_[A-Za-z0-9]{24,247}(?![A-Za-z0-9])"),
     _kind("google-api-key", "Google API key", r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
     _kind("npm-token", "npm token", r"\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"),
     _kind("pypi-token", "PyPI token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,300}"),
@@ -207,10 +215,12 @@ _VALUE_ALONE = lazy_compile(
 
 # A line a key's body may be: base64 alone, or as a program, a comment or a list
 # writes it (`"...\\n" +`, `+ "...",`, `'...' .`, `# ...`, ` * ...`, `- ...`), after a
-# diff's first column; PGP's checksum line starts with `=`.
+# diff's first column; PGP's checksum line starts with `=`. Its run of base64 is
+# possessive: a `+` ending it is punctuation's too, and a long run of `+` was tried
+# split every way.
 _BODY_LINE = lazy_compile(
     r"[-+ ]?[ \t]*(?:(?:#|//|\*|;|--|%|[-*][ \t])[ \t]*)?(?:[+.][ \t]*)?[\"'`]?"
-    r"=?[A-Za-z0-9+/]*={0,2}[\"'`]?[ \t]*[,;+.\\)\]]*[ \t\r]*"
+    r"=?[A-Za-z0-9+/]*+={0,2}[\"'`]?[ \t]*[,;+.\\)\]]*[ \t\r]*"
 )
 _ESCAPES = lazy_compile(r"\\[nr]")
 _BASE64_CHARACTER = lazy_compile(r"[A-Za-z0-9+/]")
@@ -338,11 +348,15 @@ def redact_fragment(lines: Sequence[str]) -> list[str]:
 
 
 def _hide_loose_material(lines: list[str]) -> list[str]:
-    """A line of nothing but base64 at least 40 long, and the base64 lines right
-    before an END line, hidden in place."""
+    """A line of nothing but base64 at least 40 long, or of key material written as a
+    program writes a key's body (`"MIIE...\\n"`: found by an adversarial review, a
+    fragment of a quoted key without its BEGIN line was printed), and the base64 lines
+    right before an END line, hidden in place."""
     for index, line in enumerate(lines):
         # The literal checks first: both patterns are rare, and these are cheap.
-        if len(line) >= _MATERIAL_LENGTH and _MATERIAL_LINE.fullmatch(line):
+        if len(line) >= _MATERIAL_LENGTH and (
+            _MATERIAL_LINE.fullmatch(line) or _written_material(line)
+        ):
             lines[index] = REDACTED
         elif _END_LITERAL in line and _KEY_END.search(line):
             before = index - 1
@@ -352,6 +366,21 @@ def _hide_loose_material(lines: list[str]) -> list[str]:
                 lines[before] = REDACTED
                 before -= 1
     return lines
+
+
+def _written_material(line: str) -> bool:
+    """Whether a line is a key's body as a program writes it, its run of base64 mixing
+    capitals, small letters and digits or `+/` as key material does: a long name
+    (`AbstractSingletonProxyFactoryBean,`) is none."""
+    material = _KEY_MATERIAL.search(line)
+    if material is None or not is_key_body(line):
+        return False
+    run = material.group()
+    kinds = (run.upper() != run, run.lower() != run, any(c in _DIGITS_SLASH for c in run))
+    return all(kinds)
+
+
+_DIGITS_SLASH = frozenset("0123456789+/")
 
 
 def name_may_change(text: str) -> bool:

@@ -468,6 +468,18 @@ BODY = [made_up(BASE64, 64) for _ in range(2)]
         ("+" + "Q" * 64 + "\n-" + "R" * 64, "[REDACTED]\n[REDACTED]"),
         ("AbC+/=\n-----END RSA PRIVATE KEY-----", "[REDACTED]\n-----END RSA PRIVATE KEY-----"),
         ("xoxb-your-token-here", "xoxb-your-token-here"),  # not the format of a token
+        # Found by an adversarial review: a token right after an escape (percent-encoded,
+        # a string's `\n`), and a Stripe key longer than 99 characters.
+        (
+            "payload=%7B%22token%22%3A%22ghp_" + "a1B2" * 9 + "%22%7D",
+            "payload=%7B%22token%22%3A%22[REDACTED]%22%7D",
+        ),
+        (
+            "X-Amz-Credential%3DAKIA" + "A1B2C3D4E5F6G7H8" + "%252F",
+            "X-Amz-Credential%3D[REDACTED]%252F",
+        ),
+        ('"ghp_' + "a1B2" * 9 + "\\nghp_" + "c3D4" * 9 + '"', '"[REDACTED]\\n[REDACTED]"'),
+        ("key = sk_" + "live_" + "a1B2" * 30, "key = [REDACTED]"),
         ("plain words and a short_identifier", "plain words and a short_identifier"),
     ],
 )
@@ -492,6 +504,7 @@ def test_documented_placeholders_are_redacted_but_not_reported() -> None:
         "sk-" + "a" * 240_000,
         "SG." * 80_000,
         "+" * 240_000 + "!",
+        "-----BEGIN RSA PRIVATE KEY-----\n" + "+" * 240_000 + "!",  # a key's body line
     ],
 )
 def test_patterns_are_linear_on_long_lines(line: str) -> None:
@@ -780,3 +793,38 @@ def test_an_aws_secret_key_below_its_name(tmp_path: Path) -> None:
     for output in outputs:
         assert not [key for key in keys if key[:16] in output], output
         assert "EXAMPLEKEY" not in output
+
+
+def test_a_quoted_key_body_changed_without_its_begin_line(tmp_path: Path) -> None:
+    """Found by an adversarial review: a key written as a program's string lines, one
+    line of its body changed. `show` found the key blocks in lines it had already
+    redacted (none), and the full diff and a patch's brief saw no BEGIN line: the
+    changed lines were printed. A long name written alike stays shown."""
+    key, body = private_key()
+    changed = made_up(BASE64, 64)
+
+    def fixture(lines: list[str]) -> bytes:
+        quoted = "".join(f'    "{line}\\n"\n' for line in key.splitlines())
+        names = "NAMES = [\n    AbstractSingletonProxyFactoryBeanConfiguration,\n]\n"
+        return f"KEY = (\n{quoted})\n{names}".replace(body[6], lines[6]).encode()
+
+    repo = versions_of(
+        tmp_path / "repo", "keys_test.py", fixture(body), fixture([*body[:6], changed])
+    )
+    manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
+    handles = [
+        h["handle"] for r in manifest["review"].values() for b in r["batches"] for h in b["handles"]
+    ]
+    patch = git_diff(repo, "HEAD~", "HEAD")
+    outputs = [
+        run("show", "--repo", repo, *handles, "--context", "3").stdout,
+        run_any("--repo", repo, "HEAD", "--format", "full").stdout,
+        run_any("--patch", "-", "--format", "brief", stdin=patch).stdout,
+        run_any("--patch", "-", stdin=patch).stdout,
+    ]
+    for output in outputs:
+        assert not [line for line in (*body, changed) if line[:16] in output], output
+    # Only key material written as a key is hidden from a fragment.
+    assert secrets.redact("    AbstractSingletonProxyFactoryBeanConfiguration,") == (
+        "    AbstractSingletonProxyFactoryBeanConfiguration,"
+    )

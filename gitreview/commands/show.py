@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from gitreview.errors import Exit, UserError
 from gitreview.handles import OID_LENGTH, Handle, parse_handle
 from gitreview.review.diffs import KeyBlocks, Row, changed_rows, hunk_header, render_rows
-from gitreview.secrets import key_blocks, redact_lines, redact_name
+from gitreview.secrets import KeyBlock, key_blocks, redact_lines, redact_name
 
 if TYPE_CHECKING:
     from gitreview.git import Repository
@@ -61,6 +61,9 @@ class _Side(NamedTuple):
     data: bytes
     lines: list[str]  # decoded lossily, "\r" kept off, secrets redacted
     binary: bool = False  # then no lines
+    # Its secret blocks, found in its lines before redaction: a redacted key is none
+    # (found by an adversarial review: a hunk's lines of a quoted key were printed).
+    blocks: tuple[KeyBlock, ...] = ()
 
 
 class _Blobs:
@@ -94,7 +97,8 @@ class _Blobs:
         lines = data.decode("utf-8", "backslashreplace").split("\n")
         if lines and lines[-1] == "":
             lines.pop()
-        return _Side(full, data, redact_lines([line.rstrip("\r") for line in lines]))
+        lines = [line.rstrip("\r") for line in lines]
+        return _Side(full, data, redact_lines(lines), blocks=tuple(key_blocks(lines)))
 
     def _hunks(self, old: str | None, new: str | None, handle: str) -> tuple[Hunk, ...]:
         """The hunks as the manifest cut them: git's, with the same options."""
@@ -149,10 +153,7 @@ def _show(blobs: _Blobs, text: str, *, context: int, new: bool, header: bool) ->
         return f"{hunk_header(text, None)}\n{lines}" if header else lines
     old_side = None if handle.old_oid is None else blobs.side(handle.old_oid, text)
     new_side = None if handle.new_oid is None else blobs.side(handle.new_oid, text)
-    keys = KeyBlocks(
-        tuple(key_blocks(old_side.lines)) if old_side else (),
-        tuple(key_blocks(new_side.lines)) if new_side else (),
-    )
+    keys = KeyBlocks(old_side.blocks if old_side else (), new_side.blocks if new_side else ())
     rows = changed_rows(hunk, keys, interior=True)
     if context:
         rows = _with_context(hunk, rows, new_side or old_side, context, old_only=new_side is None)
