@@ -54,6 +54,15 @@ _KEPT_GIT_VARIABLES = frozenset(
 )
 
 
+# Settings every git run gets, whatever the user's configuration says: no command the
+# repository names runs, and git grep's records are `TREE:PATH\0TEXT` as they are read
+# (found by an adversarial review: with `grep.lineNumber` or `grep.column` set, a
+# number was read as part of every name, and no page named a deleted one).
+_SETTINGS = (
+    ("core.fsmonitor", "false"),
+    ("grep.lineNumber", "false"),
+    ("grep.column", "false"),
+)
 _COMMITS_AT_ONCE = 1000  # commit objects read together for their subjects
 
 
@@ -61,8 +70,8 @@ def no_git_env() -> dict[str, str]:
     """The process environment without the GIT_* variables a hook inherits, and with
     no command the repository's configuration names run as git reads: a repository
     under review may carry a folder set up as one, with its own (found by adversarial
-    reviews). `core.fsmonitor` is turned off as the command line's `-c` would
-    (GIT_CONFIG_COUNT, git 2.31+), after any the user gave."""
+    reviews). `_SETTINGS` are given as the command line's `-c` would (GIT_CONFIG_COUNT,
+    git 2.31+), after any the user gave."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -72,9 +81,11 @@ def no_git_env() -> dict[str, str]:
     }
     given = env.get("GIT_CONFIG_COUNT", "0")
     count = int(given) if given.isdigit() else 0
-    env[f"GIT_CONFIG_KEY_{count}"] = "core.fsmonitor"
-    env[f"GIT_CONFIG_VALUE_{count}"] = "false"
-    env["GIT_CONFIG_COUNT"] = str(count + 1)
+    for key, value in _SETTINGS:
+        env[f"GIT_CONFIG_KEY_{count}"] = key
+        env[f"GIT_CONFIG_VALUE_{count}"] = value
+        count += 1
+    env["GIT_CONFIG_COUNT"] = str(count)
     # Nor does any git fetch a partial clone's missing object (git 2.44+): that would
     # write to the objects, and reach the remote by the repository's own
     # `core.sshCommand` (found by an adversarial review).

@@ -46,10 +46,13 @@ def test_a_names_lead_begins_a_run_of_every_page_that_holds_the_name() -> None:
     assert found > 2000  # the check is not idle
 
 
-def test_git_finds_the_runs_python_finds(tmp_path: Path) -> None:
+@pytest.mark.parametrize("setting", [None, "grep.lineNumber", "grep.column"])
+def test_git_finds_the_runs_python_finds(tmp_path: Path, setting: str | None) -> None:
     """The index is made by `git grep -o` and brought up to date by Python: the two
     find the same runs, in pages of any suffix and case, in text git takes for
-    binary, past ASCII, with CR line ends."""
+    binary, past ASCII, with CR line ends; whatever the user's configuration asks
+    git grep to print (found by an adversarial review: a line number was read as part
+    of every name)."""
     repo = tmp_path / "repo"
     pages = {
         "a.md": "see [x](x/a.md) and <b.MD> then c.mdx, d.markdown e.md.md-x, f.mdx.md\n",
@@ -60,6 +63,8 @@ def test_git_finds_the_runs_python_finds(tmp_path: Path) -> None:
         "line\nbreak/é.md": "in a path with a line break: a4.md\n",
     }
     build(repo, pages)
+    if setting is not None:
+        git(repo, "config", setting, "true")
     found = NameRuns(open_repository(str(repo)), "HEAD", NAME_RUN, MARKDOWN_SUFFIXES).result()
     assert found is not None
     expected = {
