@@ -556,6 +556,19 @@ def section_moved(
     return (what, old, new, expected)
 
 
+_ALPHA = (
+    "def alpha(values):\n    total = 0\n    for value in values:\n        total += value\n"
+    "    return total\n"
+)
+_BETA = (
+    "def beta(values):\n    found = []\n    for value in values:\n        found.append(value)\n"
+    "    return found\n"
+)
+_READ, _NOT_READ = "inspect.currentframe().f_lineno", "inspect.signature(alpha)"
+_LINE_READER = (
+    "import inspect\n\n\n{first}\n\n{second}\n\n"
+    "def where():\n    return inspect.currentframe().f_lineno\n"
+)
 MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
     # (what, old files, new files, the classification of every hunk of the range)
     def_moved(
@@ -1104,6 +1117,19 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
             "b.md": "# B\n\n" + INSTALL + '<img alt="x" srcset="pic.png">\n\n',
         },
         "significant",
+    ),
+    (
+        # Found by an eleventh adversarial review: where() below says another line.
+        "a function moved above a function that reads its own line number",
+        {"where.py": _LINE_READER.format(first=_ALPHA, second=_BETA)},
+        {"where.py": _LINE_READER.format(first=_BETA, second=_ALPHA)},
+        "significant",
+    ),
+    (
+        "the same move in a module that reads no line number (control)",
+        {"where.py": _LINE_READER.format(first=_ALPHA, second=_BETA).replace(_READ, _NOT_READ)},
+        {"where.py": _LINE_READER.format(first=_BETA, second=_ALPHA).replace(_READ, _NOT_READ)},
+        "trivial",
     ),
     (
         "two YAML steps swapped",

@@ -36,6 +36,7 @@ from gitreview.classify.outline import (
     markers_around,
     whole_units,
 )
+from gitreview.classify.whitespace import reads_line_numbers
 from gitreview.handles import Handle
 from gitreview.model import FileChange, Line, PackedLines, origins_of, texts_of
 from gitreview.patterns import lazy_compile
@@ -513,6 +514,10 @@ def _order_meaning(matcher: _Matcher, block: _Block) -> str | None:
             "a Python definition moved into another module is no longer found where "
             "other modules import it from, or where test runners collect it"
         )
+    if reads_line_numbers(kind, (outlines[0].old.text, outlines[1].new.text)):
+        # Found by an adversarial review: a function below the move that reads its own
+        # line (`inspect.currentframe().f_lineno`) says another after it.
+        return "the module reads its own line numbers (`f_lineno`), which the move shifts"
     ends = ((outlines[0].old, was), (outlines[1].new, now))
     if any(side.module is not None and side.module.marked for side, _ in ends) and any(
         side.module is not None and any(unit.first <= side.module.head for unit in units)

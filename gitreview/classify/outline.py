@@ -132,8 +132,9 @@ class Side(NamedTuple):
     # Markdown: a line opens or closes raw HTML (`<details>`, `</div>`), which may hold
     # sections: one moved may go into or out of an element.
     raw_html: bool = False
-    # Markdown: the page's text, for what blank lines beside a moved section do
-    # (moves.py: a blank line may part a paragraph, or make a rule a heading's underline).
+    # The file's text: in Markdown, for what blank lines beside a moved section do
+    # (moves.py: a blank line may part a paragraph, or make a rule a heading's
+    # underline); in Python, whether it reads its own line numbers.
     text: str = ""
 
 
@@ -316,7 +317,7 @@ def _python(text: str) -> Side | None:
         comments,
         frozenset(literal),
     )
-    return Side(recorded, module)
+    return Side(recorded, module, text=text)
 
 
 def _directives(lines: list[str], units: list[Unit]) -> Iterator[tuple[int, str]]:

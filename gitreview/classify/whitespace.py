@@ -11,7 +11,7 @@ meaning in Go and JavaScript.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from gitreview.analyze import Side, lexical
@@ -228,7 +228,14 @@ _LINE_NUMBER = lazy_compile(r"__LINE__|\bline!\s*\(|source_location|^[ \t]*#[ \t
 def counts_lines(facts: FileFacts) -> bool:
     """Whether the file reads the numbers of its own lines (`__LINE__`,
     `runtime.Caller`, `f_lineno`): a line added or removed above moves them."""
-    return _either_side_holds(facts, _READS_LINE_NUMBERS)
+    texts = (facts.analysis.old_text or "", facts.analysis.new_text or "")
+    return reads_line_numbers(facts.kind, texts)
+
+
+def reads_line_numbers(kind: str, texts: Iterable[str]) -> bool:
+    """Whether any of a file's texts reads the numbers of its own lines."""
+    pattern = _READS_LINE_NUMBERS.get(kind)
+    return pattern is not None and any(pattern.search(text) for text in texts)
 
 
 def _stringizes(facts: FileFacts) -> bool:
