@@ -736,6 +736,14 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "= Doc\n\nWe go on with more words about the ratio\na;; b that we use.\n",
     ),
     (
+        # Found by an eleventh adversarial review: the item's text column is where its
+        # body's lines start; narrowed, `in production.` became a definition.
+        "the gap after an RST bullet narrowed above the item's continued line",
+        "usage.rst",
+        "Usage\n=====\n\n-  Do not run as root\n   in production.\n#.  Install it\n    with pip.\n",
+        "Usage\n=====\n\n- Do not run as root\n   in production.\n#. Install it\n    with pip.\n",
+    ),
+    (
         "a blank line above a line printing __LINE__",
         "line.c",
         '#include <stdio.h>\nint main(void) {\n  printf("line %d\\n", __LINE__);\n}\n',

@@ -364,6 +364,13 @@ _ADOC_DELIMITER = lazy_compile(r"(-{4,}|\.{4,}|\+{4,}|/{4,}|_{4,})[ \t]*$")
 # attribute that makes every paragraph keep its line breaks.
 _ADOC_STYLE = lazy_compile(r"\[(?:source|literal|listing|verse|stem|pass|[^\]]*hardbreaks)")
 _ADOC_HARDBREAKS = lazy_compile(r"(?m)^:hardbreaks(?:-option)?:")
+# A list item, an option or an enumerator: `- x`, `* x`, `• x`, `1. x`, `(a) x`, `iv) x`,
+# `#. x`, AsciiDoc `.. x` and `** x`, callouts `<1> x`.
+LIST_ITEM = lazy_compile(
+    "(?:[-*+\u2022\u2023\u25e6\u2013\u2014]\\S*|"
+    r"\.{1,5}|\*{1,5}|#\.?|\(?(?:\d+|[A-Za-z]|[ivxlcdmIVXLCDM]+)[.):]|<\d+>)"
+    r"(?:\s|$)"
+)
 # A reStructuredText option list's option (`-a  Output all.`, `--all`, `/V`): two
 # spaces or more end the option, one does not.
 _OPTION = lazy_compile(r"(?:-{1,2}|/)[A-Za-z0-9]")
@@ -464,6 +471,14 @@ def _text_key(body: str, *, indented: bool) -> str:
         return body
     if _OPTION.match(body):
         return body
+    item = LIST_ITEM.match(body)
+    if item is not None:
+        # The column an item's text starts at is where its body's lines must start
+        # (reStructuredText: found by an adversarial review, a narrower gap made the
+        # next line a definition list): the spacing after the marker is kept.
+        gap = _WS_RUN.match(body, item.end())
+        start = gap.end() if gap is not None else item.end()
+        return body[:start] + _WS_RUN.sub(" ", body[start:])
     return _WS_RUN.sub(" ", body)  # words stay apart: a run of spaces is one space
 
 

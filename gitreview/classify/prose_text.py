@@ -11,15 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from gitreview.analyze.lexical import LIST_ITEM
 from gitreview.patterns import lazy_compile
 
-# A list item, an option or an enumerator: `- x`, `* x`, `• x`, `1. x`, `(a) x`, `iv) x`,
-# `#. x`, AsciiDoc `.. x` and `** x`, callouts `<1> x`.
-_ITEM = lazy_compile(
-    "(?:[-*+\u2022\u2023\u25e6\u2013\u2014]\\S*|"
-    r"\.{1,5}|\*{1,5}|#\.?|\(?(?:\d+|[A-Za-z]|[ivxlcdmIVXLCDM]+)[.):]|<\d+>)"
-    r"(?:\s|$)"
-)
 # A section underline or overline, a transition, a block delimiter: one punctuation
 # character repeated.
 _ADORNMENT = lazy_compile(r"([!-/:-@\[-`{-~])\1+\s*")
@@ -52,7 +46,7 @@ def reflow_is_structural(text: str, numbers: Iterable[int]) -> bool:
         line = lines[number - 1].rstrip("\r")
         if not line.strip():
             continue  # blank lines are compared as paragraph breaks
-        if line[0].isspace() or _ITEM.match(line) or _names_something(line):
+        if line[0].isspace() or LIST_ITEM.match(line) or _names_something(line):
             return True
         # `term:: text` and `term;; text` are AsciiDoc description lists.
         if "::" in line or ";;" in line or _follows_title_or_block(lines, number):
