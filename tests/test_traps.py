@@ -776,6 +776,13 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "\n#!/usr/bin/env python3\nprint(1)\n",
     ),
     (
+        # Found by an eleventh adversarial review: cloud-init reads it on line 1 only.
+        "a blank line before cloud-init's `## template: jinja`",
+        "user-data.yaml",
+        "## template: jinja\n#cloud-config\nruncmd:\n  - echo {{ v1.region }}\n",
+        "\n## template: jinja\n#cloud-config\nruncmd:\n  - echo {{ v1.region }}\n",
+    ),
+    (
         "a carriage return after a shebang",
         "tool.py",
         "#!/usr/bin/env python3\nprint(1)\n",

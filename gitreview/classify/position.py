@@ -1,6 +1,7 @@
 """Lines whose position is syntax: no rule may call a change there trivial.
 
-A script's shebang must be line 1, without a carriage return; a Python coding
+A script's shebang must be line 1, without a carriage return (and so must
+cloud-init's `## template: jinja`); a Python coding
 cookie must be on line 1 or 2; a Go build constraint must be followed by a
 blank line. Blank lines, line endings, formatting and comment edits that move
 or touch them change what the file does, so every hunk rule is skipped there.
@@ -13,6 +14,10 @@ from gitreview.model import Hunk
 from gitreview.patterns import lazy_compile
 
 _BUILD_CONSTRAINT = ("//go:build", "// +build")
+# First lines that say how the file is read, only there: a script's `#!`, and
+# cloud-init's `## template: jinja`, which it looks for on line 1 alone (found by an
+# adversarial review: a blank line above it, and the user data was not rendered).
+_FIRST_LINE_SAYS = ("#!", "## template:")
 _CODING = lazy_compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")  # PEP 263
 # Encodings that read the text as gitreview reads it (UTF-8, of which ASCII is part).
 _READ_AS = frozenset({"utf-8", "utf8", "ascii", "us-ascii", "utf-8-sig"})
@@ -32,7 +37,7 @@ def position_matters(facts: FileFacts, hunk: Hunk) -> bool:
             for line in changed
         )
 
-    if any(text.startswith("#!") for text in texts) and touches(1):
+    if any(text.startswith(_FIRST_LINE_SAYS) for text in texts) and touches(1):
         return True
     if facts.kind == "python":
         head = [line for text in texts for line in text.split("\n", 3)[:2]]
