@@ -30,7 +30,7 @@ from gitreview.review.diffs import (
     shown_hunk,
 )
 from gitreview.review.increments import Key, Reviewed, file_digest, hunk_digest
-from gitreview.review.roles import ReviewItem, Share, batches, route
+from gitreview.review.roles import DEFAULT_ROLE, ReviewItem, Share, batches, route
 from gitreview.secrets import redact, redact_diff
 from gitreview.shown import escaped
 
@@ -369,6 +369,18 @@ def assemble(
             item.tokens for item in listed
         )
         manifest["review"][name] = _role_entry(share, role_budget, brief_tokens)
+    if not shares:
+        # Nothing for any role: the default role's brief still says so, and asks for
+        # `Handles read: none` (found by an adversarial review: a reindent's brief was
+        # empty, and `--role default` refused). The manifest lists no role.
+        default = next((role for role in roles if role.name == DEFAULT_ROLE), Role(DEFAULT_ROLE))
+        briefs[DEFAULT_ROLE] = render_brief(
+            manifest,
+            Share(default, [], []),
+            budget=budget,
+            instructions=(instructions or {}).get(DEFAULT_ROLE),
+            others=0,
+        )
     figures = manifest["tokens"]
     figures["brief"] = sum(entry["brief"] for entry in manifest["review"].values())
     figures["reduction"] = {

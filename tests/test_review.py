@@ -553,11 +553,24 @@ def test_a_hunk_is_shown_as_its_redacted_rows_show_it() -> None:
         assert (shown.rows is not None) == (text in (f"token = '{token}'", material, "x" * 70))
 
 
-def test_a_range_with_nothing_to_review(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("path", "old", "new"),
+    [
+        ("app.py", "LIMIT = 1\n", "LIMIT = 1 \n"),  # a finding: trailing whitespace
+        # Found by an adversarial review: with no finding either, no role had a share,
+        # the brief was empty, and `--role default` and verify refused.
+        ("app.js", "function f() {\n  return 1;\n}\n", "function f() {\n    return 1;\n}\n"),
+    ],
+)
+def test_a_range_with_nothing_to_review(tmp_path: Path, path: str, old: str, new: str) -> None:
     """Every change trivial: the brief says so and asks for `Handles read: none`, which
     verify accepts; the report says by how much the brief outweighs so small a diff."""
-    repo = before_and_after(tmp_path / "repo", "app.py", "LIMIT = 1\n", "LIMIT = 1 \n")
+    repo = before_and_after(tmp_path / "repo", path, old, new)
     brief = run("--repo", repo, "HEAD~1..HEAD", "--format", "brief").stdout
+    assert (
+        brief
+        == run("--repo", repo, "HEAD~1..HEAD", "--format", "brief", "--role", "default").stdout
+    )
     assert "To review: nothing; no change of this role's share needs judgment.\n" in brief
     assert brief.endswith("\nEnd your answer with one line `Handles read: none`.\n")
     assert "HANDLE" not in brief  # no handle to open or list
@@ -567,8 +580,9 @@ def test_a_range_with_nothing_to_review(tmp_path: Path) -> None:
     answer.write_text("Nothing to judge.\nHandles read: none\n")
     result = run("verify", "--role", "default", manifest_file, answer)
     assert (result.status, result.stdout, result.stderr) == (0, "", "")
-    report = run("--repo", repo, "HEAD~1..HEAD", "--format", "markdown").stdout
-    assert "% more than the diff**" in report, report
+    if path == "app.py":  # a role with a share: its brief is counted
+        report = run("--repo", repo, "HEAD~1..HEAD", "--format", "markdown").stdout
+        assert "% more than the diff**" in report, report
 
 
 def test_a_patch_without_blob_ids_is_inlined_past_the_budget() -> None:

@@ -17,6 +17,7 @@ from typing import Any
 from gitreview.errors import Exit, UserError
 from gitreview.patterns import lazy_compile
 from gitreview.review.brief import HANDLES_READ
+from gitreview.review.roles import DEFAULT_ROLE
 
 # What wraps a handle in prose: backticks, quotes, brackets, list punctuation.
 _WRAPPING = "`'\"()[]<>*,;"
@@ -36,6 +37,8 @@ def check_answer(
     """The handles of the role's share the answer does not list, and what to say
     about it (`source` names the manifest in errors)."""
     review = manifest.get("review")
+    if review == {} and role == DEFAULT_ROLE:
+        review = {role: {"batches": []}}  # nothing to review: its brief asked for none
     if not isinstance(review, dict) or role not in review:
         known = ", ".join(review) if isinstance(review, dict) and review else "none"
         raise UserError(
