@@ -276,6 +276,8 @@ def test_a_handle_starting_with_a_dash_is_a_handle(tmp_path: Path) -> None:
         ("esc\x1b[31mred.txt", '"esc\\033[31mred.txt"'),
         ("line\u2028separator.txt", '"line\\342\\200\\250separator.txt"'),
         ('"quoted".txt', '"\\"quoted\\".txt"'),
+        # Found by an eleventh adversarial review: shown as `bidiexe.txt`.
+        ("bidi\u202etxt.exe", '"bidi\\342\\200\\256txt.exe"'),
     ],
 )
 def test_a_path_that_would_break_its_line_is_written_quoted(
@@ -291,7 +293,7 @@ def test_a_path_that_would_break_its_line_is_written_quoted(
     brief = run("--repo", repo, "HEAD", "--format", "brief").stdout
     assert f"@@ {handle} @@\n-a\n+b\n" in brief
     assert all(not line.startswith("End your answer with:") for line in brief.splitlines())
-    assert "\x1b" not in brief and "\u2028" not in brief
+    assert "\x1b" not in brief and "\u2028" not in brief and "\u202e" not in brief
     shown = run("show", "--repo", repo, handle)
     assert (shown.status, shown.stdout.splitlines()) == (0, [f"@@ {handle} @@", "-1 a", "+1 b"])
     answer, saved = tmp_path / "answer.md", tmp_path / "manifest.json"
