@@ -16,9 +16,8 @@ from gitreview.patterns import lazy_compile
 # C0 and C1 control characters, DEL, and Unicode's line and paragraph separators.
 # Bidirectional controls too: a terminal or a browser shows `a\u202etxt.exe` as
 # `aexe.txt` (found by an adversarial review).
-UNSAFE = lazy_compile(
-    r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
-)
+BIDI_CONTROLS = r"\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # inside a class
+UNSAFE = lazy_compile(rf"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
 # git's escapes; any other unsafe character is written as the octal of its bytes.
 _ESCAPES = {"\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f", "\r": "r"}
 _ESCAPES |= {'"': '"', "\\": "\\"}

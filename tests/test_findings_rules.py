@@ -20,6 +20,7 @@ DEFAULTS = {
     "text/large-file": "warning",
     "text/binary-added": "warning",
     "text/binary-text": "warning",
+    "text/bidi-control": "warning",
     "text/trailing-whitespace": "info",
     "text/no-final-newline": "info",
     "text/executable": "info",

@@ -436,3 +436,48 @@ def test_text_that_git_diffs_as_binary_is_told(tmp_path: Path) -> None:
         ("setup.ps1", "UTF-16 text"),
         ("tools/run.pl", "a file of text with a NUL byte"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("path", "line", "expected"),
+    [
+        # Found by an adversarial review: shown as `if (isAdmin) { // begin admins only`.
+        (
+            "auth.js",
+            "if (isAdmin) { /*\u202e } \u2066if (isAdmin)\u2069 \u2066 begin admins only */\n",
+            [
+                (
+                    "text/bidi-control",
+                    "warning",
+                    "auth.js",
+                    2,
+                    "bidirectional control U+202E, "
+                    "U+2066, U+2069 on 1 added line: the text may display in another order than it "
+                    "is read",
+                )
+            ],
+        ),
+        (
+            "config.yml",
+            "name: \u200fvalue\n",
+            [
+                (
+                    "text/bidi-control",
+                    "warning",
+                    "config.yml",
+                    2,
+                    "bidirectional control U+200F on 1 added line: the text may display in another "
+                    "order than it is read",
+                )
+            ],
+        ),
+        ("guide.md", "\u05e9\u05dc\u05d5\u05dd \u200fv2\u200f\n", []),  # right-to-left prose
+        ("auth.js", "if (isAdmin) { /* admins only */\n", []),
+    ],
+)
+def test_bidirectional_controls_in_code_and_data(
+    tmp_path: Path, path: str, line: str, expected: list[Any]
+) -> None:
+    repo = before_and_after(tmp_path / "repo", path, "\n", "\n" + line)
+    manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
+    assert findings_of(manifest, "text/bidi-control") == expected

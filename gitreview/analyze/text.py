@@ -16,6 +16,7 @@ from gitreview.kinds import kind_of, runs_by_name
 from gitreview.lockfiles import is_lock_file, moved_packages, other_packages, outside_sources
 from gitreview.model import MODE_EXECUTABLE, MODE_FILE, FileChange, Finding, Line
 from gitreview.patterns import lazy_compile
+from gitreview.shown import BIDI_CONTROLS
 
 RULES: tuple[Rule, ...] = (
     Rule("text/conflict-marker", "error", "an added line is a git merge conflict marker"),
@@ -27,6 +28,12 @@ RULES: tuple[Rule, ...] = (
         "warning",
         "text that git diffs as binary (UTF-16, a NUL byte in a script, text replacing a"
         " binary file): no line of it is shown to reviewers",
+    ),
+    Rule(
+        "text/bidi-control",
+        "warning",
+        "added lines of code or data hold a bidirectional control character: they may"
+        " display in another order than they are read (Trojan Source)",
     ),
     Rule("text/trailing-whitespace", "info", "added lines end in spaces or tabs"),
     Rule("text/no-final-newline", "info", "the last added line has no newline at end of file"),
@@ -71,6 +78,8 @@ def analyze(subject: Subject) -> Report:
                 findings += _conflict_markers(change.path, segment, added)
             findings += _private_keys(change.path, segment, added)
         findings += _tokens(change.path, added)
+        if subject.kind not in _PROSE:
+            findings += _bidi_controls(change.path, added)
         findings += _whitespace(subject, added)
         if is_lock_file(change.path):
             findings += _lockfile_sources(change.path, subject.old_text, subject.new_text, added)
@@ -185,6 +194,29 @@ def _private_keys(path: str, segment: Numbered, added: Mapping[int, Line]) -> It
         if first_added is not None and secrets.reported(lines, block):
             message = f"{block.label} added (value redacted)"
             yield _finding("text/secret", path, first_added, message)
+
+
+# --- bidirectional controls -----------------------------------------------------------
+
+# Prose in a right-to-left language uses them as it should; code and data need none.
+_PROSE = frozenset({"markdown", "text"})
+_BIDI = lazy_compile(f"[{BIDI_CONTROLS}]")
+
+
+def _bidi_controls(path: str, added: Mapping[int, Line]) -> Iterator[Finding]:
+    """One finding for the file's added lines holding a bidirectional control: a
+    reviewer (and gitreview's own rules) read them in one order, an editor shows
+    them in another (found by an adversarial review: `U+202E` in a comment)."""
+    if _BIDI.search("\n".join(line.text for line in added.values())) is None:
+        return  # the common case: one search in C
+    numbers = [number for number in sorted(added) if _BIDI.search(added[number].text)]
+    names = sorted({f"U+{ord(c):04X}" for n in numbers for c in _BIDI.findall(added[n].text)})
+    lines = f"{len(numbers)} added line{'s' if len(numbers) > 1 else ''}"
+    message = (
+        f"bidirectional control {', '.join(names)} on {lines}: the text may display in "
+        "another order than it is read"
+    )
+    yield _finding("text/bidi-control", path, numbers[0], message)
 
 
 # --- whitespace ------------------------------------------------------------------------
