@@ -249,6 +249,20 @@ def test_install_respects_hooks_path_and_someone_else_s_hook(writable_repo: Repo
     assert run("uninstall-hook", "--repo", repo).status == 2
 
 
+def test_a_hooks_path_that_is_a_file_is_one_clear_line(writable_repo: RepoFactory) -> None:
+    # Found by an adversarial review: an internal error (exit 70).
+    repo = writable_repo("branches")
+    (repo / "hooks-file").write_text("not a folder\n")
+    git(repo, "config", "core.hooksPath", "hooks-file")
+    refused = run("install-hook", "--repo", repo)
+    assert refused.status == 2
+    target = repo / "hooks-file" / "pre-push"
+    assert refused.stderr.startswith(
+        f"git review-manifest: error: cannot install the hook at {target}: "
+    )
+    assert refused.stderr.count("\n") == 1
+
+
 def test_the_hook_file_is_the_one_in_hooks(writable_repo: RepoFactory) -> None:
     repo = writable_repo("branches")
     run("install-hook", "--repo", repo)
@@ -482,3 +496,6 @@ def test_a_manifest_that_cannot_be_kept_refuses_no_push(pushing: Path) -> None:
     status, stderr = push(pushing, "v1.json/fix")
     assert status == 0, stderr
     assert "manifest not kept" in stderr
+    # Found by an eleventh adversarial review: the summary named the file not kept.
+    assert "; manifest: " not in stderr
+    assert not [path for path in pushing.glob(".git/gitreview/pre-push/**/*.part")]

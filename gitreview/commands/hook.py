@@ -215,12 +215,9 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
         # A refused push is no last push: the next one reviews it all again (found by
         # an adversarial review: its hunks were marked reviewed on the next push).
         target = target.with_name(target.name.removesuffix(".json") + ".refused.json")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with target.open("w", encoding="utf-8") as kept:
-            kept.writelines(assembled.text)
-    except OSError as error:  # `v1.json` kept, then `v1.json/fix` pushed: no push refused
-        print(f"gitreview: {name}: manifest not kept ({error.strerror})", file=sys.stderr)
+    kept = _keep(target, assembled.text)
+    if isinstance(kept, OSError):  # `v1.json` kept, then `v1.json/fix` pushed: no push refused
+        print(f"gitreview: {name}: manifest not kept ({kept.strerror})", file=sys.stderr)
     summary = manifest["summary"]
     files, findings = summary["files"], summary["findings"]
     seen = manifest.get("since", {}).get("hunks", 0)
@@ -229,7 +226,7 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
         "significant"
         + (f", {counted(seen, 'hunk')} reviewed on the last push" if seen else "")
         + f"), findings: {findings['error']} error, {findings['warning']} warning, "
-        f"{findings['info']} info; manifest: {target}",
+        f"{findings['info']} info" + ("" if isinstance(kept, OSError) else f"; manifest: {target}"),
         file=sys.stderr,
     )
     # What does not refuse the push is still said, not only counted: an added
@@ -246,6 +243,23 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
             f"gitreview:   and {len(said) - _WARNINGS_SHOWN} more in the manifest", file=sys.stderr
         )
     return [_finding_line(finding) for finding in refused]
+
+
+def _keep(target: Path, text: Sequence[str]) -> OSError | None:
+    """Write the manifest whole or not at all: into a file beside it, then renamed
+    over it (found by an adversarial review: on a full disk the last push's manifest
+    was truncated, and the hook named the empty file)."""
+    part = target.with_name(f".{target.name}.{os.getpid()}.part")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with part.open("w", encoding="utf-8") as written:
+            written.writelines(text)
+        os.replace(part, target)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            part.unlink()
+        return error
+    return None
 
 
 def _finding_line(finding: dict[str, Any]) -> str:
@@ -314,19 +328,26 @@ def run_install(*, repo: str | None, force: bool) -> int:
     hooks = Path(open_repository(repo).hooks_dir())
     target = hooks / "pre-push"
     script = packaged("hooks", "pre-push").decode("utf-8")
-    if target.exists() or target.is_symlink():
-        current = target.read_text("utf-8", "replace") if target.is_file() else ""
-        if MARKER not in current:
-            if not force:
-                raise UserError(
-                    f"{target} exists and is not gitreview's",
-                    status=Exit.USAGE,
-                    hint="run with --force to set it aside (uninstall-hook puts it back)",
-                )
-            target.replace(target.with_name(target.name + BACKUP_SUFFIX))
-    hooks.mkdir(parents=True, exist_ok=True)
-    target.write_text(script, encoding="utf-8")
-    target.chmod(0o755)
+    try:
+        if target.exists() or target.is_symlink():
+            current = target.read_text("utf-8", "replace") if target.is_file() else ""
+            if MARKER not in current:
+                if not force:
+                    raise UserError(
+                        f"{target} exists and is not gitreview's",
+                        status=Exit.USAGE,
+                        hint="run with --force to set it aside (uninstall-hook puts it back)",
+                    )
+                target.replace(target.with_name(target.name + BACKUP_SUFFIX))
+        hooks.mkdir(parents=True, exist_ok=True)
+        target.write_text(script, encoding="utf-8")
+        target.chmod(0o755)
+    except OSError as error:
+        # A hooks folder on a read-only file system, or core.hooksPath naming a file
+        # (found by an adversarial review: an internal error).
+        raise UserError(
+            f"cannot install the hook at {target}: {error.strerror}", status=Exit.USAGE
+        ) from None
     print(f"gitreview: pre-push hook installed at {target}", file=sys.stderr)
     return int(Exit.OK)
 
