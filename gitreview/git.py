@@ -27,7 +27,7 @@ from gitreview.gitdiff import (
     path_text,
     split_blocks,
 )
-from gitreview.model import EMPTY_TREE, Commit, Hunk
+from gitreview.model import EMPTY_TREE, SHA256_EMPTY_TREE, Commit, Hunk
 from gitreview.patterns import lazy_compile
 
 if TYPE_CHECKING:
@@ -104,8 +104,13 @@ class Repository:
         work_tree: str | None,
         shallow: bool,
         common_dir: str | None = None,
+        empty_tree: str = EMPTY_TREE,
     ) -> None:
         self.git_dir = git_dir.rstrip("/")
+        # The tree of no files, by the repository's object format's id (found by an
+        # adversarial review: a SHA-256 repository has no 4b825dc..., and a range from
+        # its root commit failed).
+        self.empty_tree = empty_tree
         # What every worktree of the repository shares (objects, refs, gitreview's cache).
         self.common_dir = (common_dir or git_dir).rstrip("/")
         self.work_tree = work_tree
@@ -278,7 +283,7 @@ class Repository:
 
     def _isolated(self, *args: str) -> subprocess.CompletedProcess[bytes]:
         return subprocess.run(
-            isolated_command(self.git_dir, *args),
+            isolated_command(self, *args),
             capture_output=True,
             env=isolated_env(self.git_dir),
             cwd=self.git_dir,
@@ -342,7 +347,7 @@ def missing_object(oid: str, path: str) -> UserError:
     )
 
 
-def isolated_command(git_dir: str, *args: str) -> tuple[str, ...]:
+def isolated_command(repo: Repository, *args: str) -> tuple[str, ...]:
     """A git command that reads git objects only: no user, system or tree attributes.
     The empty tree as `attr.tree` pins the attributes git reads to none: git 2.42+
     honours attr.tree in any configuration, and 2.43 to 2.45.1 read a bare
@@ -351,11 +356,11 @@ def isolated_command(git_dir: str, *args: str) -> tuple[str, ...]:
     return (
         "git",
         "--git-dir",
-        git_dir,
+        repo.git_dir,
         "-c",
         "core.attributesFile=/dev/null",
         "-c",
-        f"attr.tree={EMPTY_TREE}",
+        f"attr.tree={repo.empty_tree}",
         *args,
     )
 
@@ -386,7 +391,7 @@ class _Process:
 
         self._repo = repo
         self.process = subprocess.Popen(
-            isolated_command(repo.git_dir, *args),
+            isolated_command(repo, *args),
             stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -455,7 +460,7 @@ class DiffStream:
 
     def __init__(self, repo: Repository, base: str | None, head: str) -> None:
         self._repo = repo
-        self._base, self._head = base or EMPTY_TREE, head
+        self._base, self._head = base or repo.empty_tree, head
         self._git = _Process(
             repo, "diff-tree", "-r", "-z", "--raw", "-p", "-M", *_PATCH_OPTIONS, self._base, head
         )
@@ -572,7 +577,7 @@ class Copies:
 
     def __init__(self, repo: Repository, base: str | None, head: str) -> None:
         self._git = _Process(
-            repo, "diff-tree", "-r", "-z", "--raw", "-M", "-C", base or EMPTY_TREE, head
+            repo, "diff-tree", "-r", "-z", "--raw", "-M", "-C", base or repo.empty_tree, head
         )
         _widen_pipe(self._git.stdout)  # git can end before it is read: `ready`
 
@@ -1081,7 +1086,7 @@ def _grep(
     core the analysis needs."""
     options = ["--no-color", "--no-recurse-submodules", "--threads=1", *options]
     return subprocess.Popen(
-        isolated_command(repo.git_dir, "grep", *options, treeish, "--", *_pathspecs(suffixes)),
+        isolated_command(repo, "grep", *options, treeish, "--", *_pathspecs(suffixes)),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -1194,6 +1199,7 @@ _WHERE_AND_WHAT = (
     "--is-bare-repository",
     "--path-format=absolute",
     "--git-common-dir",
+    "--show-object-format",
 )
 
 
@@ -1238,7 +1244,7 @@ def open_repository(path: str | os.PathLike[str] | Repository | None) -> Reposit
             )
         raise UserError(f"cannot open repository {start}: {fatal[0]}", status=Exit.RANGE)
     where = result.stdout.decode("utf-8", "surrogateescape").splitlines()
-    git_dir, shallow, bare, common_dir = where
+    git_dir, shallow, bare, common_dir, object_format = where
     work_tree = None
     if bare != "true":
         top = subprocess.run(
@@ -1250,4 +1256,10 @@ def open_repository(path: str | os.PathLike[str] | Repository | None) -> Reposit
         )
         work_tree = top.stdout.decode("utf-8", "surrogateescape").strip() or None
     shallow_clone = shallow == "true"
-    return Repository(git_dir, work_tree=work_tree, shallow=shallow_clone, common_dir=common_dir)
+    return Repository(
+        git_dir,
+        work_tree=work_tree,
+        shallow=shallow_clone,
+        common_dir=common_dir,
+        empty_tree=SHA256_EMPTY_TREE if object_format == "sha256" else EMPTY_TREE,
+    )

@@ -12,6 +12,7 @@ from operator import attrgetter
 from typing import Any, Literal, NamedTuple, cast, overload
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+SHA256_EMPTY_TREE = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
 
 Origin = Literal[" ", "+", "-"]
 Status = Literal["added", "modified", "deleted", "renamed", "copied", "type-changed"]

@@ -97,6 +97,20 @@ def test_root_commit_is_diffed_against_the_empty_tree(fixture_repo: RepoFactory)
     assert {entry["status"] for entry in manifest["files"]} == {"added"}
 
 
+def test_a_sha256_repository_s_root_commit(tmp_path: Path) -> None:
+    """Found by an adversarial review: the empty tree was SHA-1's, which a SHA-256
+    repository has not (git failed, exit 3)."""
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "--quiet", "--object-format=sha256", str(repo))
+    (repo / "app.py").write_text("print(1)\n")
+    git(repo, "add", "app.py")
+    git(repo, "commit", "--quiet", "-m", "Start")
+    manifest = manifest_of("--repo", repo, "HEAD")
+    assert [(entry["path"], entry["status"]) for entry in manifest["files"]] == [
+        ("app.py", "added")
+    ]
+
+
 @pytest.mark.parametrize(
     "spec",
     [
