@@ -705,20 +705,43 @@ class ObjectReader:
                 self._git = _Process(self._repo, "cat-file", "--batch", stdin=True)
             stdin = self._git.process.stdin
             assert stdin is not None
-            stdin.write(b"".join(lines))
-            stdin.flush()
+            try:
+                stdin.write(b"".join(lines))
+                stdin.flush()
+            except BrokenPipeError:
+                raise self._stopped() from None
             found += [self._answer() for _ in lines]
             start += len(lines)
         return found
 
     def _answer(self) -> GitObject | None:
         assert self._git is not None
-        fields = self._git.stdout.readline().split()
+        line = self._git.stdout.readline()
+        if not line:
+            raise self._stopped()
+        fields = line.split()
         if len(fields) != 3 or not fields[2].isdigit() or fields[1] not in _OBJECT_TYPES:
             return None  # "NAME missing", "NAME ambiguous"
         size = int(fields[2])
         data = self._git.stdout.read(size + 1)  # the content, then "\n"
         return GitObject(fields[0].decode("ascii"), fields[1].decode("ascii"), data[:size])
+
+    def _stopped(self) -> UserError:
+        """git's batch ended before it answered: why, as one line (found by an
+        adversarial review: a partial clone's missing blob, which git may not fetch,
+        stopped it, and the next question was an internal error)."""
+        assert self._git is not None
+        git, self._git = self._git, None
+        try:
+            git.finish(dict)
+        except UserError as error:
+            return UserError(
+                error.message,
+                status=Exit.RANGE,
+                hint="a partial clone or a damaged mirror cannot be reviewed; fetch the range "
+                "in full",
+            )
+        return UserError("git cat-file --batch ended before it answered", status=Exit.INTERNAL)
 
     def _lookup_alone(self, name: str) -> GitObject | None:
         found = self._repo._git(

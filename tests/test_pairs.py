@@ -104,3 +104,37 @@ def test_attributes_outside_the_range_change_no_hunk(
     assert "Binary files" in git(repo, "diff", "v1", "v2", "--", "README.md")
     ours = [comparable(c) for c in our_changes(repo, "v1", "v2", copies=True)]
     assert ours == expected
+
+
+def test_a_partial_clone_missing_a_blob_outside_the_changes(tmp_path: Path) -> None:
+    """Found by an adversarial review: the base's `.gitreview.yml` not fetched, git's
+    batch stopped (it may not fetch it) and the next question to it was an internal
+    error. Now one line, exit 3."""
+    source = tmp_path / "src"
+    git(tmp_path, "init", "--quiet", str(source))
+    git(source, "config", "uploadpack.allowFilter", "true")
+    (source / ".gitreview.yml").write_text("fail_on: warning\n")
+    (source / "README.md").write_text("# T\n\ntext\n")
+    git(source, "add", "--all")
+    git(source, "commit", "--quiet", "-m", "base")
+    (source / "README.md").write_text("# T\n\nmore text\n")
+    git(source, "commit", "--quiet", "--all", "-m", "head")
+    clone = tmp_path / "partial"
+    git(
+        tmp_path,
+        "clone",
+        "--quiet",
+        "--filter=blob:none",
+        "--no-checkout",
+        f"file://{source}",
+        str(clone),
+    )
+    for side in ("HEAD", "HEAD~1"):
+        git(clone, "cat-file", "-p", f"{side}:README.md")  # the range's blobs only
+    result = run("--repo", clone, "HEAD", "--no-cache")
+    assert (result.status, result.stdout) == (3, "")
+    assert result.stderr.startswith("git review-manifest: error: git failed: ")
+    assert result.stderr.endswith(
+        "(hint: a partial clone or a damaged mirror cannot be reviewed; fetch the range in full)\n"
+    )
+    assert result.stderr.count("\n") == 1
