@@ -53,36 +53,62 @@ _REGISTRIES = (
     *("repo.hex.pm", "hex.pm", "cdn.cocoapods.org", "github.com/CocoaPods/Specs"),
     *("api.nuget.org", "proxy.golang.org"),
 )
-_REGISTRIES_OF = {"composer.lock": ("api.github.com/repos", "codeload.github.com", "github.com")}
-# A URL (`https://`, `git+ssh://`, Cargo's `registry+https://`) or git's `git@host:path`.
-_URL = r"""((?:[a-z][a-z0-9+.-]*://|git@)[^\s"'<>()\[\]{},;]+)"""
+# Each ecosystem's lock files name its own registries only (found by an adversarial
+# review: npm installs a tarball from PyPI's files or a fork's GitHub archive, which
+# anyone can put there); composer installs packages from GitHub's archives besides.
+_NPM = ("registry.npmjs.org", "registry.yarnpkg.com")
+_PYPI = ("pypi.org", "files.pythonhosted.org")
+_REGISTRIES_OF = {
+    **dict.fromkeys(
+        ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock"),
+        _NPM,
+    ),
+    **dict.fromkeys(("poetry.lock", "pdm.lock", "uv.lock", "Pipfile.lock"), _PYPI),
+    "Cargo.lock": _REGISTRIES[4:8],
+    "Gemfile.lock": ("rubygems.org", "index.rubygems.org"),
+    "composer.lock": (
+        *("repo.packagist.org", "packagist.org"),
+        *("api.github.com/repos", "codeload.github.com", "github.com"),
+    ),
+    "mix.lock": ("repo.hex.pm", "hex.pm"),
+    "Podfile.lock": ("cdn.cocoapods.org", "github.com/CocoaPods/Specs"),
+}
+# A URL (`https://`, `git+ssh://`, Cargo's `registry+https://`, any case), git's
+# `git@host:path`, or one without its scheme (`//host/path`: pnpm fetches it from the
+# registry's scheme; found by an adversarial review).
+_URL = r"""((?:(?i:[a-z][a-z0-9+.-]*:)?//|git@)[^\s"'<>()\[\]{},;]+)"""
 # Where each lock file says a package comes from: the URL after the key that names
 # its source (not a `funding` or `homepage` link). composer's sources are archives or
 # repositories. Lock files not listed name no URL (go.sum) or are not read here. Kept
 # as text and compiled when a lock file is read: not at every run's start (issue 12).
-_SOURCES = {
-    name: pattern + r"""\s*["']?\s*""" + _URL
+_SOURCE_KEYS = {
+    name: pattern
     for names, pattern in (
-        (("package-lock.json", "npm-shrinkwrap.json"), r'"resolved":'),
+        (("package-lock.json", "npm-shrinkwrap.json"), r'"resolved"\s*:'),
         # bun's text lock file: `"lodash": ["lodash@4.17.21", "REGISTRY", {...}, "sha512-"]`,
         # its registry "" for the default one (found by an adversarial review).
-        (("bun.lock",), r'(?:"resolved":|\[\s*"[^"]*",)'),
+        (("bun.lock",), r'(?:"resolved"\s*:|\[\s*"[^"]*"\s*,)'),
         # Yarn 2+ names a package's source in its `resolution` (`left-pad@npm:1.3.0`).
         (("yarn.lock",), r"\b(?:resolved:?|resolution:\s*\"?@?[^@\"\s]+@)"),
         (("pnpm-lock.yaml",), r"\b(?:tarball|repo):"),
-        (("Cargo.lock",), r"\bsource\s*="),
-        (("poetry.lock", "pdm.lock"), r"\burl\s*="),
-        (("uv.lock",), r"\b(?:registry|git|url)\s*="),
-        (("Pipfile.lock",), r'"(?:url|git|file)":'),
+        (("Cargo.lock",), r'(?:\bsource|"source")\s*='),
+        (("poetry.lock", "pdm.lock"), r'(?:\burl|"url")\s*='),
+        (("uv.lock",), r'(?:\b(?:registry|git|url)|"(?:registry|git|url)")\s*='),
+        (("Pipfile.lock",), r'"(?:url|git|file)"\s*:'),
         (("Gemfile.lock",), r"\bremote:"),
-        (("flake.lock",), r'"url":'),
+        (("flake.lock",), r'"url"\s*:'),
         (("mix.lock",), r":git,"),
         # The lock file is YAML (`:git: https://...`); the Podfile is Ruby (`:git =>`).
         (("Podfile.lock",), r":(?:git|http|podspec)(?:\s*=>|:)"),
-        (("composer.lock",), r'"url":'),
+        (("composer.lock",), r'"url"\s*:'),
     )
     for name in names
 }
+_QUOTE = r"""\s*(?:["']{1,3})?\s*"""  # TOML's `url = """...` too
+_SOURCES = {name: key + _QUOTE + _URL for name, key in _SOURCE_KEYS.items()}
+# Registries that are git repositories: their own URL only, not an archive of a fork's
+# commit GitHub serves under it (found by an adversarial review).
+_EXACT = frozenset({"github.com/rust-lang/crates.io-index", "github.com/CocoaPods/Specs"})
 
 
 def is_lock_file(path: str) -> bool:
@@ -102,24 +128,24 @@ def outside_sources(
     packages = _composer_packages(text) if name == "composer.lock" and text else None
     urls = None if packages is None else {url for found in packages.values() for url in found}
     sources = re.compile(_SOURCES[name])
-    allowed = (*_REGISTRIES, *_REGISTRIES_OF.get(name, ()))
-    added = list(added)
+    allowed = _REGISTRIES_OF.get(name, _REGISTRIES)
+    added = [(number, _plain(line)) for number, line in added]
     if name in _NAMED_ELSEWHERE:
         yield from _named_elsewhere(added, *_NAMED_ELSEWHERE[name])
     found: dict[str, list[int]] = {}  # a server -> the added lines naming it
     said: dict[str, str] = {}  # a server -> its message
-    for number, text in added:
-        for url in sources.findall(text):
+    for number, line in _with_split_values(name, added, text):
+        for url in sources.findall(line):
             if urls is not None and url not in urls:
                 continue  # a package's funding or support link, no source
             where, scheme, insecure = _where(url)
             if where is None:
                 continue
             host = where.split("/")[0]
-            shown = _shown(f"{scheme}://{where}")
+            shown = _shown(f"{scheme}:{'//'}{where}" if scheme else f"//{where}")
             if insecure:
                 key, message = f"http://{host}", f"fetches packages over plain http: {shown}"
-            elif not any(where == one or where.startswith(one + "/") for one in allowed):
+            elif not _registry(where, allowed):
                 key, message = host, f"fetches packages from {host}, no public registry: {shown}"
             else:
                 continue
@@ -131,6 +157,47 @@ def outside_sources(
         others = len(lines) - 1
         more = f" (and {others} more added line{'s' if others > 1 else ''})" if others else ""
         yield lines[0], said[key] + more, len(lines)
+
+
+def _registry(where: str, allowed: tuple[str, ...]) -> bool:
+    """Whether a source's host and path is one of the registries `allowed`."""
+    for one in allowed:
+        if one in _EXACT:
+            if where.removesuffix("/").removesuffix(".git") == one:
+                return True
+        elif where == one or where.startswith(one + "/"):
+            return True
+    return False
+
+
+_ESCAPED = lazy_compile(r"\\/|\\u[0-9A-Fa-f]{4}")
+
+
+def _plain(line: str) -> str:
+    """A lock file's line as the tools read its values: JSON's escapes decoded (found
+    by an adversarial review: `https:\\/\\/evil.example`, `"resol\\u0076ed"`)."""
+    if "\\" not in line:
+        return line
+    return _ESCAPED.sub(
+        lambda escape: "/" if escape[0] == "\\/" else chr(int(escape[0][2:], 16)), line
+    )
+
+
+def _with_split_values(
+    name: str, added: list[tuple[int, str]], text: str | None
+) -> Iterator[tuple[int, str]]:
+    """The added lines, each with its source's key from the line above or its value
+    from the line below when a formatter put them apart (`"resolved":` then the URL
+    on a line of its own: found by an adversarial review)."""
+    head = text.split("\n") if text is not None else None
+    ends = re.compile(f"(?:{_SOURCE_KEYS[name]}){_QUOTE}$")
+    for number, line in added:
+        if head is not None and 0 < number <= len(head):
+            if number >= 2 and ends.search(_plain(head[number - 2]).rstrip("\r")):
+                line = f"{_plain(head[number - 2]).rstrip()} {line}"
+            if number < len(head) and ends.search(line.rstrip("\r")):
+                line = f"{line.rstrip()} {_plain(head[number])}"
+        yield number, line
 
 
 def moved_packages(
@@ -346,13 +413,21 @@ def _where(url: str) -> tuple[str | None, str, bool]:
     if url.startswith("git@"):
         host, _, rest = url[len("git@") :].partition(":")
         return f"{host.lower()}/{rest}", "ssh", False
-    scheme, _, rest = url.partition("://")
+    scheme, _, rest = url.partition("//")
+    scheme = scheme.removesuffix(":").lower()
     insecure = scheme.split("+")[-1] == "http"
-    authority, _, rest = rest.partition("/")
+    # The authority ends at the first `/`, `?`, `#` or `\` (which browsers and Node
+    # read as `/`): `https://evil.example?@registry.npmjs.org/...` is evil.example's
+    # (found by an adversarial review).
+    cut = _AUTHORITY_END.search(rest)
+    authority, rest = (rest[: cut.start()], rest[cut.end() :]) if cut else (rest, "")
     host = authority.rpartition("@")[2].partition(":")[0].lower()
     if not host:
         return None, scheme, False
     return f"{host}/{rest.partition('?')[0].partition('#')[0]}", scheme, insecure
+
+
+_AUTHORITY_END = lazy_compile(r"[/?#\\]")
 
 
 def _shown(where: str) -> str:

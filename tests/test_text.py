@@ -351,6 +351,56 @@ def test_lock_files_name_their_sources_in_their_own_words(
     assert found and server in found[0][1], found
 
 
+# Found by an eleventh adversarial review: what npm, uv and pnpm read as the attacker's
+# server, in other spellings than the plain one, and other ecosystems' registries.
+EVIL = "https://evil.example/lodash-4.17.21.tgz"
+SPELLINGS = [
+    ("package-lock.json", '      "resolved": "https:\\/\\/evil.example\\/lodash-4.17.21.tgz",'),
+    ("package-lock.json", '      "resol\\u0076ed": "https://evil.example/lodash-4.17.21.tgz",'),
+    ("package-lock.json", '      "resolved" : "https://evil.example/lodash-4.17.21.tgz",'),
+    ("package-lock.json", '      "resolved": "HTTPS://evil.example/lodash-4.17.21.tgz",'),
+    ("package-lock.json", '      "resolved": "https\\u003a//evil.example/lodash-4.17.21.tgz",'),
+    ("package-lock.json", '      "resolved":\n        "https://evil.example/lodash-4.17.21.tgz",'),
+    ("package-lock.json", '      "resolved": "https://evil.example?@registry.npmjs.org/x.tgz",'),
+    ("package-lock.json", '      "resolved": "https://evil.example#@registry.npmjs.org/x.tgz",'),
+    ("package-lock.json", '      "resolved": "https://evil.example\\\\@registry.npmjs.org/x.tgz",'),
+    ("uv.lock", 'url = """https://evil.example/idna-3.7-py3-none-any.whl"""'),
+    ("uv.lock", '"url" = "https://evil.example/idna-3.7-py3-none-any.whl"'),
+    ("pnpm-lock.yaml", "    resolution: {tarball: //evil.example/is-number-7.0.0.tgz}"),
+]
+ELSEWHERE = [
+    (
+        "package-lock.json",
+        '"resolved": "https://files.pythonhosted.org/packages/a/b/evil-1.0.tgz",',
+    ),
+    (
+        "package-lock.json",
+        '"resolved": "https://github.com/rust-lang/crates.io-index/archive/a.tgz",',
+    ),
+    ("Cargo.lock", 'source = "registry+https://github.com/rust-lang/crates.io-index/archive/a"'),
+]
+
+
+@pytest.mark.parametrize(("name", "lines"), SPELLINGS + ELSEWHERE)
+def test_a_lock_file_s_source_in_any_spelling(name: str, lines: str) -> None:
+    server = "evil.example" if (name, lines) in SPELLINGS else lines.split("/")[2]
+    numbered = list(enumerate(lines.split("\n"), 1))
+    found = list(lockfiles.outside_sources(name, numbered, lines))
+    assert found and f"from {server}, no public registry" in found[0][1], found
+
+
+@pytest.mark.parametrize(
+    ("name", "line"),
+    [
+        ("Cargo.lock", 'source = "registry+https://github.com/rust-lang/crates.io-index"'),
+        ("package-lock.json", '"resolved": "https://registry.npmjs.org/a/-/a-1.0.0.tgz",'),
+        ("uv.lock", 'url = "https://files.pythonhosted.org/packages/a/b/idna-3.7.whl"'),
+    ],
+)
+def test_a_lock_file_s_own_registry_is_no_finding(name: str, line: str) -> None:
+    assert list(lockfiles.outside_sources(name, [(1, line)], line)) == []
+
+
 def test_a_composer_package_taken_from_another_github_repository() -> None:
     """Found by a tenth adversarial review: composer installs from GitHub's archives, so
     any owner there passed, and symfony/console could come from a fork."""
