@@ -35,9 +35,14 @@ if TYPE_CHECKING:
 
     from gitreview.page_index import PageIndex
 
-# Variables git itself needs to run; every other GIT_* variable is dropped.
+# Variables git itself needs to run, and the user's own (`git -c`, where git stops
+# looking for a repository: found by an adversarial review, `git -c safe.directory=...
+# review-manifest` was refused where git ran); every other GIT_* variable is dropped.
 _KEPT_GIT_VARIABLES = frozenset(
     {
+        "GIT_CONFIG_PARAMETERS",
+        "GIT_CEILING_DIRECTORIES",
+        "GIT_DISCOVERY_ACROSS_FILESYSTEM",
         "GIT_EXEC_PATH",
         "GIT_SSH",
         "GIT_SSH_COMMAND",

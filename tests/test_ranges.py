@@ -156,6 +156,25 @@ def test_repository_is_found_from_a_subfolder(
     assert manifest_of("root")["range"]["head"] == commit_id(repo, "root")
 
 
+def test_git_s_own_variables_of_where_and_how_to_look_are_kept(
+    fixture_repo: RepoFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by an adversarial review: gitreview found a repository above the ceiling
+    git stops at, and dropped the user's `git -c` settings."""
+    repo = fixture_repo("branches")
+    subfolder = repo / "docs"
+    subfolder.mkdir(exist_ok=True)
+    monkeypatch.chdir(subfolder)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(repo))
+    result = run("root")
+    assert result.status == 3
+    assert "not a git repository" in result.stderr
+    from gitreview.git import no_git_env
+
+    monkeypatch.setenv("GIT_CONFIG_PARAMETERS", "'safe.directory'='*'")
+    assert no_git_env()["GIT_CONFIG_PARAMETERS"] == "'safe.directory'='*'"
+
+
 def clone_with_upstream(source: Path, tmp_path: Path, *, clone_args: tuple[str, ...] = ()) -> Path:
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "--quiet", *clone_args, source.as_uri(), str(clone))
