@@ -13,6 +13,7 @@ from typing import Literal, NamedTuple
 
 from gitreview.analyze.base import Rule
 from gitreview.config import CONFIG_FILE, Config
+from gitreview.generated_header import is_generated_header
 from gitreview.model import FileChange, Finding
 
 CONFIG_CHANGED = Rule(
@@ -40,12 +41,19 @@ INSTRUCTIONS_CHANGED = Rule(
     "warning",
     "the range changes a reviewer role's instructions file the configuration names",
 )
+GENERATED_HEADER = Rule(
+    "trust/generated-header",
+    "warning",
+    "the range gives a file it did not add a header saying it is generated: once merged,"
+    " changes to it are classified generated and skipped by reviewers",
+)
 RULES: tuple[Rule, ...] = (
     CONFIG_CHANGED,
     CONFIG_INVALID,
     ATTRIBUTES_CHANGED,
     SCHEMA_CHANGED,
     INSTRUCTIONS_CHANGED,
+    GENERATED_HEADER,
 )
 
 # The significant reason of a hunk in one of these files.
@@ -102,6 +110,23 @@ def findings(
         rule = CONFIG_INVALID
         found.append(Finding(rule.id, rule.severity, change.path, None, problem))
     return found
+
+
+def generated_header(change: FileChange, old: str | None, new: str | None) -> list[Finding]:
+    """A file the range did not add that gains a header saying it is generated (found
+    by an adversarial review): this range's review reads the line as any other, but
+    from its merge on, every change to the file is `generated` and no reviewer reads
+    it, as a `linguist-generated` the range set would make it."""
+    if change.status in ("added", "copied") or old is None or new is None:
+        return []
+    if not is_generated_header(new) or is_generated_header(old):
+        return []
+    rule = GENERATED_HEADER
+    message = (
+        f"{change.path} now starts with a header saying it is generated: once this range "
+        "is merged, changes to it are classified generated and reach no reviewer"
+    )
+    return [Finding(rule.id, rule.severity, change.path, 1, message)]
 
 
 def _message(rule: Rule, change: FileChange, origin: Origin) -> str:
