@@ -293,6 +293,7 @@ def prove(
         problem = config_problem(change, terms.origin)
         own = trust.findings(change, settings, terms.origin, problem)
         own += trust.generated_header(change, analysis.old_text, analysis.new_text)
+        own += trust.link_to_unread(change, settings)
         findings = apply_rule_settings((*analysis.report.findings, *own), settings)
         facts = FileFacts(change, kind, analysis, settings, at_head, at_base, findings, index)
         verdict = classify(facts)

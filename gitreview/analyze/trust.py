@@ -9,8 +9,10 @@ trivial.
 
 from __future__ import annotations
 
+import posixpath
 from typing import Literal, NamedTuple
 
+from gitreview import globs
 from gitreview.analyze.base import Rule
 from gitreview.config import CONFIG_FILE, Config
 from gitreview.generated_header import is_generated_header
@@ -47,6 +49,12 @@ GENERATED_HEADER = Rule(
     "the range gives a file it did not add a header saying it is generated: once merged,"
     " changes to it are classified generated and skipped by reviewers",
 )
+LINK_TO_UNREAD = Rule(
+    "trust/link-to-unread",
+    "warning",
+    "a symbolic link the range adds or changes points into a path the configuration keeps"
+    " from reviewers (generated, ignore): what runs through it no reviewer reads",
+)
 RULES: tuple[Rule, ...] = (
     CONFIG_CHANGED,
     CONFIG_INVALID,
@@ -54,6 +62,7 @@ RULES: tuple[Rule, ...] = (
     SCHEMA_CHANGED,
     INSTRUCTIONS_CHANGED,
     GENERATED_HEADER,
+    LINK_TO_UNREAD,
 )
 
 # The significant reason of a hunk in one of these files.
@@ -127,6 +136,28 @@ def generated_header(change: FileChange, old: str | None, new: str | None) -> li
         "is merged, changes to it are classified generated and reach no reviewer"
     )
     return [Finding(rule.id, rule.severity, change.path, 1, message)]
+
+
+def link_to_unread(change: FileChange, config: Config) -> list[Finding]:
+    """A link the range points into a `generated` or `ignore` glob from a path outside
+    it (found by an adversarial review: `src/auth.py` made a link to a new
+    `dist/auth.py` holding the code, which was `generated`: the code ran as
+    `src/auth.py` and no reviewer read it)."""
+    if not change.is_symlink or change.new_data is None or change.status == "deleted":
+        return []
+    folder = posixpath.dirname(change.path)
+    target = posixpath.normpath(
+        posixpath.join(folder, change.new_data.decode("utf-8", "surrogateescape"))
+    )
+    for patterns, key in ((config.generated, "generated"), (config.ignore, "ignore")):
+        if globs.match_any(patterns, target) and not globs.match_any(patterns, change.path):
+            rule = LINK_TO_UNREAD
+            message = (
+                f"{change.path} links to {target}, which matches a configured {key} glob: "
+                "what runs through the link no reviewer reads there"
+            )
+            return [Finding(rule.id, rule.severity, change.path, None, message)]
+    return []
 
 
 def _message(rule: Rule, change: FileChange, origin: Origin) -> str:
