@@ -587,7 +587,7 @@ def test_git_reads_no_attributes_from_a_tree(tmp_path: Path, where: str) -> None
     (git 2.42 and later). On an older git neither happens, and this passes as is."""
     import subprocess
 
-    from gitreview.git import isolated_command, isolated_env
+    from gitreview.git import isolated_command, isolated_env, open_repository
 
     repo = new_repo(tmp_path)
     commit(repo, ".gitattributes", "*.py -diff\n", "Hide the code")
@@ -597,7 +597,7 @@ def test_git_reads_no_attributes_from_a_tree(tmp_path: Path, where: str) -> None
     else:
         git(repo, "config", "attr.tree", "HEAD")
         git_dir = str(repo / ".git")
-    asked = isolated_command(git_dir, "check-attr", "diff", "--", "app.py")
+    asked = isolated_command(open_repository(git_dir), "check-attr", "diff", "--", "app.py")
     found = subprocess.run(
         asked, env=isolated_env(git_dir), cwd=git_dir, capture_output=True, check=True
     )
