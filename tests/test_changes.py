@@ -622,6 +622,38 @@ def test_a_relative_link_moved_to_another_folder_names_another_file(
     assert entry["reasons"] == reasons
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "content", "classification"),
+    [
+        ("app/billing/tax.py", "app/shipping/tax.py", "from .config import RATE\n", "significant"),
+        ("lib/v1/guard.js", "lib/v2/guard.js", 'const auth = require("./auth");\n', "significant"),
+        ("src/a/check.c", "src/b/check.c", '#include "limits.h"\nint n = LIMIT;\n', "significant"),
+        ("src/a/lib.rs", "src/b/lib.rs", "mod parser;\n", "significant"),
+        ("app/billing/tax.py", "app/tax.py", "import json\nRATE = 0.2\n", "trivial"),
+        ("app/billing/tax.py", "app/billing/vat.py", "from .config import RATE\n", "trivial"),
+        ("src/a/check.c", "src/b/check.c", "#include <limits.h>\n", "trivial"),
+    ],
+)
+def test_a_file_moved_to_another_folder_reads_its_relative_names_there(
+    tmp_path: Path, old: str, new: str, content: str, classification: str
+) -> None:
+    """Found by an adversarial review: moved byte for byte beside another `config.py`,
+    `auth.js`, `limits.h`, the file's relative names read other files, and the
+    rename was `renamed`; the same folder, or no relative name, is still trivial."""
+    repo = tmp_path / "repo"
+    (repo / posixpath.dirname(old)).mkdir(parents=True)
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    (repo / old).write_text(content)
+    git(repo, "add", "-A")
+    git(repo, "commit", "--quiet", "-m", "Add")
+    (repo / posixpath.dirname(new)).mkdir(parents=True, exist_ok=True)
+    git(repo, "mv", old, new)
+    git(repo, "commit", "--quiet", "-m", "Move")
+    [entry] = manifest_of("--repo", repo, "HEAD")["files"]
+    assert (entry["status"], entry["classification"]) == ("renamed", classification), entry
+    assert entry["reasons"] == (["path-role"] if classification == "significant" else ["renamed"])
+
+
 def test_what_changed_of_a_file_besides_its_lines_is_in_its_reasons_and_brief(
     tmp_path: Path,
 ) -> None:

@@ -276,6 +276,9 @@ def _role_change(change: FileChange) -> tuple[str, str] | None:
             "path-role",
             "a link with a relative target went to another folder: it names another file",
         )
+    moved = renames.references_moved(change)
+    if moved is not None:
+        return "path-role", moved
     return renames.path_role_change(change.old_path, change.path, copied=copied)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -199,7 +200,7 @@ def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
     copied = change.status == "copied"
     if path_role_change(change.old_path or change.path, change.path, copied=copied) is not None:
         return None  # ci.yml -> ci.yml.disabled switches CI off: a person decides
-    if link_moved(change):
+    if link_moved(change) or references_moved(change) is not None:
         return None
     reason = "renamed" if change.status == "renamed" else "copied"
     evidence = f"{change.old_path} and {change.path} are the same blob ({change.new_oid})"
@@ -230,6 +231,52 @@ def link_moved(change: FileChange) -> bool:
     name = target.decode("utf-8", "surrogateescape")
     was = posixpath.normpath(posixpath.join(posixpath.dirname(old_path), name))
     return was != posixpath.normpath(posixpath.join(posixpath.dirname(change.path), name))
+
+
+def references_moved(change: FileChange) -> str | None:
+    """How a file moved to another folder names other files by paths relative to its
+    own folder, which now resolve from another one (found by an adversarial review:
+    `from .config import RATE`, `require("./auth")` and `#include "limits.h"` read
+    another folder's file, its content unchanged); None when it names none, or its
+    folder is the same. Without the content in hand: maybe."""
+    old_path = change.old_path or change.path
+    if posixpath.dirname(old_path) == posixpath.dirname(change.path):
+        return None
+    pattern = _RELATIVE_REFERENCE.get(posixpath.splitext(change.path)[1].lower())
+    if pattern is None:
+        return None
+    if change.new_data is None:
+        return "it may name files by paths relative to its folder, which moved"
+    text = change.new_data.decode("utf-8", "replace")
+    found = pattern.search(text)
+    if found is None:
+        return None
+    start = text.rfind("\n", 0, found.start()) + 1
+    end = text.find("\n", found.end())
+    line = " ".join(text[start : end if end >= 0 else len(text)].split())
+    named = line if len(line) <= 60 else line[:57] + "..."
+    return f"it names a file by a path relative to its folder (`{named}`), now read from another"
+
+
+# What names a file relative to the naming file's folder, by language: Python's
+# relative imports, JavaScript's and TypeScript's `./` and `../` specifiers, C's quoted
+# includes (looked for beside the file first), Rust's `mod name;` and `include_*!`.
+_JS_RELATIVE = lazy_compile(
+    r"""(?:\bfrom|\bimport|\brequire\s*\(|\bimport\s*\()\s*['"`]\.\.?/"""
+)
+_C_RELATIVE = lazy_compile(r'^[ \t]*#[ \t]*(?:include|import)[ \t]*"', re.MULTILINE)
+_RELATIVE_REFERENCE = {
+    **dict.fromkeys((".py", ".pyi"), lazy_compile(r"^[ \t]*from[ \t]+\.", re.MULTILINE)),
+    **dict.fromkeys(
+        (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte"),
+        _JS_RELATIVE,
+    ),
+    **dict.fromkeys((".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".m", ".mm"), _C_RELATIVE),
+    ".rs": lazy_compile(
+        r"^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+\w+[ \t]*;|\binclude(?:_str|_bytes)?!",
+        re.MULTILINE,
+    ),
+}
 
 
 def path_role_change(
