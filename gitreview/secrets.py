@@ -77,13 +77,16 @@ TOKEN_KINDS: tuple[SecretKind, ...] = (
     _kind(
         "gitlab-token",
         "GitLab token",
-        r"\bgl(?:pat|dt|ptt|rt|soat)-[A-Za-z0-9_-]{20,64}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9})?"
+        r"\bgl(?:pat|dt|ptt|rt|soat|agent)-[A-Za-z0-9_-]{20,64}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9})?"
         r"(?![A-Za-z0-9_-])",
     ),
     _kind(
         "slack-token",
         "Slack token",
+        # Rotating tokens and their refresh tokens too (`xoxe.xoxp-1-...`, `xoxe-1-...`:
+        # found by an adversarial review).
         r"\b(?:xox[abposr]-(?:[0-9]{8,13}-){1,3}[A-Za-z0-9]{24,64}"
+        r"|xoxe(?:\.xox[abposr])?-[0-9]-[A-Za-z0-9-]{40,400}"
         r"|xapp-[0-9]-[A-Z0-9]{8,12}-[0-9]{10,13}-[a-f0-9]{64})(?![A-Za-z0-9-])",
     ),
     _kind(
@@ -110,6 +113,18 @@ TOKEN_KINDS: tuple[SecretKind, ...] = (
         "OpenAI API key",
         r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,200}T3BlbkFJ[A-Za-z0-9_-]{16,200}",
     ),
+    # Found by an adversarial review: an age identity, an Azure storage account's key in
+    # its connection string.
+    _kind(
+        "age-secret-key",
+        "age secret key",
+        r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}(?![A-Z0-9])",
+    ),
+    _kind(
+        "azure-storage-key",
+        "Azure storage account key",
+        r"AccountKey=(?P<value>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])",
+    ),
     _kind(
         "anthropic-key",
         "Anthropic API key",
@@ -124,7 +139,8 @@ TOKEN_KINDS: tuple[SecretKind, ...] = (
 _TOKEN_LITERALS = (
     *("AKIA", "ASIA", "ABIA", "ACCA", "AIza"),  # AWS access key ids, Google API keys
     *("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-    *("glpat-", "gldt-", "glptt-", "glrt-", "glsoat-"),
+    *("glpat-", "gldt-", "glptt-", "glrt-", "glsoat-", "glagent-"),
+    *("AGE-SECRET-KEY-1", "AccountKey="),
     *("xox", "xapp-"),
     *("k_live_", "npm_", "pypi-AgEIcHlwaS5vcmc", "SG.", "T3BlbkFJ", "sk-ant-"),
 )

@@ -73,6 +73,14 @@ TOKENS = {
         "sk-proj-" + made_up(ALNUM, 24) + "T3BlbkFJ" + made_up(ALNUM, 24),
     ),
     "anthropic-key": ("Anthropic API key", "sk-ant-api03-" + made_up(ALNUM, 93) + "AA"),
+    # Found by an eleventh adversarial review.
+    "slack-rotating": ("Slack token", "xoxe.xoxp-1-" + made_up(ALNUM, 140)),
+    "gitlab-agent": ("GitLab token", "glagent-" + made_up(ALNUM, 50)),
+    "age-secret-key": (
+        "age secret key",
+        "AGE-SECRET-KEY-1" + made_up("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58),
+    ),
+    "azure-storage-key": ("Azure storage account key", "AccountKey=" + made_up(BASE64, 86) + "=="),
 }
 AWS_SECRET = made_up(BASE64, 40)
 

@@ -261,9 +261,7 @@ def references_moved(change: FileChange) -> str | None:
 # What names a file relative to the naming file's folder, by language: Python's
 # relative imports, JavaScript's and TypeScript's `./` and `../` specifiers, C's quoted
 # includes (looked for beside the file first), Rust's `mod name;` and `include_*!`.
-_JS_RELATIVE = lazy_compile(
-    r"""(?:\bfrom|\bimport|\brequire\s*\(|\bimport\s*\()\s*['"`]\.\.?/"""
-)
+_JS_RELATIVE = lazy_compile(r"""(?:\bfrom|\bimport|\brequire\s*\(|\bimport\s*\()\s*['"`]\.\.?/""")
 _C_RELATIVE = lazy_compile(r'^[ \t]*#[ \t]*(?:include|import)[ \t]*"', re.MULTILINE)
 _RELATIVE_REFERENCE = {
     **dict.fromkeys((".py", ".pyi"), lazy_compile(r"^[ \t]*from[ \t]+\.", re.MULTILINE)),
