@@ -836,3 +836,20 @@ def test_a_quoted_key_body_changed_without_its_begin_line(tmp_path: Path) -> Non
     assert secrets.redact("    AbstractSingletonProxyFactoryBeanConfiguration,") == (
         "    AbstractSingletonProxyFactoryBeanConfiguration,"
     )
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le"])  # with its BOM, and without
+def test_a_secret_in_utf16_text_is_reported(tmp_path: Path, encoding: str) -> None:
+    """Found by an adversarial review: Windows PowerShell's UTF-16 script held a token
+    and a key, and the only finding was that git diffs it as binary."""
+    token = TOKENS["github-token"][1]
+    key, _ = private_key()
+    script = f"$Env:DEPLOY_REMOTE = 'origin'\r\n$Env:GH_TOKEN = '{token}'\r\n{key}".replace(
+        "\n", "\r\n"
+    ).replace("\r\r\n", "\r\n")
+    repo = versions_of(tmp_path / "repo", "deploy.ps1", b"", script.encode(encoding))
+    manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
+    assert sorted(f["message"] for f in manifest["findings"] if f["rule"] == "text/secret") == [
+        "GitHub token added (value redacted)",
+        "private key added (value redacted)",
+    ]

@@ -98,10 +98,10 @@ def _binary_lines(subject: Subject) -> Iterator[Finding]:
         return
     if len(old or b"") > subject.config.max_file_bytes:
         old = None  # too large to compare: every line counts as added
-    text = data.decode("utf-8", "replace")
+    text = _decoded(data)
     if not (secrets.may_hold_token(text) or secrets.may_hold_blocks(text) or _OPEN in text):
         return  # the common case: an image, an archive
-    before = set((old or b"").decode("utf-8", "replace").split("\n"))
+    before = set(_decoded(old or b"").split("\n"))
     segment = [(number, line.rstrip("\r")) for number, line in enumerate(text.split("\n"), 1)]
     added = {n: Line("+", None, n, line) for n, line in segment if line not in before}
     yield from _conflict_markers(subject.change.path, segment, added)
@@ -301,6 +301,18 @@ def _text_shown_as_binary(change: FileChange, kind: str) -> str:
     if text_now and old is not None and b"\0" in old[:8000]:
         return f"text where a binary file was, {_UNSHOWN}"
     return ""
+
+
+def _decoded(data: bytes) -> str:
+    """A binary file's bytes as text: UTF-16 where it is that (found by an adversarial
+    review: a token in a UTF-16 PowerShell script was not reported), else UTF-8."""
+    head = data[:8000]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", "replace")
+    found = _UTF16_ASCII.match(head)
+    if found is not None:
+        return data.decode("utf-16-le" if found.group()[1:2] == b"\0" else "utf-16-be", "replace")
+    return data.decode("utf-8", "replace")
 
 
 # Forty characters of ASCII text as UTF-16 without its BOM (a review of the rule).
