@@ -235,15 +235,16 @@ _VALUE_ALONE = lazy_compile(
 # possessive: a `+` ending it is punctuation's too, and a long run of `+` was tried
 # split every way.
 _BODY_LINE = lazy_compile(
-    r"[-+ ]?[ \t]*(?:(?:#|//|\*|;|--|%|[-*][ \t])[ \t]*)?(?:[+.][ \t]*)?[\"'`]?"
+    r"[-+ ]?[ \t]*(?:(?:#|//|\*|;|--|%|>(?:[ \t]*>)*|[-*][ \t])[ \t]*)?(?:[+.][ \t]*)?[\"'`]?"
     r"=?[A-Za-z0-9+/]*+={0,2}[\"'`]?[ \t]*[,;+.\\)\]]*[ \t\r]*"
 )
-_ESCAPES = lazy_compile(r"\\[nr]")
+_ESCAPES = lazy_compile(r"\\+[nr]")  # JSON in a JSON string escapes its `\n` again
 _BASE64_CHARACTER = lazy_compile(r"[A-Za-z0-9+/]")
 # A PEM or PGP armour header (`Proc-Type: 4,ENCRYPTED`, `Version: GnuPG v2`), written
 # as a body line is.
 _PEM_HEADER = lazy_compile(
-    r"[-+ ]?[ \t]*(?:(?:#|//|\*|;|--|%)[ \t]*)?(?:[+.][ \t]*)?[\"'`]?[A-Za-z][A-Za-z0-9-]*: "
+    r"[-+ ]?[ \t]*(?:(?:#|//|\*|;|--|%|>(?:[ \t]*>)*)[ \t]*)?(?:[+.][ \t]*)?[\"'`]?"
+    r"[A-Za-z][A-Za-z0-9-]*: "
 )
 
 
@@ -252,6 +253,14 @@ def is_key_body(line: str) -> bool:
     short), as it is or as a program, a comment or a list writes it. A line of
     code is none, whatever base64 it holds (`os.system(cmd)  # AAAA...`)."""
     return _BODY_LINE.fullmatch(_ESCAPES.sub("", line) if "\\" in line else line) is not None
+
+
+def _one_line_body(text: str) -> bool:
+    """Whether the text between a BEGIN and an END armour on one line is a key's body
+    whose lines were joined with spaces (a `.env` value: found by an adversarial
+    review), or with none."""
+    words = text.split()
+    return bool(words) and all(is_key_body(word) for word in words)
 
 
 def key_blocks(lines: Sequence[str]) -> list[KeyBlock]:
@@ -275,7 +284,8 @@ def key_blocks(lines: Sequence[str]) -> list[KeyBlock]:
         first, last = index, _block_end(lines, index, begin.end())
         parts = [lines[first][begin.end() :], *lines[first + 1 : last + 1]]
         parts = [_KEY_END.split(part, maxsplit=1)[0] for part in parts]
-        if any(_KEY_MATERIAL.search(part) and is_key_body(part) for part in parts):
+        one_line = first == last and _one_line_body(parts[0])
+        if any(_KEY_MATERIAL.search(part) and (one_line or is_key_body(part)) for part in parts):
             blocks.append(KeyBlock(first, last))
         index = last + 1
     return sorted(blocks)
@@ -481,6 +491,7 @@ def _redact_key_line(line: str, first: bool) -> str:
         prefix, start = line[:1], 1
     suffix = line[end.start() :] if end is not None else ""
     middle = line[start : end.start() if end is not None else len(line)]
-    if not _BASE64_CHARACTER.search(_ESCAPES.sub("", middle)) or not is_key_body(middle):
+    body = is_key_body(middle) or (first and end is not None and _one_line_body(middle))
+    if not _BASE64_CHARACTER.search(_ESCAPES.sub("", middle)) or not body:
         return line  # nothing of a key (`    "`), or code within the armour: shown
     return prefix + REDACTED + suffix

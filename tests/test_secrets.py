@@ -513,6 +513,8 @@ def test_documented_placeholders_are_redacted_but_not_reported() -> None:
         "SG." * 80_000,
         "+" * 240_000 + "!",
         "-----BEGIN RSA PRIVATE KEY-----\n" + "+" * 240_000 + "!",  # a key's body line
+        "-----BEGIN RSA PRIVATE KEY-----\n" + "> " * 100_000 + "!",  # quoted as mail is
+        "-----BEGIN A PRIVATE KEY----- " + "QUJD " * 50_000 + "!",  # a body on one line
     ],
 )
 def test_patterns_are_linear_on_long_lines(line: str) -> None:
@@ -853,3 +855,37 @@ def test_a_secret_in_utf16_text_is_reported(tmp_path: Path, encoding: str) -> No
         "GitHub token added (value redacted)",
         "private key added (value redacted)",
     ]
+
+
+@pytest.mark.parametrize(
+    ("path", "written"),
+    [
+        # Found by an adversarial review: the body's lines joined with spaces (a .env
+        # value), quoted as mail is, escaped twice (JSON in a JSON string).
+        ("app.env", lambda key: 'PRIVATE_KEY="' + key.strip().replace("\n", " ") + '"\n'),
+        (
+            "notes.md",
+            lambda key: (
+                "The key from the mail:\n\n" + "".join(f"> {line}\n" for line in key.splitlines())
+            ),
+        ),
+        (
+            "state.json",
+            lambda key: '{"values": "{\\"key\\": \\"' + key.replace("\n", "\\\\n") + '\\"}"}\n',
+        ),
+    ],
+)
+def test_a_key_written_in_other_forms(tmp_path: Path, path: str, written: Any) -> None:
+    key, body = private_key()
+    repo = versions_of(tmp_path / "repo", path, b"{}\n", written(key).encode())
+    manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
+    assert [f["message"] for f in manifest["findings"] if f["rule"] == "text/secret"] == [
+        "private key added (value redacted)"
+    ]
+    handles = [
+        h["handle"] for r in manifest["review"].values() for b in r["batches"] for h in b["handles"]
+    ]
+    outputs = [run("show", "--repo", repo, *handles).stdout, json.dumps(manifest)]
+    outputs += [run_any("--repo", repo, "HEAD", "--format", "brief").stdout]
+    for output in outputs:
+        assert not [line for line in body if line[:16] in output], output
