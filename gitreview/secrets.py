@@ -272,7 +272,7 @@ def key_blocks(lines: Sequence[str]) -> list[KeyBlock]:
     finding. Only a block's body lines are its key: a line of code between the
     armour lines is shown (`redact_lines`)."""
     joined = "\n".join(lines)
-    blocks = _values_named_above(lines) if "ecret" in joined.lower() else []
+    blocks = _values_named_above(lines, joined.lower())
     if _ARMOUR not in joined:
         return blocks  # the common case, at the cost of two searches in C
     index = 0
@@ -291,11 +291,20 @@ def key_blocks(lines: Sequence[str]) -> list[KeyBlock]:
     return sorted(blocks)
 
 
-def _values_named_above(lines: Sequence[str]) -> list[KeyBlock]:
-    """The lines holding a value named at the end of a line above (`_NAMED_AT_END`)."""
-    blocks = []
-    for index, line in enumerate(lines):
-        if "ecret" not in line.lower() or not _NAMED_AT_END.search(line.rstrip("\r")):
+def _values_named_above(lines: Sequence[str], lowered: str) -> list[KeyBlock]:
+    """The lines holding a value named at the end of a line above (`_NAMED_AT_END`).
+    `lowered`: the lines joined, in lower case (only its line breaks are counted: a
+    letter may lower to two); only the lines holding "ecret" are read, found in C."""
+    blocks: list[KeyBlock] = []
+    index, start = 0, 0  # the line `start` is in: counted forward, never again
+    at = lowered.find("ecret")
+    while at >= 0:
+        index += lowered.count("\n", start, at)
+        start = at
+        line = lines[index]
+        end = lowered.find("\n", at)  # the next line's, if any, is looked for next
+        at = -1 if end < 0 else lowered.find("ecret", end)
+        if not _NAMED_AT_END.search(line.rstrip("\r")):
             continue
         below = next((i for i in range(index + 1, len(lines)) if lines[i].strip()), None)
         if below is not None and _VALUE_ALONE.match(lines[below]):
