@@ -302,13 +302,16 @@ def other_packages(
     name = posixpath.basename(path)
     if name not in _TARBALL_NAMES or text is None:
         return
-    added = [(number, line) for number, line in added if "resolved" in line]
+    added = [(number, _plain(line)) for number, line in added]
+    if name == "yarn.lock":
+        yield from _yarn_resolutions(text, added)
+    sources = re.compile(_SOURCES[name])
+    added = [(number, line) for number, line in added if sources.search(line)]
     if not added:
         return
     expected = _TARBALL_NAMES[name](text)
     if expected is None:
         return
-    sources = re.compile(_SOURCES[name])
     for number, line in added:
         for url in sources.findall(line):
             tarball = _tarball(url)
@@ -400,10 +403,64 @@ def _yarn_tarballs(text: str) -> dict[str, set[tuple[str, str]]]:
     return found
 
 
+# pnpm-lock.yaml: a package's key under `packages:` (`  is-number@7.0.0:`, lockfile 6's
+# `  /@scope/a@1.0.0(peer@2):`, quoted or not), and its resolution's tarball.
+_PNPM_KEY = lazy_compile(r"^  ['\"]?/?((?:@[^/@\s'\"]+/)?[^/@\s'\"]+)@([^('\"\s:]+)")
+_PNPM_TARBALL = lazy_compile(r"\btarball:\s*['\"]?([^\s,}'\"]+)")
+
+
+def _pnpm_tarballs(text: str) -> dict[str, set[tuple[str, str]]]:
+    """pnpm-lock.yaml's tarball URLs, each with the package (name, version) whose
+    resolution names it (found by an adversarial review: pnpm installs another
+    package's tarball under the name it was given)."""
+    found: dict[str, set[tuple[str, str]]] = {}
+    owner: tuple[str, str] | None = None
+    for line in text.split("\n"):
+        key = _PNPM_KEY.match(line)
+        if key is not None:
+            owner = (key[1], key[2])
+            continue
+        tarball = _PNPM_TARBALL.search(line) if owner is not None else None
+        if tarball is not None and owner is not None:
+            found.setdefault(tarball[1], set()).add(owner)
+    return found
+
+
+# Yarn 2+: an entry's resolution (`resolution: "left-pad@npm:1.3.0"`).
+_YARN_RESOLUTION = lazy_compile(r'^\s+resolution:\s*"?(@?[^@"\s]+)@npm:([^"\s]+)"?')
+
+
+def _yarn_resolutions(text: str, added: list[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """The added resolutions of a Yarn 2+ lock file that give an entry another package
+    of the registry than its header names (`"is-number@npm:^7.0.0"` resolved as
+    `left-pad@npm:1.3.0`: found by an adversarial review); an alias's header names
+    its package (`"pad@npm:left-pad@^1.3.0"`)."""
+    lines = text.split("\n")
+    for number, line in added:
+        resolution = _YARN_RESOLUTION.match(line)
+        if resolution is None or not 0 < number <= len(lines):
+            continue
+        header = next(
+            (lines[i] for i in range(number - 2, -1, -1) if lines[i][:1] not in ("", " ", "#")),
+            "",
+        )
+        names = set()
+        for spec in header.rstrip(":").split(","):
+            spec = spec.strip().strip('"')
+            if "@npm:" in spec:
+                spec = spec.partition("@npm:")[2] if "@" in spec.partition("@npm:")[2] else spec
+            names.add(spec[: spec.rfind("@")] if spec.rfind("@") > 0 else spec)
+        if names and resolution[1] not in names:
+            package = sorted(names)[0]
+            shown = _shown(f"{resolution[1]}@npm:{resolution[2]}")
+            yield number, f"gives {package} another package of the registry: {shown}"
+
+
 _TARBALL_NAMES = {
     "package-lock.json": _npm_tarballs,
     "npm-shrinkwrap.json": _npm_tarballs,
     "yarn.lock": _yarn_tarballs,
+    "pnpm-lock.yaml": _pnpm_tarballs,
 }
 
 

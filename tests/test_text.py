@@ -234,9 +234,49 @@ def yarn_lock(header: str, version: str, resolved: str) -> str:
     return f'# yarn lockfile v1\n\n\n{header}:\n  version "{version}"\n  resolved "{url}"\n'
 
 
+def pnpm_lock(key: str, tarball: str) -> str:
+    resolution = f"{{integrity: sha512-AAAA==, tarball: https://registry.npmjs.org/{tarball}}}"
+    return (
+        "lockfileVersion: '9.0'\n\npackages:\n\n"
+        f"  {key}:\n    resolution: {resolution}\n    engines: {{node: '>=0.12.0'}}\n"
+    )
+
+
+def berry_lock(header: str, resolution: str) -> str:
+    return (
+        "__metadata:\n  version: 8\n\n"
+        f'"{header}":\n  version: 1.0.0\n  resolution: "{resolution}"\n  linkType: hard\n'
+    )
+
+
 IS_NUMBER = ("node_modules/is-number", "7.0.0", "is-number/-/is-number-7.0.0.tgz")
 LEFT_PAD = "registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz"
 OTHER_TARBALLS = {
+    # Found by an eleventh adversarial review: pnpm and Yarn 2+ install it so too.
+    "pnpm": (
+        "pnpm-lock.yaml",
+        pnpm_lock("is-number@7.0.0", "is-number/-/is-number-7.0.0.tgz"),
+        pnpm_lock("is-number@7.0.0", "left-pad/-/left-pad-1.3.0.tgz"),
+        [f"gives is-number 7.0.0 another package's tarball: {LEFT_PAD}"],
+    ),
+    "pnpm, lockfile 6, a scope, its own tarball": (
+        "pnpm-lock.yaml",
+        pnpm_lock("/@babel/core@7.1.0(supports-color@5.5.0)", "@babel/core/-/core-7.0.0.tgz"),
+        pnpm_lock("/@babel/core@7.1.0(supports-color@5.5.0)", "@babel/core/-/core-7.1.0.tgz"),
+        [],
+    ),
+    "yarn 2": (
+        "yarn.lock",
+        berry_lock("is-number@npm:^7.0.0", "is-number@npm:7.0.0"),
+        berry_lock("is-number@npm:^7.0.0", "left-pad@npm:1.3.0"),
+        ["gives is-number another package of the registry: left-pad@npm:1.3.0"],
+    ),
+    "yarn 2, an alias and a scope": (
+        "yarn.lock",
+        berry_lock("pad@npm:left-pad@^1.2.0, @types/node@npm:^20.0.0", "left-pad@npm:1.2.0"),
+        berry_lock("pad@npm:left-pad@^1.3.0, @types/node@npm:^20.0.0", "left-pad@npm:1.3.0"),
+        [],
+    ),
     "a package given another's tarball on the public registry": (
         "package-lock.json",
         npm_lock(IS_NUMBER),
