@@ -76,7 +76,7 @@ def no_git_env() -> dict[str, str]:
     no command the repository's configuration names run as git reads: a repository
     under review may carry a folder set up as one, with its own (found by adversarial
     reviews). `_SETTINGS` are given as the command line's `-c` would (GIT_CONFIG_COUNT,
-    git 2.31+), after any the user gave."""
+    git 2.31+), and after the user's own `git -c` settings, which git reads last."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -91,6 +91,11 @@ def no_git_env() -> dict[str, str]:
         env[f"GIT_CONFIG_VALUE_{count}"] = value
         count += 1
     env["GIT_CONFIG_COUNT"] = str(count)
+    if env.get("GIT_CONFIG_PARAMETERS"):
+        # git reads the user's `git -c` after GIT_CONFIG_COUNT: ours go after theirs
+        # (a review of the fix: `git -c grep.lineNumber=true` undid it).
+        ours = " ".join(f"'{key}={value}'" for key, value in _SETTINGS)
+        env["GIT_CONFIG_PARAMETERS"] = f"{env['GIT_CONFIG_PARAMETERS']} {ours}"
     # Nor does any git fetch a partial clone's missing object (git 2.44+): that would
     # write to the objects, and reach the remote by the repository's own
     # `core.sshCommand` (found by an adversarial review).

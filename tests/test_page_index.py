@@ -46,8 +46,10 @@ def test_a_names_lead_begins_a_run_of_every_page_that_holds_the_name() -> None:
     assert found > 2000  # the check is not idle
 
 
-@pytest.mark.parametrize("setting", [None, "grep.lineNumber", "grep.column"])
-def test_git_finds_the_runs_python_finds(tmp_path: Path, setting: str | None) -> None:
+@pytest.mark.parametrize("setting", [None, "grep.lineNumber", "grep.column", "-c grep.lineNumber"])
+def test_git_finds_the_runs_python_finds(
+    tmp_path: Path, setting: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The index is made by `git grep -o` and brought up to date by Python: the two
     find the same runs, in pages of any suffix and case, in text git takes for
     binary, past ASCII, with CR line ends; whatever the user's configuration asks
@@ -63,7 +65,10 @@ def test_git_finds_the_runs_python_finds(tmp_path: Path, setting: str | None) ->
         "line\nbreak/é.md": "in a path with a line break: a4.md\n",
     }
     build(repo, pages)
-    if setting is not None:
+    if setting is not None and setting.startswith("-c "):
+        # `git -c` (a review of the fix: read after the settings gitreview gives)
+        monkeypatch.setenv("GIT_CONFIG_PARAMETERS", f"'{setting[3:]}'='true'")
+    elif setting is not None:
         git(repo, "config", setting, "true")
     found = NameRuns(open_repository(str(repo)), "HEAD", NAME_RUN, MARKDOWN_SUFFIXES).result()
     assert found is not None

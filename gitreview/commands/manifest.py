@@ -53,7 +53,7 @@ def run_manifest(
         jobs=jobs,
     )
     if output_format == "brief":
-        pieces = [brief_text(assembled.briefs, role)]
+        pieces = [brief_text(assembled, role)]
     elif output_format == "json":
         pieces = assembled.text  # the manifest's objects are never made
     else:
@@ -204,12 +204,17 @@ def _bytes_of(path: str | Path) -> bytes | None:
         return None  # the run says why, and nothing is kept
 
 
-def brief_text(briefs: dict[str, list[str]], role: str | None) -> str:
+def brief_text(assembled: Assembled, role: str | None) -> str:
     """One role's brief, or every role's in turn."""
+    briefs = assembled.briefs
     if role is None:
         return "\n".join(map("".join, briefs.values()))
     if role not in briefs:
-        known = ", ".join(briefs) or "none: nothing in this range needs review"
+        # The roles the manifest lists (not the default role's brief that says there
+        # is nothing: a review of the fix).
+        known = (
+            ", ".join(assembled.manifest["review"]) or "none: nothing in this range needs review"
+        )
         raise UserError(
             f"no role {role!r} has anything to review in this range (roles with a share: {known})",
             status=Exit.USAGE,

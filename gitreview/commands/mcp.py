@@ -119,7 +119,7 @@ def server(default_repo: str | None) -> MCPServer:
 
         return _answer(
             lambda: (
-                brief_text(review_of_range(where(repo), range, budget=budget)[0].briefs, role),
+                brief_text(review_of_range(where(repo), range, budget=budget)[0], role),
                 [],
             )
         )
