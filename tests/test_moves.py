@@ -1125,6 +1125,15 @@ MOVES: list[tuple[str, dict[str, str], dict[str, str], str]] = [
         {"where.py": _LINE_READER.format(first=_BETA, second=_ALPHA)},
         "significant",
     ),
+    *(
+        (
+            f"a function moved above one that reads its line by {spelled} (a review of the fix)",
+            {"where.py": _LINE_READER.format(first=_ALPHA, second=_BETA).replace(_READ, spelled)},
+            {"where.py": _LINE_READER.format(first=_BETA, second=_ALPHA).replace(_READ, spelled)},
+            "significant",
+        )
+        for spelled in ("inspect.getsourcelines(where)[1]", "where.__code__.co_firstlineno")
+    ),
     (
         "the same move in a module that reads no line number (control)",
         {"where.py": _LINE_READER.format(first=_ALPHA, second=_BETA).replace(_READ, _NOT_READ)},

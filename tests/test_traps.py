@@ -744,6 +744,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "Usage\n=====\n\n- Do not run as root\n   in production.\n#. Install it\n    with pip.\n",
     ),
     (
+        "the gap after an RST auto-enumerator `#)` widened above its continued line",
+        "steps.rst",
+        "Steps\n=====\n\n#) Install it\n   with pip.\n",
+        "Steps\n=====\n\n#)  Install it\n   with pip.\n",
+    ),
+    (
         "a blank line above a line printing __LINE__",
         "line.c",
         '#include <stdio.h>\nint main(void) {\n  printf("line %d\\n", __LINE__);\n}\n',
@@ -764,6 +770,18 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "#define \\\n  show(x) \\\n  #x\nconst char *s = show(a + b);\n",
     ),
     (
+        # A review of the fix: `#x` at a continued line's start, a space after the `\`.
+        # Its argument's spacing past the lines a call is looked for above.
+        "a stringizing macro's `#x` at the start of a continued line",
+        "show.c",
+        "#define show(...) \\ \n#__VA_ARGS__\nconst char *s = show(\n"
+        + "  1,\n" * 33
+        + "  a+b);\n",
+        "#define show(...) \\ \n#__VA_ARGS__\nconst char *s = show(\n"
+        + "  1,\n" * 33
+        + "  a + b);\n",
+    ),
+    (
         "Rust stringify! argument spacing",
         "main.rs",
         'fn main() { println!("{}", stringify!(a+b)); }\n',
@@ -781,6 +799,12 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "user-data.yaml",
         "## template: jinja\n#cloud-config\nruncmd:\n  - echo {{ v1.region }}\n",
         "\n## template: jinja\n#cloud-config\nruncmd:\n  - echo {{ v1.region }}\n",
+    ),
+    (
+        "a blank line before cloud-init's template header in capitals",
+        "user-data.yaml",
+        "## Template: Jinja\n#cloud-config\nruncmd:\n  - echo {{ v1.region }}\n",
+        "\n## Template: Jinja\n#cloud-config\nruncmd:\n  - echo {{ v1.region }}\n",
     ),
     (
         "a carriage return after a shebang",

@@ -367,8 +367,8 @@ _ADOC_HARDBREAKS = lazy_compile(r"(?m)^:hardbreaks(?:-option)?:")
 # A list item, an option or an enumerator: `- x`, `* x`, `• x`, `1. x`, `(a) x`, `iv) x`,
 # `#. x`, AsciiDoc `.. x` and `** x`, callouts `<1> x`.
 LIST_ITEM = lazy_compile(
-    "(?:[-*+\u2022\u2023\u25e6\u2013\u2014]\\S*|"
-    r"\.{1,5}|\*{1,5}|#\.?|\(?(?:\d+|[A-Za-z]|[ivxlcdmIVXLCDM]+)[.):]|<\d+>)"
+    "(?:[-*+\u2022\u2023\u2043\u25e6\u2013\u2014]\\S*|"
+    r"\.{1,5}|\*{1,5}|\(?#[.)]?|\(?(?:\d+|[A-Za-z]|[ivxlcdmIVXLCDM]+)[.):]|<\d+>)"
     r"(?:\s|$)"
 )
 # A reStructuredText option list's option (`-a  Output all.`, `--all`, `/V`): two

@@ -17,7 +17,7 @@ _BUILD_CONSTRAINT = ("//go:build", "// +build")
 # First lines that say how the file is read, only there: a script's `#!`, and
 # cloud-init's `## template: jinja`, which it looks for on line 1 alone (found by an
 # adversarial review: a blank line above it, and the user data was not rendered).
-_FIRST_LINE_SAYS = ("#!", "## template:")
+_FIRST_LINE_SAYS = ("#!", "## template:")  # in any case, as cloud-init reads it
 _CODING = lazy_compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")  # PEP 263
 # Encodings that read the text as gitreview reads it (UTF-8, of which ASCII is part).
 _READ_AS = frozenset({"utf-8", "utf8", "ascii", "us-ascii", "utf-8-sig"})
@@ -37,7 +37,7 @@ def position_matters(facts: FileFacts, hunk: Hunk) -> bool:
             for line in changed
         )
 
-    if any(text.startswith(_FIRST_LINE_SAYS) for text in texts) and touches(1):
+    if any(text[:16].lower().startswith(_FIRST_LINE_SAYS) for text in texts) and touches(1):
         return True
     if facts.kind == "python":
         head = [line for text in texts for line in text.split("\n", 3)[:2]]

@@ -85,12 +85,12 @@ _C_COMMENT = r"/\*(?:[^*\n]|\*+[^*/\n])*\*+/"
 # A line continued (`\` at its end) is one line to the preprocessor: a macro's body
 # goes on below its name, and its name may come below `#define \` (found by an
 # adversarial review).
-_CONTINUED = r"\\\r?\n"
+_CONTINUED = r"\\[ \t]*\r?\n"  # gcc joins a `\` with spaces after it too
 # C and C++ macros that stringize their argument (`#x`), Rust's stringify!.
 # (`%:` is the digraph of `#`.)
 _STRINGIZE = lazy_compile(
     rf"(?:#|%:)(?:[ \t]|{_C_COMMENT}|{_CONTINUED})*define(?:[^\n]|{_CONTINUED})*?"
-    r"(?:[^#\n%]#|[^%\n]%:)[ \t]*[A-Za-z_(]"
+    rf"(?:(?:[^#\n%]|{_CONTINUED})#|(?:[^%\n]|{_CONTINUED})%:)[ \t]*[A-Za-z_(]"
     r"|\bstringify!"
 )
 
@@ -266,7 +266,12 @@ _READS_LINE_NUMBERS = {
     **dict.fromkeys(("c", "cpp"), lazy_compile(rf"{_LINE_NUMBER.pattern}|__builtin_LINE", re.M)),
     "rust": lazy_compile(rf"{_LINE_NUMBER.pattern}|Location::caller|track_caller", re.M),
     "go": lazy_compile(r"runtime\.Caller|^//line ", re.M),
-    "python": lazy_compile(r"currentframe|getframeinfo|inspect\.stack|extract_stack|_getframe"),
+    # Also `from inspect import stack`, a function's first line, a source's lines,
+    # a stack printed (a review of the fix).
+    "python": lazy_compile(
+        r"currentframe|getframeinfo|inspect\.stack|extract_stack|_getframe|\bstack\(\)"
+        r"|co_firstlineno|getsourcelines|getlineno|format_stack|print_stack|walk_stack|f_lineno"
+    ),
     "java": lazy_compile(
         r"(?:Throwable|Exception)\(\)\s*\.getStackTrace|currentThread\(\)\s*\.getStackTrace"
     ),

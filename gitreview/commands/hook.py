@@ -358,10 +358,17 @@ def run_uninstall(*, repo: str | None) -> int:
     target = Path(open_repository(repo).hooks_dir()) / "pre-push"
     if not target.is_file() or MARKER not in target.read_text("utf-8", "replace"):
         raise UserError(f"no gitreview pre-push hook at {target}", status=Exit.USAGE)
-    target.unlink()
     backup = target.with_name(target.name + BACKUP_SUFFIX)
-    if backup.exists():
-        backup.replace(target)
+    try:
+        target.unlink()
+        restored = backup.exists()
+        if restored:
+            backup.replace(target)
+    except OSError as error:  # a folder it cannot write (a review of the fix)
+        raise UserError(
+            f"cannot remove the hook at {target}: {error.strerror}", status=Exit.USAGE
+        ) from None
+    if restored:
         print(f"gitreview: pre-push hook removed; {target} restored", file=sys.stderr)
     else:
         print(f"gitreview: pre-push hook removed from {target}", file=sys.stderr)
