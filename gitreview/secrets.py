@@ -41,9 +41,13 @@ def _kind(id: str, label: str, pattern: str) -> SecretKind:
 
 
 # Where a token may start: at a word's start, or right after an escape whose last
-# character is a letter or digit: percent-encoding (`%22ghp_...`, `%3DAKIA...`) and a
-# string's `\n` or `\t` (found by an adversarial review: no word starts there).
-_START = r"(?:\b|(?<=%[0-9A-Fa-f]{2})|(?<=\\[nrtbfv]))"
+# character is a letter or digit: percent-encoding (`%22ghp_...`, `%3DAKIA...`, twice
+# encoded `%2522` too), a string's `\n`, `\t`, `\u0022`, `\x3D`, `\012`, and
+# quoted-printable `=3D` (found by an adversarial review, and a review of the fix).
+_START = (
+    r"(?:\b|(?<=%[0-9A-Fa-f]{2})|(?<=%25[0-9A-Fa-f]{2})|(?<=\\[nrtbfv0e])|(?<=\\u[0-9A-Fa-f]{4})"
+    r"|(?<=\\x[0-9A-Fa-f]{2})|(?<==[0-9A-F]{2})|(?<=\\[0-7]{3}))"
+)
 
 
 # The AWS secret access key's names: `aws_secret_access_key`, `SecretAccessKey`,
@@ -222,7 +226,12 @@ class KeyBlock(NamedTuple):
 # The AWS secret access key named at the end of a line and given alone on the next
 # line that is not blank (found by an adversarial review): a YAML block scalar
 # (`aws_secret_access_key: >-`), a value a formatter wrapped, an element's text.
-_NAMED_AT_END = lazy_compile(_AWS_SECRET_NAME + r"[^A-Za-z0-9/+\n]{0,12}$")
+# After the name, up to 24 characters with no run of its value's characters: YAML's
+# `: |+`, `: >2-`, an anchor or a tag, `<<~KEY`, `by lazy {` (a review of the fix).
+_NAMED_AT_END = lazy_compile(_AWS_SECRET_NAME + r"(?P<rest>[^\n]{0,24})$")
+_VALUE_RUN = lazy_compile(r"[A-Za-z0-9/+]{16}")
+# Lines skipped between the name and its value: comments.
+_COMMENT_LINE = lazy_compile(r"[ \t]*(?:#|//|;|--)")
 _VALUE_ALONE = lazy_compile(
     r"[-+ ]?[ \t]*(?:-[ \t]+)?[\"'`]?(?![0-9a-fA-F]{40}(?![A-Za-z0-9/+=]))"
     r"(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
@@ -235,8 +244,9 @@ _VALUE_ALONE = lazy_compile(
 # possessive: a `+` ending it is punctuation's too, and a long run of `+` was tried
 # split every way.
 _BODY_LINE = lazy_compile(
-    r"[-+ ]?[ \t]*(?:(?:#|//|\*|;|--|%|>(?:[ \t]*>)*|[-*][ \t])[ \t]*)?(?:[+.][ \t]*)?[\"'`]?"
-    r"=?[A-Za-z0-9+/]*+={0,2}[\"'`]?[ \t]*[,;+.\\)\]]*[ \t\r]*"
+    r"[-+ ]?[ \t]*(?:(?:#|//|\*|;|--|%|>(?:[ \t]*>)*|[-*][ \t])[ \t]*)?(?:[+.][ \t]*)?"
+    r"(?:(?:[bBrRuU]{1,2}|@)?[\"'`])?"
+    r"=?[A-Za-z0-9+/]*+={0,2}[\"'`]?[ \t\r,;+.\\)\]\"']*+"
 )
 _ESCAPES = lazy_compile(r"\\+[nr]")  # JSON in a JSON string escapes its `\n` again
 _BASE64_CHARACTER = lazy_compile(r"[A-Za-z0-9+/]")
@@ -304,9 +314,17 @@ def _values_named_above(lines: Sequence[str], lowered: str) -> list[KeyBlock]:
         line = lines[index]
         end = lowered.find("\n", at)  # the next line's, if any, is looked for next
         at = -1 if end < 0 else lowered.find("ecret", end)
-        if not _NAMED_AT_END.search(line.rstrip("\r")):
+        named = _NAMED_AT_END.search(line.rstrip("\r")[-64:])  # a name ends it, or none
+        if named is None or _VALUE_RUN.search(named["rest"]):
             continue
-        below = next((i for i in range(index + 1, len(lines)) if lines[i].strip()), None)
+        below = next(
+            (
+                i
+                for i in range(index + 1, len(lines))
+                if lines[i].strip() and not _COMMENT_LINE.match(lines[i])
+            ),
+            None,
+        )
         if below is not None and _VALUE_ALONE.match(lines[below]):
             blocks.append(KeyBlock(below, below, _AWS_SECRET_LABEL))
     return blocks
@@ -407,7 +425,7 @@ def _written_material(line: str) -> bool:
     """Whether a line is a key's body as a program writes it, its run of base64 mixing
     capitals, small letters and digits or `+/` as key material does: a long name
     (`AbstractSingletonProxyFactoryBean,`) is none."""
-    material = _KEY_MATERIAL.search(line)
+    material = _WRITTEN_MATERIAL.search(line)
     if material is None or not is_key_body(line):
         return False
     run = material.group()
@@ -416,6 +434,9 @@ def _written_material(line: str) -> bool:
 
 
 _DIGITS_SLASH = frozenset("0123456789+/")
+# A key's body line is 64 characters of base64 (PEM), 70 (OpenSSH) or 76: a shorter
+# run is a name or a path (a review of the fix: a plugin's 44-character name was hidden).
+_WRITTEN_MATERIAL = lazy_compile(r"[A-Za-z0-9+/]{60,}")
 
 
 def name_may_change(text: str) -> bool:

@@ -488,6 +488,15 @@ BODY = [made_up(BASE64, 64) for _ in range(2)]
         ),
         ('"ghp_' + "a1B2" * 9 + "\\nghp_" + "c3D4" * 9 + '"', '"[REDACTED]\\n[REDACTED]"'),
         ("key = sk_" + "live_" + "a1B2" * 30, "key = [REDACTED]"),
+        # A review of the fix: other escapes before a token.
+        ('"\\u0022ghp_' + "a1B2" * 9 + '"', '"\\u0022[REDACTED]"'),
+        ("%2522ghp_" + "a1B2" * 9, "%2522[REDACTED]"),
+        ("token=3Dghp_" + "a1B2" * 9, "token=3D[REDACTED]"),
+        # A name or a path is no key's body line, however long.
+        (
+            "    sendProcessEnv2TelemetryEndpointOnEveryBuild,",
+            "    sendProcessEnv2TelemetryEndpointOnEveryBuild,",
+        ),
         ("plain words and a short_identifier", "plain words and a short_identifier"),
     ],
 )
@@ -514,6 +523,7 @@ def test_documented_placeholders_are_redacted_but_not_reported() -> None:
         "+" * 240_000 + "!",
         "-----BEGIN RSA PRIVATE KEY-----\n" + "+" * 240_000 + "!",  # a key's body line
         "-----BEGIN RSA PRIVATE KEY-----\n" + "> " * 100_000 + "!",  # quoted as mail is
+        "A" * 40 + " " * 100_000 + "x",  # material, then spaces (a review of the fix)
         "-----BEGIN A PRIVATE KEY----- " + "QUJD " * 50_000 + "!",  # a body on one line
     ],
 )
@@ -779,19 +789,21 @@ def test_an_aws_secret_key_below_its_name(tmp_path: Path) -> None:
     block scalar, a wrapped value, an element's text) was printed by `show`, and
     reported by nothing. AWS's documented example stays redacted and unreported; a
     SHA-1 below the name is no key."""
-    keys = [made_up(BASE64, 40) for _ in range(3)]
+    keys = [made_up(BASE64, 40) for _ in range(4)]
     text = (
         "region: eu-west-1\n"
         f"aws_secret_access_key: >-\n  {keys[0]}\n"
         f'secret_access_key:\n\n    "{keys[1]}",\n'
         f"<SecretAccessKey>\n  {keys[2]}\n</SecretAccessKey>\n"
+        f"aws_secret_access_key: |+\n  # prod\n  {keys[3]}\n"  # a review of the fix
         "aws_secret_access_key: |\n  wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"
         "aws_secret_access_key:\n  da39a3ee5e6b4b0d3255bfef95601890afd80709\n"
     )
     repo = versions_of(tmp_path / "repo", "creds.conf", b"region: eu-west-1\n", text.encode())
     manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
     assert [(f["rule"], f["line"], f["message"]) for f in manifest["findings"]] == [
-        ("text/secret", line, "AWS secret access key added (value redacted)") for line in (3, 6, 8)
+        ("text/secret", line, "AWS secret access key added (value redacted)")
+        for line in (3, 6, 8, 12)
     ]
     handles = [
         h["handle"] for r in manifest["review"].values() for b in r["batches"] for h in b["handles"]
@@ -872,6 +884,13 @@ def test_a_secret_in_utf16_text_is_reported(tmp_path: Path, encoding: str) -> No
         (
             "state.json",
             lambda key: '{"values": "{\\"key\\": \\"' + key.replace("\n", "\\\\n") + '\\"}"}\n',
+        ),
+        # A review of the fix: Python's bytes.
+        (
+            "keys.py",
+            lambda key: (
+                "KEY = (\n" + "".join(f'    b"{line}\\n"\n' for line in key.splitlines()) + ")\n"
+            ),
         ),
     ],
 )

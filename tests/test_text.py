@@ -549,18 +549,35 @@ def test_text_that_git_diffs_as_binary_is_told(tmp_path: Path) -> None:
         ),
         (
             "config.yml",
-            "name: \u200fvalue\n",
+            "name: \u2067value\u2069\n",
             [
                 (
                     "text/bidi-control",
                     "warning",
                     "config.yml",
                     2,
-                    "bidirectional control U+200F on 1 added line: the text may display in another "
-                    "order than it is read",
+                    "bidirectional control U+2067, U+2069 on 1 added line: the text may display in "
+                    "another order than it is read",
                 )
             ],
         ),
+        # A review of the fix: MDX is compiled to JavaScript; a locale's marks are no
+        # reordering.
+        (
+            "page.mdx",
+            "export const admin = isAdmin /*\u202e*/;\n",
+            [
+                (
+                    "text/bidi-control",
+                    "warning",
+                    "page.mdx",
+                    2,
+                    "bidirectional control U+202E on 1 added line: the text may display in "
+                    "another order than it is read",
+                )
+            ],
+        ),
+        ("ar.json", '{"hello": "\u200f\u0645\u0631\u062d\u0628\u0627"}\n', []),
         ("guide.md", "\u05e9\u05dc\u05d5\u05dd \u200fv2\u200f\n", []),  # right-to-left prose
         ("auth.js", "if (isAdmin) { /* admins only */\n", []),
     ],

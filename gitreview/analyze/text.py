@@ -16,7 +16,6 @@ from gitreview.kinds import kind_of, runs_by_name
 from gitreview.lockfiles import is_lock_file, moved_packages, other_packages, outside_sources
 from gitreview.model import MODE_EXECUTABLE, MODE_FILE, FileChange, Finding, Line
 from gitreview.patterns import lazy_compile
-from gitreview.shown import BIDI_CONTROLS
 
 RULES: tuple[Rule, ...] = (
     Rule("text/conflict-marker", "error", "an added line is a git merge conflict marker"),
@@ -78,7 +77,7 @@ def analyze(subject: Subject) -> Report:
                 findings += _conflict_markers(change.path, segment, added)
             findings += _private_keys(change.path, segment, added)
         findings += _tokens(change.path, added)
-        if subject.kind not in _PROSE:
+        if subject.kind not in _PROSE or change.path.lower().endswith(".mdx"):
             findings += _bidi_controls(change.path, added)
         findings += _whitespace(subject, added)
         if is_lock_file(change.path):
@@ -198,9 +197,12 @@ def _private_keys(path: str, segment: Numbered, added: Mapping[int, Line]) -> It
 
 # --- bidirectional controls -----------------------------------------------------------
 
-# Prose in a right-to-left language uses them as it should; code and data need none.
+# Prose in a right-to-left language uses them as it should; code and data need none
+# (MDX is compiled to JavaScript: a review of the fix). The embeddings, overrides and
+# isolates only: the marks (U+200E, U+200F, U+061C) reorder nothing, and locale data
+# holds them (a review of the fix).
 _PROSE = frozenset({"markdown", "text"})
-_BIDI = lazy_compile(f"[{BIDI_CONTROLS}]")
+_BIDI = lazy_compile("[\u202a-\u202e\u2066-\u2069]")
 
 
 def _bidi_controls(path: str, added: Mapping[int, Line]) -> Iterator[Finding]:
