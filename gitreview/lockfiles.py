@@ -72,11 +72,17 @@ _REGISTRIES_OF = {
     ),
     "mix.lock": ("repo.hex.pm", "hex.pm"),
     "Podfile.lock": ("cdn.cocoapods.org", "github.com/CocoaPods/Specs"),
+    "flake.lock": (),  # a flake's input is no package of a registry (a review of the fix)
 }
 # A URL (`https://`, `git+ssh://`, Cargo's `registry+https://`, any case), git's
 # `git@host:path`, or one without its scheme (`//host/path`: pnpm fetches it from the
 # registry's scheme; found by an adversarial review).
-_URL = r"""((?:(?i:[a-z][a-z0-9+.-]*:)?//|git@)[^\s"'<>()\[\]{},;]+)"""
+# A web scheme's URL with any number of slashes, none too (`https:evil.example/x`,
+# `https:///evil.example/x`: a URL parser reads both; a review of the fix).
+_URL = (
+    r"""((?:(?i:(?:[a-z][a-z0-9.-]*\+)?(?:https?|ftp|wss?):)/*|(?i:[a-z][a-z0-9+.-]*:)?//|git@)"""
+    r"""[^\s"'<>()\[\]{},;]+)"""
+)
 # Where each lock file says a package comes from: the URL after the key that names
 # its source (not a `funding` or `homepage` link). composer's sources are archives or
 # repositories. Lock files not listed name no URL (go.sum) or are not read here. Kept
@@ -87,13 +93,14 @@ _SOURCE_KEYS = {
         (("package-lock.json", "npm-shrinkwrap.json"), r'"resolved"\s*:'),
         # bun's text lock file: `"lodash": ["lodash@4.17.21", "REGISTRY", {...}, "sha512-"]`,
         # its registry "" for the default one (found by an adversarial review).
-        (("bun.lock",), r'(?:"resolved"\s*:|\[\s*"[^"]*"\s*,)'),
+        # (its first element may name a URL itself: `["left-pad@https://...", {}]`)
+        (("bun.lock",), r'(?:"resolved"\s*:|\[\s*"[^"]*+"\s*,|\[\s*"@?[^"@:\s]++@)'),
         # Yarn 2+ names a package's source in its `resolution` (`left-pad@npm:1.3.0`).
-        (("yarn.lock",), r"\b(?:resolved:?|resolution:\s*\"?@?[^@\"\s]+@)"),
-        (("pnpm-lock.yaml",), r"\b(?:tarball|repo):"),
-        (("Cargo.lock",), r'(?:\bsource|"source")\s*='),
+        (("yarn.lock",), r"\b(?:resolved:?|resolution:\s*+\"?@?[^@\":\s]++@)"),
+        (("pnpm-lock.yaml",), r"""(?:\b|"|')(?:tarball|repo)["']?\s*+:"""),
+        (("Cargo.lock",), r"""(?:\b|"|')source["']?\s*+="""),
         (("poetry.lock", "pdm.lock"), r'(?:\burl|"url")\s*='),
-        (("uv.lock",), r'(?:\b(?:registry|git|url)|"(?:registry|git|url)")\s*='),
+        (("uv.lock",), r"""(?:\b|"|')(?:registry|git|url)["']?\s*+="""),
         (("Pipfile.lock",), r'"(?:url|git|file)"\s*:'),
         (("Gemfile.lock",), r"\bremote:"),
         (("flake.lock",), r'"url"\s*:'),
@@ -104,7 +111,7 @@ _SOURCE_KEYS = {
     )
     for name in names
 }
-_QUOTE = r"""\s*(?:["']{1,3})?\s*"""  # TOML's `url = """...` too
+_QUOTE = r"""\s*+(?:["']{1,3})?\s*+"""  # TOML's `url = """...` too; possessive: linear
 _SOURCES = {name: key + _QUOTE + _URL for name, key in _SOURCE_KEYS.items()}
 # Registries that are git repositories: their own URL only, not an archive of a fork's
 # commit GitHub serves under it (found by an adversarial review).
@@ -170,7 +177,11 @@ def _registry(where: str, allowed: tuple[str, ...]) -> bool:
     return False
 
 
-_ESCAPED = lazy_compile(r"\\/|\\u[0-9A-Fa-f]{4}")
+_ESCAPED = lazy_compile(r"\\/|\\[tnr]|\\u[0-9A-Fa-f]{4}")
+# What a URL parser takes out of a URL wherever it stands (WHATWG): a tab, a line
+# break (a review of the fix: `https://registry.npmjs.org\t@evil.example/...` is
+# evil.example's).
+_DROPPED = {"\\t": "", "\\n": "", "\\r": "", "\t": "", "\n": "", "\r": ""}
 
 
 def _plain(line: str) -> str:
@@ -178,9 +189,17 @@ def _plain(line: str) -> str:
     by an adversarial review: `https:\\/\\/evil.example`, `"resol\\u0076ed"`)."""
     if "\\" not in line:
         return line
-    return _ESCAPED.sub(
-        lambda escape: "/" if escape[0] == "\\/" else chr(int(escape[0][2:], 16)), line
-    )
+    return _ESCAPED.sub(_unescaped, line)
+
+
+def _unescaped(escape: re.Match[str]) -> str:
+    text = escape[0]
+    if text == "\\/":
+        return "/"
+    if text in _DROPPED:
+        return ""
+    decoded = chr(int(text[2:], 16))
+    return _DROPPED.get(decoded, decoded)
 
 
 def _with_split_values(
@@ -470,8 +489,12 @@ def _where(url: str) -> tuple[str | None, str, bool]:
     if url.startswith("git@"):
         host, _, rest = url[len("git@") :].partition(":")
         return f"{host.lower()}/{rest}", "ssh", False
-    scheme, _, rest = url.partition("//")
-    scheme = scheme.removesuffix(":").lower()
+    web = _WEB_SCHEME.match(url)
+    if web is not None:  # any number of slashes, none too, as a URL parser reads it
+        scheme, rest = web[1].lower(), url[web.end() :]
+    else:
+        scheme, _, rest = url.partition("//")
+        scheme = scheme.removesuffix(":").lower()
     insecure = scheme.split("+")[-1] == "http"
     # The authority ends at the first `/`, `?`, `#` or `\` (which browsers and Node
     # read as `/`): `https://evil.example?@registry.npmjs.org/...` is evil.example's
@@ -485,6 +508,7 @@ def _where(url: str) -> tuple[str | None, str, bool]:
 
 
 _AUTHORITY_END = lazy_compile(r"[/?#\\]")
+_WEB_SCHEME = lazy_compile(r"(?i)((?:[a-z][a-z0-9.-]*\+)?(?:https?|ftp|wss?)):/*")
 
 
 def _shown(where: str) -> str:

@@ -2,6 +2,7 @@
 additions, the executable bit; each next to its near miss."""
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -407,6 +408,16 @@ SPELLINGS = [
     ("uv.lock", 'url = """https://evil.example/idna-3.7-py3-none-any.whl"""'),
     ("uv.lock", '"url" = "https://evil.example/idna-3.7-py3-none-any.whl"'),
     ("pnpm-lock.yaml", "    resolution: {tarball: //evil.example/is-number-7.0.0.tgz}"),
+    # A review of the fix: a tab a URL parser drops, no slashes or three, quoted keys,
+    # bun's first element.
+    ("package-lock.json", '"resolved": "https://registry.npmjs.org\\t@evil.example/a-1.0.0.tgz",'),
+    ("package-lock.json", '"resolved": "https://registry.npmjs.org\\u0009@evil.example/a.tgz",'),
+    ("package-lock.json", '"resolved": "https:evil.example/lodash-4.17.21.tgz",'),
+    ("package-lock.json", '"resolved": "https:///evil.example/lodash-4.17.21.tgz",'),
+    ("pnpm-lock.yaml", "    resolution: {'tarball': https://evil.example/is-number-7.0.0.tgz}"),
+    ("Cargo.lock", "'source' = 'git+https://evil.example/serde'"),
+    ("bun.lock", '    "left-pad": ["left-pad@https://evil.example/left-pad.tgz", {}],'),
+    ("flake.lock", '        "url": "https://evil.example/nixpkgs.tar.gz",'),
 ]
 ELSEWHERE = [
     (
@@ -418,6 +429,7 @@ ELSEWHERE = [
         '"resolved": "https://github.com/rust-lang/crates.io-index/archive/a.tgz",',
     ),
     ("Cargo.lock", 'source = "registry+https://github.com/rust-lang/crates.io-index/archive/a"'),
+    ("flake.lock", '"url": "https://registry.npmjs.org/evil/-/evil-1.0.0.tgz",'),
 ]
 
 
@@ -439,6 +451,22 @@ def test_a_lock_file_s_source_in_any_spelling(name: str, lines: str) -> None:
 )
 def test_a_lock_file_s_own_registry_is_no_finding(name: str, line: str) -> None:
     assert list(lockfiles.outside_sources(name, [(1, line)], line)) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "line"),
+    [
+        ("package-lock.json", '"resolved":' + " " * 40_000 + "null,"),
+        ("yarn.lock", "resolution:" * 8_000),
+        ("bun.lock", '["a' * 20_000),
+    ],
+)
+def test_lock_file_patterns_are_linear_on_long_lines(name: str, line: str) -> None:
+    """A review of the fix: seconds to a minute on one line of a lock file."""
+    start = time.perf_counter()
+    list(lockfiles.outside_sources(name, [(1, line)], line))
+    list(lockfiles.other_packages(name, line, [(1, line)]))
+    assert time.perf_counter() - start < 5  # a blow-up bound, not a speed target
 
 
 def test_a_composer_package_taken_from_another_github_repository() -> None:
