@@ -123,7 +123,14 @@ def _file_change(patched: object) -> FileChange:
         status = "type-changed"
     path = new_path if status != "deleted" else old_path
     assert path is not None
-    hunks = tuple(_hunk(hunk) for hunk in patched)  # type: ignore[attr-defined]
+    # A hunk of context lines only changes nothing (a line that lost its leading space
+    # reads as one): no hunk of git's is one (found by an adversarial review: it was an
+    # internal error).
+    hunks = tuple(
+        _hunk(hunk)
+        for hunk in patched  # type: ignore[attr-defined]
+        if hunk.added or hunk.removed
+    )
     return FileChange(
         status=status,
         path=path,

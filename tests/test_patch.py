@@ -170,3 +170,16 @@ def test_an_honest_patch_keeps_its_blobs_for_binary_and_type_changes(tmp_path: P
     handles = shared(manifest)
     assert len(handles) == 3 and all("@" in handle for handle in handles), handles
     assert all(run("show", "--repo", repo, handle).status == 0 for handle in handles)
+
+
+def test_a_hunk_of_context_lines_only_changes_nothing() -> None:
+    """Found by an adversarial review: a line that lost its leading space made a hunk
+    of context lines only, and the run an internal error."""
+    patch = (
+        "diff --git a/k.py b/k.py\n--- a/k.py\n+++ b/k.py\n@@ -1,3 +1,3 @@\n"
+        ' x\n    "value"\n x\n'
+    )
+    result = run("--patch", "-", stdin=patch.encode())
+    assert result.status == 0, result.stderr
+    [entry] = result.manifest["files"]
+    assert "hunks" not in entry or entry["hunks"] == []
