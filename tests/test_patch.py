@@ -176,8 +176,7 @@ def test_a_hunk_of_context_lines_only_changes_nothing() -> None:
     """Found by an adversarial review: a line that lost its leading space made a hunk
     of context lines only, and the run an internal error."""
     patch = (
-        "diff --git a/k.py b/k.py\n--- a/k.py\n+++ b/k.py\n@@ -1,3 +1,3 @@\n"
-        ' x\n    "value"\n x\n'
+        'diff --git a/k.py b/k.py\n--- a/k.py\n+++ b/k.py\n@@ -1,3 +1,3 @@\n x\n    "value"\n x\n'
     )
     result = run("--patch", "-", stdin=patch.encode())
     assert result.status == 0, result.stderr
