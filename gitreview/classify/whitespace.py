@@ -266,11 +266,11 @@ _READS_LINE_NUMBERS = {
     **dict.fromkeys(("c", "cpp"), lazy_compile(rf"{_LINE_NUMBER.pattern}|__builtin_LINE", re.M)),
     "rust": lazy_compile(rf"{_LINE_NUMBER.pattern}|Location::caller|track_caller", re.M),
     "go": lazy_compile(r"runtime\.Caller|^//line ", re.M),
-    # Also `from inspect import stack`, a function's first line, a source's lines,
-    # a stack printed (a review of the fix).
+    # Also `from inspect import stack`, a function's first line, its source's lines (a
+    # review of the fix); not a stack printed, as a traceback is.
     "python": lazy_compile(
         r"currentframe|getframeinfo|inspect\.stack|extract_stack|_getframe|\bstack\(\)"
-        r"|co_firstlineno|getsourcelines|getlineno|format_stack|print_stack|walk_stack|f_lineno"
+        r"|__code__\.co_firstlineno|getsourcelines"
     ),
     "java": lazy_compile(
         r"(?:Throwable|Exception)\(\)\s*\.getStackTrace|currentThread\(\)\s*\.getStackTrace"
