@@ -172,7 +172,8 @@ def test_git_s_own_variables_of_where_and_how_to_look_are_kept(
     from gitreview.git import no_git_env
 
     monkeypatch.setenv("GIT_CONFIG_PARAMETERS", "'safe.directory'='*'")
-    assert no_git_env()["GIT_CONFIG_PARAMETERS"] == "'safe.directory'='*'"
+    # The user's first, then the settings gitreview gives, which git reads last.
+    assert no_git_env()["GIT_CONFIG_PARAMETERS"].startswith("'safe.directory'='*' ")
 
 
 def clone_with_upstream(source: Path, tmp_path: Path, *, clone_args: tuple[str, ...] = ()) -> Path:
