@@ -469,7 +469,9 @@ def _yarn_resolutions(text: str, added: list[tuple[int, str]]) -> Iterator[tuple
             if "@npm:" in spec:
                 spec = spec.partition("@npm:")[2] if "@" in spec.partition("@npm:")[2] else spec
             names.add(spec[: spec.rfind("@")] if spec.rfind("@") > 0 else spec)
-        if names and resolution[1] not in names:
+        # Every descriptor of the entry resolves to the resolution's package (a review of
+        # the fix: a header naming left-pad too passed).
+        if names and names != {resolution[1]}:
             package = sorted(names)[0]
             shown = _shown(f"{resolution[1]}@npm:{resolution[2]}")
             yield number, f"gives {package} another package of the registry: {shown}"

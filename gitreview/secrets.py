@@ -230,6 +230,7 @@ class KeyBlock(NamedTuple):
 # `: |+`, `: >2-`, an anchor or a tag, `<<~KEY`, `by lazy {` (a review of the fix).
 _NAMED_AT_END = lazy_compile(_AWS_SECRET_NAME + r"(?P<rest>[^\n]{0,24})$")
 _VALUE_RUN = lazy_compile(r"[A-Za-z0-9/+]{16}")
+_VALUE_WITHIN = 6  # lines after the name where its value is looked for
 # Lines skipped between the name and its value: comments.
 _COMMENT_LINE = lazy_compile(r"[ \t]*(?:#|//|;|--)")
 _VALUE_ALONE = lazy_compile(
@@ -248,7 +249,9 @@ _BODY_LINE = lazy_compile(
     r"(?:(?:[bBrRuU]{1,2}|@)?[\"'`])?"
     r"=?[A-Za-z0-9+/]*+={0,2}[\"'`]?[ \t\r,;+.\\)\]\"']*+"
 )
-_ESCAPES = lazy_compile(r"\\+[nr]")  # JSON in a JSON string escapes its `\n` again
+# JSON in a JSON string escapes its `\n` again; from a run's first backslash only: a
+# long run was tried from each of them (a review of the fix).
+_ESCAPES = lazy_compile(r"(?<!\\)\\++[nr]")
 _BASE64_CHARACTER = lazy_compile(r"[A-Za-z0-9+/]")
 # A PEM or PGP armour header (`Proc-Type: 4,ENCRYPTED`, `Version: GnuPG v2`), written
 # as a body line is.
@@ -317,11 +320,14 @@ def _values_named_above(lines: Sequence[str], lowered: str) -> list[KeyBlock]:
         named = _NAMED_AT_END.search(line.rstrip("\r")[-64:])  # a name ends it, or none
         if named is None or _VALUE_RUN.search(named["rest"]):
             continue
+        # The next line that is a value, or not blank nor a comment, within a few (a
+        # file of such names is read once, not once per name: a review of the fix).
         below = next(
             (
                 i
-                for i in range(index + 1, len(lines))
-                if lines[i].strip() and not _COMMENT_LINE.match(lines[i])
+                for i in range(index + 1, min(len(lines), index + 1 + _VALUE_WITHIN))
+                if _VALUE_ALONE.match(lines[i])
+                or (lines[i].strip() and not _COMMENT_LINE.match(lines[i]))
             ),
             None,
         )

@@ -292,7 +292,7 @@ def prove(
         analysis = analyze(change, kind, config=settings, head=head)
         problem = config_problem(change, terms.origin)
         own = trust.findings(change, settings, terms.origin, problem)
-        own += trust.generated_header(change, analysis.old_text, analysis.new_text)
+        own += trust.generated_header(change)
         own += trust.link_to_unread(change, settings)
         findings = apply_rule_settings((*analysis.report.findings, *own), settings)
         facts = FileFacts(change, kind, analysis, settings, at_head, at_base, findings, index)

@@ -629,6 +629,15 @@ def test_a_relative_link_moved_to_another_folder_names_another_file(
         ("lib/v1/guard.js", "lib/v2/guard.js", 'const auth = require("./auth");\n', "significant"),
         ("src/a/check.c", "src/b/check.c", '#include "limits.h"\nint n = LIMIT;\n', "significant"),
         ("src/a/lib.rs", "src/b/lib.rs", "mod parser;\n", "significant"),
+        # A review of the fix: after `;`, Ruby's require_relative, a Rust attribute.
+        (
+            "app/billing/tax.py",
+            "app/shipping/tax.py",
+            "import os; from .config import R\n",
+            "significant",
+        ),
+        ("lib/a/tax.rb", "lib/b/tax.rb", 'require_relative "config"\n', "significant"),
+        ("src/a/sys.rs", "src/b/sys.rs", "#[cfg(unix)] mod config;\n", "significant"),
         ("app/billing/tax.py", "app/tax.py", "import json\nRATE = 0.2\n", "trivial"),
         ("app/billing/tax.py", "app/billing/vat.py", "from .config import RATE\n", "trivial"),
         ("src/a/check.c", "src/b/check.c", "#include <limits.h>\n", "trivial"),

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 from manifests import files_by_path, manifest_of
-from repos import RepoFactory
+from repos import RepoFactory, git
 
 EXPECTED = {
     "package-lock.json": ("trivial", ["generated"]),  # a lock file
@@ -142,6 +142,18 @@ def test_a_header_the_range_gives_a_hand_written_file_is_told(tmp_path: Path) ->
     assert [(f["rule"], f["path"], f["line"]) for f in manifest["findings"]] == [
         ("trust/generated-header", "src/auth.py", 1)
     ]
+    # In a file that is no UTF-8 too (a review of the fix: a Latin-1 file had no text).
+    latin = "# Auteur: Ren\xe9\n" + code
+    repo = tmp_path / "latin"
+    repo.mkdir()
+    git(repo, "init", "--quiet")
+    (repo / "auth.py").write_bytes(latin.encode("latin-1"))
+    git(repo, "add", "--all")
+    git(repo, "commit", "--quiet", "-m", "base")
+    (repo / "auth.py").write_bytes((header + latin).encode("latin-1"))
+    git(repo, "commit", "--quiet", "--all", "-m", "header")
+    found = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")["findings"]
+    assert [f["rule"] for f in found] == ["trust/generated-header"]
     # A file added with its header, or one that had it, is no finding.
     repo = two_commits(
         tmp_path / "other", {"a.py": header + code}, {"a.py": header + code + "#\n", "b.py": header}

@@ -524,6 +524,8 @@ def test_documented_placeholders_are_redacted_but_not_reported() -> None:
         "-----BEGIN RSA PRIVATE KEY-----\n" + "+" * 240_000 + "!",  # a key's body line
         "-----BEGIN RSA PRIVATE KEY-----\n" + "> " * 100_000 + "!",  # quoted as mail is
         "A" * 40 + " " * 100_000 + "x",  # material, then spaces (a review of the fix)
+        "A" * 64 + "\\" * 60_000,  # material, then backslashes (a second review)
+        "# aws_secret_access_key:\n" * 20_000,  # names, each above the next
         "-----BEGIN A PRIVATE KEY----- " + "QUJD " * 50_000 + "!",  # a body on one line
     ],
 )
@@ -847,20 +849,34 @@ def test_a_quoted_key_body_changed_without_its_begin_line(tmp_path: Path) -> Non
     for output in outputs:
         assert not [line for line in (*body, changed) if line[:16] in output], output
     # Only key material written as a key is hidden from a fragment.
+    # A value starting with `//` is no comment line (a second review).
+    value = "//Xb3kP9qLmN2vR8sT4wY6zA1cE5gH7jK0oU3iQ+"
+    assert secrets.key_blocks(["aws_secret_access_key: >-", f"  {value}"]) == [
+        secrets.KeyBlock(1, 1, "AWS secret access key")
+    ]
     assert secrets.redact("    AbstractSingletonProxyFactoryBeanConfiguration,") == (
         "    AbstractSingletonProxyFactoryBeanConfiguration,"
     )
 
 
-@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le"])  # with its BOM, and without
-def test_a_secret_in_utf16_text_is_reported(tmp_path: Path, encoding: str) -> None:
+@pytest.mark.parametrize(
+    ("encoding", "first"),
+    [
+        ("utf-16", "# Deploy"),  # with its BOM
+        ("utf-16-le", "# Deploy"),  # without
+        ("utf-16-le", "# Réglages du déploiement"),  # a letter past ASCII first (a review)
+    ],
+)
+def test_a_secret_in_utf16_text_is_reported(tmp_path: Path, encoding: str, first: str) -> None:
     """Found by an adversarial review: Windows PowerShell's UTF-16 script held a token
     and a key, and the only finding was that git diffs it as binary."""
     token = TOKENS["github-token"][1]
     key, _ = private_key()
-    script = f"$Env:DEPLOY_REMOTE = 'origin'\r\n$Env:GH_TOKEN = '{token}'\r\n{key}".replace(
-        "\n", "\r\n"
-    ).replace("\r\r\n", "\r\n")
+    script = (
+        f"{first}\r\n$Env:DEPLOY_REMOTE = 'origin'\r\n$Env:GH_TOKEN = '{token}'\r\n{key}".replace(
+            "\n", "\r\n"
+        ).replace("\r\r\n", "\r\n")
+    )
     repo = versions_of(tmp_path / "repo", "deploy.ps1", b"", script.encode(encoding))
     manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
     assert sorted(f["message"] for f in manifest["findings"] if f["rule"] == "text/secret") == [

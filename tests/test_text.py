@@ -272,10 +272,16 @@ OTHER_TARBALLS = {
         berry_lock("is-number@npm:^7.0.0", "left-pad@npm:1.3.0"),
         ["gives is-number another package of the registry: left-pad@npm:1.3.0"],
     ),
-    "yarn 2, an alias and a scope": (
+    "yarn 2, a header naming the other package too (a review of the fix)": (
         "yarn.lock",
-        berry_lock("pad@npm:left-pad@^1.2.0, @types/node@npm:^20.0.0", "left-pad@npm:1.2.0"),
-        berry_lock("pad@npm:left-pad@^1.3.0, @types/node@npm:^20.0.0", "left-pad@npm:1.3.0"),
+        berry_lock("is-number@npm:^7.0.0", "is-number@npm:7.0.0"),
+        berry_lock("is-number@npm:^7.0.0, left-pad@npm:^1.3.0", "left-pad@npm:1.3.0"),
+        ["gives is-number another package of the registry: left-pad@npm:1.3.0"],
+    ),
+    "yarn 2, an alias beside its package": (
+        "yarn.lock",
+        berry_lock("pad@npm:left-pad@^1.2.0, left-pad@npm:^1.2.0", "left-pad@npm:1.2.0"),
+        berry_lock("pad@npm:left-pad@^1.3.0, left-pad@npm:^1.3.0", "left-pad@npm:1.3.0"),
         [],
     ),
     "a package given another's tarball on the public registry": (

@@ -649,9 +649,11 @@ def test_a_link_into_a_path_kept_from_reviewers_is_told(tmp_path: Path) -> None:
     (repo / "src" / "auth.py").unlink()
     (repo / "src" / "auth.py").symlink_to("../dist/auth.py")
     (repo / "dist" / "latest.js").symlink_to("bundle.js")  # inside the glob: no finding
+    (repo / "core").symlink_to("dist")  # a link to the folder (a review of the fix)
     git(repo, "add", "--all")
     git(repo, "commit", "--quiet", "-m", "Share auth with the bundle")
     manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
     assert [(f["rule"], f["path"]) for f in manifest["findings"]] == [
-        ("trust/link-to-unread", "src/auth.py")
+        ("trust/link-to-unread", "core"),
+        ("trust/link-to-unread", "src/auth.py"),
     ]

@@ -293,7 +293,8 @@ def _text_shown_as_binary(change: FileChange, kind: str) -> str:
     if kind != "binary" or data is None:
         return ""
     head = data[:8000]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or _UTF16_ASCII.match(head):
+    utf16 = _UTF16_ASCII.match(head) or _utf16_order(head)
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or utf16:
         return f"UTF-16 text, {_UNSHOWN}; read it decoded"
     if b"\0" in head and _named_as_text(change.path, head):
         return f"a file of text with a NUL byte, {_UNSHOWN}"
@@ -311,10 +312,25 @@ def _decoded(data: bytes) -> str:
     head = data[:8000]
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data.decode("utf-16", "replace")
-    found = _UTF16_ASCII.match(head)
-    if found is not None:
-        return data.decode("utf-16-le" if found.group()[1:2] == b"\0" else "utf-16-be", "replace")
+    order = _utf16_order(head)
+    if order is not None:
+        return data.decode(order, "replace")
     return data.decode("utf-8", "replace")
+
+
+def _utf16_order(head: bytes) -> str | None:
+    """UTF-16 without its BOM: most of the bytes at odd (little-endian) or even
+    places NUL, few at the others, as text of Latin or ASCII letters is (a review of
+    the fix: a French comment first was no UTF-16 to the ASCII test)."""
+    if len(head) < 80 or b"\0" not in head:
+        return None
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    half = len(head) // 2
+    if odd > half * 0.6 and even < half * 0.05:
+        return "utf-16-le"
+    if even > half * 0.6 and odd < half * 0.05:
+        return "utf-16-be"
+    return None
 
 
 # Forty characters of ASCII text as UTF-16 without its BOM (a review of the rule).

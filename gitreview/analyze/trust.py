@@ -121,13 +121,18 @@ def findings(
     return found
 
 
-def generated_header(change: FileChange, old: str | None, new: str | None) -> list[Finding]:
+def generated_header(change: FileChange) -> list[Finding]:
     """A file the range did not add that gains a header saying it is generated (found
     by an adversarial review): this range's review reads the line as any other, but
     from its merge on, every change to the file is `generated` and no reviewer reads
     it, as a `linguist-generated` the range set would make it."""
-    if change.status in ("added", "copied") or old is None or new is None:
+    if change.status in ("added", "copied") or change.old_data is None or change.new_data is None:
         return []
+    # Read from the bytes, whatever their encoding (a review of the fix: a Latin-1
+    # file, which has no text here, gained its header unseen).
+    old, new = (
+        data[:_HEAD_BYTES].decode("utf-8", "replace") for data in (change.old_data, change.new_data)
+    )
     if not is_generated_header(new) or is_generated_header(old):
         return []
     rule = GENERATED_HEADER
@@ -136,6 +141,9 @@ def generated_header(change: FileChange, old: str | None, new: str | None) -> li
         "is merged, changes to it are classified generated and reach no reviewer"
     )
     return [Finding(rule.id, rule.severity, change.path, 1, message)]
+
+
+_HEAD_BYTES = 4096  # enough for a header's first lines
 
 
 def link_to_unread(change: FileChange, config: Config) -> list[Finding]:
@@ -150,7 +158,11 @@ def link_to_unread(change: FileChange, config: Config) -> list[Finding]:
         posixpath.join(folder, change.new_data.decode("utf-8", "surrogateescape"))
     )
     for patterns, key in ((config.generated, "generated"), (config.ignore, "ignore")):
-        if globs.match_any(patterns, target) and not globs.match_any(patterns, change.path):
+        # The target, or a file in it when it is a folder (a review of the fix:
+        # `src/core -> ../dist`, and `from core.auth import check`).
+        inside = posixpath.join(target, "x")
+        hidden = globs.match_any(patterns, target) or globs.match_any(patterns, inside)
+        if hidden and not globs.match_any(patterns, change.path):
             rule = LINK_TO_UNREAD
             message = (
                 f"{change.path} links to {target}, which matches a configured {key} glob: "

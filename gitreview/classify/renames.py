@@ -262,16 +262,25 @@ def references_moved(change: FileChange) -> str | None:
 # relative imports, JavaScript's and TypeScript's `./` and `../` specifiers, C's quoted
 # includes (looked for beside the file first), Rust's `mod name;` and `include_*!`.
 _JS_RELATIVE = lazy_compile(r"""(?:\bfrom|\bimport|\brequire\s*\(|\bimport\s*\()\s*['"`]\.\.?/""")
-_C_RELATIVE = lazy_compile(r'^[ \t]*#[ \t]*(?:include|import)[ \t]*"', re.MULTILINE)
+_C_RELATIVE = lazy_compile(
+    r'^[ \t]*(?:#|%:)(?:[ \t]|/\*[^\n]*?\*/)*(?:include|import)(?:[ \t]|/\*[^\n]*?\*/)*"',
+    re.MULTILINE,
+)
 _RELATIVE_REFERENCE = {
-    **dict.fromkeys((".py", ".pyi"), lazy_compile(r"^[ \t]*from[ \t]+\.", re.MULTILINE)),
+    # (after `;` or `try:` too, and importlib's relative names: a review of the fix)
+    **dict.fromkeys(
+        (".py", ".pyi"),
+        lazy_compile(r"(?:^|[;:])[ \t]*from[ \t]+\.|import_module\(\s*['\"]\.", re.MULTILINE),
+    ),
+    ".rb": lazy_compile(r"\brequire_relative\b|\brequire\s*\(?\s*['\"]\.\.?/"),
     **dict.fromkeys(
         (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte"),
         _JS_RELATIVE,
     ),
     **dict.fromkeys((".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".m", ".mm"), _C_RELATIVE),
     ".rs": lazy_compile(
-        r"^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+\w+[ \t]*;|\binclude(?:_str|_bytes)?!",
+        r"^[ \t]*(?:#\[[^\]\n]*\][ \t]*)*(?:pub[ \t]*(?:\([^)\n]*\))?[ \t]+)?mod[ \t]+(?:r#)?\w+"
+        r"[ \t]*;|\binclude(?:_str|_bytes)?!",
         re.MULTILINE,
     ),
 }
