@@ -76,9 +76,8 @@ _REGISTRIES_OF = {
 }
 # A URL (`https://`, `git+ssh://`, Cargo's `registry+https://`, any case), git's
 # `git@host:path`, or one without its scheme (`//host/path`: pnpm fetches it from the
-# registry's scheme; found by an adversarial review).
-# A web scheme's URL with any number of slashes, none too (`https:evil.example/x`,
-# `https:///evil.example/x`: a URL parser reads both; a review of the fix).
+# registry's scheme; found by an adversarial review); a web scheme's with any number
+# of slashes, none too (`https:evil.example/x`: a URL parser reads it; a review).
 _URL = (
     r"""((?:(?i:(?:[a-z][a-z0-9.-]*\+)?(?:https?|ftp|wss?):)/*|(?i:[a-z][a-z0-9+.-]*:)?//|git@)"""
     r"""[^\s"'<>()\[\]{},;]+)"""
@@ -149,7 +148,7 @@ def outside_sources(
             if where is None:
                 continue
             host = where.split("/")[0]
-            shown = _shown(f"{scheme}:{'//'}{where}" if scheme else f"//{where}")
+            shown = _shown(f"{scheme}://{where}" if scheme else f"//{where}")
             if insecure:
                 key, message = f"http://{host}", f"fetches packages over plain http: {shown}"
             elif not _registry(where, allowed):
