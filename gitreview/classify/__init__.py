@@ -127,7 +127,7 @@ def _classify(facts: FileFacts) -> FileVerdict:
     # A file rule proved it trivial (a generated header, a lock file), not its path:
     # renamed out of .github/workflows/ or out of test collection, it still stops
     # running (found by a review of the path roles).
-    role = _role_change(facts.change)
+    role = renames.role_change(facts.change)
     if role is not None:
         return FileVerdict("significant", (role[0],), verdict.hunks, role[1])
     return verdict
@@ -138,7 +138,7 @@ def aggregate(change: FileChange, t1: bool, hunk_verdicts: tuple[Verdict, ...]) 
     every_hunk_trivial = all(v.classification == "trivial" for v in hunk_verdicts)
     if every_hunk_trivial:
         # Renamed to a path that tells tools something else: no hunk shows that.
-        role = _role_change(change)
+        role = renames.role_change(change)
         if role is not None:
             bit = ("mode",) if _mode_changed(change) else ()
             return FileVerdict("significant", (role[0], *bit), hunk_verdicts, role[1])
@@ -156,7 +156,7 @@ def aggregate(change: FileChange, t1: bool, hunk_verdicts: tuple[Verdict, ...]) 
     reasons = _significant_reasons(change, t1)
     # What changed besides its lines counts too (found by an adversarial review: a test
     # renamed out of collection with an edit said only `content`).
-    role = _role_change(change)
+    role = renames.role_change(change)
     mode = change.status != "type-changed" and _mode_changed(change)
     reasons = _union([*reasons, *([role[0]] if role else []), *(["mode"] if mode else [])])
     evidence = _WHY[reasons[0]] if role is None else f"{_WHY[reasons[0]]}; {role[1]}"
@@ -263,23 +263,6 @@ def _significant_reasons(change: FileChange, t1: bool) -> tuple[str, ...]:
             return ("mode",)
         return ("metadata",)
     return ("content",) if t1 else ("no-analysis",)
-
-
-def _role_change(change: FileChange) -> tuple[str, str] | None:
-    """A renamed or copied file's reason and evidence when its new path tells tools
-    something else (renames.path_role_change)."""
-    if change.status not in ("renamed", "copied") or change.old_path is None:
-        return None
-    copied = change.status == "copied"
-    if renames.link_moved(change):
-        return (
-            "path-role",
-            "a link with a relative target went to another folder: it names another file",
-        )
-    moved = renames.references_moved(change)
-    if moved is not None:
-        return "path-role", moved
-    return renames.path_role_change(change.old_path, change.path, copied=copied)
 
 
 def _union(reasons: Iterable[str]) -> tuple[str, ...]:

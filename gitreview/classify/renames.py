@@ -197,11 +197,8 @@ def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
     change = facts.change
     if change.status not in ("renamed", "copied") or not change.same_content:
         return None
-    copied = change.status == "copied"
-    if path_role_change(change.old_path or change.path, change.path, copied=copied) is not None:
+    if role_change(change) is not None:
         return None  # ci.yml -> ci.yml.disabled switches CI off: a person decides
-    if link_moved(change) or references_moved(change) is not None:
-        return None
     reason = "renamed" if change.status == "renamed" else "copied"
     evidence = f"{change.old_path} and {change.path} are the same blob ({change.new_oid})"
     if change.old_mode == change.new_mode:
@@ -209,6 +206,24 @@ def pure_rename_or_copy(facts: FileFacts) -> Proof | None:
     if {change.old_mode, change.new_mode} <= _REGULAR and not _runs(facts):
         return Proof((reason, "mode-only"), f"{evidence}; {_BIT_MEANS_NOTHING}")
     return None
+
+
+def role_change(change: FileChange) -> tuple[str, str] | None:
+    """A renamed or copied file's reason and evidence when its new path tells tools
+    something else: its name or folder (`path_role_change`), a relative link's target
+    or the files it names by relative paths, read from another folder."""
+    if change.status not in ("renamed", "copied") or change.old_path is None:
+        return None
+    if link_moved(change):
+        return (
+            "path-role",
+            "a link with a relative target went to another folder: it names another file",
+        )
+    moved = references_moved(change)
+    if moved is not None:
+        return "path-role", moved
+    copied = change.status == "copied"
+    return path_role_change(change.old_path, change.path, copied=copied)
 
 
 def link_moved(change: FileChange) -> bool:
