@@ -293,8 +293,7 @@ def _text_shown_as_binary(change: FileChange, kind: str) -> str:
     if kind != "binary" or data is None:
         return ""
     head = data[:8000]
-    utf16 = _UTF16_ASCII.match(head) or _utf16_order(head)
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or utf16:
+    if _utf16(head) is not None:
         return f"UTF-16 text, {_UNSHOWN}; read it decoded"
     if b"\0" in head and _named_as_text(change.path, head):
         return f"a file of text with a NUL byte, {_UNSHOWN}"
@@ -309,19 +308,20 @@ def _text_shown_as_binary(change: FileChange, kind: str) -> str:
 def _decoded(data: bytes) -> str:
     """A binary file's bytes as text: UTF-16 where it is that (found by an adversarial
     review: a token in a UTF-16 PowerShell script was not reported), else UTF-8."""
-    head = data[:8000]
+    return data.decode(_utf16(data[:8000]) or "utf-8", "replace")
+
+
+def _utf16(head: bytes) -> str | None:
+    """The codec of a file's first bytes when they are UTF-16 (None: they are not):
+    with its BOM, or without it, forty ASCII characters, or NUL bytes at odd
+    (little-endian) or even places and few at the others, as text of Latin or ASCII
+    letters has (a review of the fix: a French comment first was no UTF-16 to the
+    ASCII test)."""
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16", "replace")
-    order = _utf16_order(head)
-    if order is not None:
-        return data.decode(order, "replace")
-    return data.decode("utf-8", "replace")
-
-
-def _utf16_order(head: bytes) -> str | None:
-    """UTF-16 without its BOM: most of the bytes at odd (little-endian) or even
-    places NUL, few at the others, as text of Latin or ASCII letters is (a review of
-    the fix: a French comment first was no UTF-16 to the ASCII test)."""
+        return "utf-16"
+    ascii_text = _UTF16_ASCII.match(head)
+    if ascii_text is not None:
+        return "utf-16-le" if ascii_text.group()[1:2] == b"\0" else "utf-16-be"
     if len(head) < 80 or b"\0" not in head:
         return None
     even, odd = head[0::2].count(0), head[1::2].count(0)
