@@ -14,6 +14,7 @@ it. Only a file that `git diff -M` calls added may become a copy, when
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Iterator
 
 from gitreview.git import Copies, DiffStream, ObjectReader, Repository
@@ -84,6 +85,7 @@ class Changes:
         blobs = self._repo.blob_stream([])
         blocks = self._diff.blocks()
         sources = self._repo.objects()  # copies' sources, outside the stream's order
+        kept = _KeptFolders(sources, *self._diff.sides, raw)
         copies: dict[str, RawChange] | None = None
         deferred: list[_Read] = []
         held = 0  # bytes of the deferred files' blobs
@@ -95,7 +97,7 @@ class Changes:
             copies = self._copies.by_path(self._diff.paths)
             waiting, deferred = deferred, []
             for waited in waiting:
-                yield _copied(self._repo, waited, copies, sources)
+                yield _copied(self._repo, waited, copies, sources, kept)
 
         try:
             for start in range(0, len(raw), _WINDOW):
@@ -110,7 +112,7 @@ class Changes:
                     yield from settled()
                 # An added file is a plain one once git's copies are known, without it.
                 known = copies if self._copies is not None else {}
-                unread = self._unread(window, known)
+                unread = self._unread(window, known, kept)
                 blobs.want(
                     [
                         side[0]
@@ -137,7 +139,7 @@ class Changes:
                             deferred.append(read)
                             held += len(new_data or b"")
                             continue
-                    yield _copied(self._repo, read, copies, sources)
+                    yield _copied(self._repo, read, copies, sources, kept)
             if deferred:
                 yield from settled()
         finally:
@@ -150,6 +152,7 @@ class Changes:
         self,
         window: list[tuple[RawChange, list[PatchBlock]]],
         copies: dict[str, RawChange] | None,
+        kept: Callable[[RawChange], bool],
     ) -> list[FileChange | None]:
         """Each pair's change made from its patch alone, where `unread` says its
         content is not needed; None where its blobs are to be read. `copies`: the
@@ -159,7 +162,7 @@ class Changes:
         candidates = {
             at: None
             if raw.status == "A" and (copies is None or raw.new_path in copies)
-            else _unread_change(raw, patches)
+            else _unread_change(raw, patches, kept(raw))
             for at, (raw, patches) in enumerate(window)
         }
         asked = {at: change for at, change in candidates.items() if change is not None}
@@ -176,7 +179,9 @@ Unread = Callable[[list[FileChange]], list[bool]]
 _WINDOW = 256
 
 
-def _unread_change(raw: RawChange, patches: list[PatchBlock]) -> FileChange | None:
+def _unread_change(
+    raw: RawChange, patches: list[PatchBlock], folder_kept: bool
+) -> FileChange | None:
     """The change a pair makes as `_file_change` would make it from its blobs, made
     from its patch alone, for a pair whose blobs decide nothing else when git's
     patch is text: not a copy (the caller knows; an added file may become one), nor
@@ -190,7 +195,8 @@ def _unread_change(raw: RawChange, patches: list[PatchBlock]) -> FileChange | No
     [patch] = patches
     if patch.binary:
         return None
-    return _change(raw, None, None, False, patch.hunks if raw.old_oid != raw.new_oid else ())
+    hunks = patch.hunks if raw.old_oid != raw.new_oid else ()
+    return _change(raw, None, None, False, hunks)._replace(folder_kept=folder_kept)
 
 
 # A git pair read from the stream: its blobs and its patch blocks.
@@ -206,6 +212,7 @@ def _copied(
     read: _Read,
     copies: dict[str, RawChange] | None,
     sources: ObjectReader,
+    kept: Callable[[RawChange], bool],
 ) -> FileChange:
     """The change of a pair read from the stream, an added file made a copy where
     git found its source."""
@@ -215,7 +222,51 @@ def _copied(
         raw = copies.get(streamed.new_path, streamed)
         if raw is not streamed and raw.old_mode != MODE_GITLINK:
             old_data = sources.read(raw.old_oid, "blob", raw.old_path)
-    return _file_change(repo, raw, old_data, new_data, patches)
+    change = _file_change(repo, raw, old_data, new_data, patches)
+    return change._replace(folder_kept=True) if kept(raw) else change
+
+
+class _KeptFolders:
+    """Which renames and copies into another folder took their whole folder along:
+    the old folder's tree at the base is the new folder's at the head
+    (`FileChange.folder_kept`). Asked of git once per pair of folders, those of all
+    the range's renames together at the first question."""
+
+    def __init__(self, objects: ObjectReader, base: str, head: str, raw: list[RawChange]) -> None:
+        self._objects = objects
+        self._sides = base, head
+        self._renames = raw
+        self._known: dict[tuple[str, str], bool] = {}
+
+    def __call__(self, raw: RawChange) -> bool:
+        pair = _folders(raw)
+        if pair is None:
+            return False
+        if pair not in self._known:
+            pairs = {pair, *filter(None, map(_folders, self._renames))} - self._known.keys()
+            self._renames = []
+            self._ask(sorted(pairs))
+        return self._known[pair]
+
+    def _ask(self, pairs: list[tuple[str, str]]) -> None:
+        base, head = self._sides
+        names = [
+            f"{rev}:{folder}" for old, new in pairs for rev, folder in ((base, old), (head, new))
+        ]
+        trees = self._objects.lookup_many(names)
+        for at, pair in enumerate(pairs):
+            old, new = trees[2 * at], trees[2 * at + 1]
+            self._known[pair] = (
+                old is not None and new is not None and old.kind == "tree" and old.oid == new.oid
+            )
+
+
+def _folders(raw: RawChange) -> tuple[str, str] | None:
+    """A rename's or copy's old and new folder, when they differ."""
+    if raw.status not in ("R", "C"):
+        return None
+    old, new = posixpath.dirname(raw.old_path), posixpath.dirname(raw.new_path)
+    return None if old == new else (old, new)
 
 
 def iter_changes(repo: Repository, rng: Range, *, copies: bool = True) -> Changes:

@@ -477,6 +477,11 @@ class DiffStream:
         _widen_pipe(self._git.stdout)
         self._rest = b""
 
+    @property
+    def sides(self) -> tuple[str, str]:
+        """The trees diffed: the base (the empty tree for a root commit) and the head."""
+        return self._base, self._head
+
     @functools.cached_property
     def raw(self) -> list[RawChange]:
         """The pairs, in git's order."""

@@ -317,6 +317,10 @@ class FileChange(NamedTuple):
     old_data: bytes | None = None
     new_data: bytes | None = None
     content_known: bool = True  # False when built from a patch alone
+    # A rename or copy into another folder whose old folder at the base is the very
+    # tree its new folder is at the head (a package moved whole, its siblings along):
+    # what the file names relative to its folder, below it, is the same there.
+    folder_kept: bool = False
 
     def unpacked(self) -> FileChange:
         """The change with every hunk's lines made once (`Hunk.unpacked`)."""

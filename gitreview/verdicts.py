@@ -397,6 +397,7 @@ def entry_key_of(
         change.similarity,
         change.binary,
         change.content_known,
+        change.folder_kept,
         hunks,
         sorted(at_head.items()),
         None if at_base is None else sorted(at_base.items()),

@@ -653,9 +653,10 @@ def test_a_file_moved_to_another_folder_reads_its_relative_names_there(
     (repo / posixpath.dirname(old)).mkdir(parents=True)
     git(repo, "init", "--quiet", "--initial-branch=main")
     (repo / old).write_text(content)
+    (repo / posixpath.dirname(new)).mkdir(parents=True, exist_ok=True)
+    (repo / posixpath.dirname(new) / "README").write_text("Another folder's files.\n")
     git(repo, "add", "-A")
     git(repo, "commit", "--quiet", "-m", "Add")
-    (repo / posixpath.dirname(new)).mkdir(parents=True, exist_ok=True)
     git(repo, "mv", old, new)
     git(repo, "commit", "--quiet", "-m", "Move")
     [entry] = manifest_of("--repo", repo, "HEAD")["files"]
@@ -722,3 +723,64 @@ def test_what_is_test_data(path: str, data: bool) -> None:
     from gitreview.classify.renames import is_test_data
 
     assert is_test_data(path.lower()) is data
+
+
+PACKAGE = {
+    "api.py": "from . import sessions\n",
+    "sessions.py": "from .config import RATE\n",
+    "config.py": "RATE = 0.2\n",
+    "guard.js": 'const auth = require("./auth");\n',
+    "auth.js": "module.exports = {};\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("then", "significant"),
+    [
+        ({}, set()),  # the whole folder moved: every name reads the same file
+        ({"config.py": "RATE = 0.0\n"}, {"api.py", "sessions.py", "guard.js", "config.py"}),
+        ({"extra.py": "X = 1\n"}, {"api.py", "sessions.py", "guard.js", "extra.py"}),  # one more
+        ({"up.py": None}, {"up.py"}),  # it names a file above the folder
+        ({"lib.rs": None}, {"lib.rs"}),  # through Rust's #[path]
+    ],
+)
+def test_a_folder_moved_whole_keeps_its_relative_names(
+    tmp_path: Path, then: dict[str, str | None], significant: set[str]
+) -> None:
+    """A package moved whole (requests' and flask's moves to `src/`) holds the same
+    files: what its files name relative to their folder is the same file, and the
+    renames stay `renamed`; a sibling edited or added, or a name above the folder
+    (`..`, a Rust `#[path]`), makes them read another (found by a review of the
+    relative-names check, which cost those moves their `renamed`)."""
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    (repo / "settings.py").write_text("DEBUG = False\n")
+    (repo / "x.rs").write_text("pub fn f() {}\n")
+    files = dict(PACKAGE)
+    if "up.py" in then:
+        files["up.py"] = "from .. import settings\n"
+    if "lib.rs" in then:
+        files["lib.rs"] = '#[path = "../x.rs"]\nmod x;\n'
+    for name, text in files.items():
+        (repo / "pkg" / name).write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "--quiet", "-m", "Add")
+    (repo / "src").mkdir()
+    git(repo, "mv", "pkg", "src/pkg")
+    for name, text in then.items():
+        if text is not None:
+            (repo / "src" / "pkg" / name).write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "--quiet", "-m", "Move")
+    entries = files_by_path(manifest_of("--repo", repo, "HEAD"))
+    found = {
+        posixpath.basename(path)
+        for path, entry in entries.items()
+        if entry["classification"] == "significant"
+    }
+    assert found == significant, entries
+    for name in files.keys() - significant:
+        assert entries[f"src/pkg/{name}"]["reasons"] == ["renamed"]
+    for name in significant & {"api.py", "up.py", "lib.rs"}:
+        assert "path-role" in entries[f"src/pkg/{name}"]["reasons"]

@@ -253,7 +253,9 @@ def references_moved(change: FileChange) -> str | None:
     own folder, which now resolve from another one (found by an adversarial review:
     `from .config import RATE`, `require("./auth")` and `#include "limits.h"` read
     another folder's file, its content unchanged); None when it names none, or its
-    folder is the same. Without the content in hand: maybe."""
+    folder is the same. A folder moved whole (`FileChange.folder_kept`) holds the
+    same files: only what names a file above it (`..`, Rust's `#[path]`) counts.
+    Without the content in hand: maybe."""
     old_path = change.old_path or change.path
     if posixpath.dirname(old_path) == posixpath.dirname(change.path):
         return None
@@ -263,14 +265,19 @@ def references_moved(change: FileChange) -> str | None:
     if change.new_data is None:
         return "it may name files by paths relative to its folder, which moved"
     text = change.new_data.decode("utf-8", "replace")
-    found = pattern.search(text)
-    if found is None:
-        return None
-    start = text.rfind("\n", 0, found.start()) + 1
-    end = text.find("\n", found.end())
-    line = " ".join(text[start : end if end >= 0 else len(text)].split())
-    named = line if len(line) <= 60 else line[:57] + "..."
-    return f"it names a file by a path relative to its folder (`{named}`), now read from another"
+    inside = change.folder_kept and "#[path" not in text
+    for found in pattern.finditer(text):
+        start = text.rfind("\n", 0, found.start()) + 1
+        end = text.find("\n", found.end())
+        end = len(text) if end < 0 else end
+        if inside and ".." not in text[found.start() : end]:
+            continue  # a file of the folder, which moved whole
+        line = " ".join(text[start:end].split())
+        named = line if len(line) <= 60 else line[:57] + "..."
+        return (
+            f"it names a file by a path relative to its folder (`{named}`), now read from another"
+        )
+    return None
 
 
 # What names a file relative to the naming file's folder, by language: Python's
