@@ -129,6 +129,18 @@ TOKEN_KINDS: tuple[SecretKind, ...] = (
         "Azure storage account key",
         r"AccountKey=(?P<value>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])",
     ),
+    # A PEM private key as Kubernetes' Secret `data:` and Helm values hold it: the
+    # armour and body base64-encoded on one line (`tls.key: LS0tLS1CRUdJTi...`).
+    # Its encoded BEGIN line names a private key, never a certificate (found by an
+    # adversarial review).
+    _kind(
+        "private-key-base64",
+        "base64-encoded private key",
+        r"\bLS0tLS1CRUdJTi(?:BQUklWQVRFIEtF|BSU0EgUFJJVkFURSBL|BFQyBQUklWQVRFIEtF"
+        r"|BEU0EgUFJJVkFURSBL|BPUEVOU1NIIFBSSVZBVEUgS0VZ"
+        r"|BFTkNSWVBURUQgUFJJVkFURSBL|BQR1AgUFJJVkFURSBL)"
+        r"[A-Za-z0-9+/]{40,}+={0,2}(?![A-Za-z0-9+/=])",
+    ),
     _kind(
         "anthropic-key",
         "Anthropic API key",
@@ -144,7 +156,7 @@ _TOKEN_LITERALS = (
     *("AKIA", "ASIA", "ABIA", "ACCA", "AIza"),  # AWS access key ids, Google API keys
     *("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
     *("glpat-", "gldt-", "glptt-", "glrt-", "glsoat-", "glagent-"),
-    *("AGE-SECRET-KEY-1", "AccountKey="),
+    *("AGE-SECRET-KEY-1", "AccountKey=", "LS0tLS1CRUdJTi"),
     *("xox", "xapp-"),
     *("k_live_", "npm_", "pypi-AgEIcHlwaS5vcmc", "SG.", "T3BlbkFJ", "sk-ant-"),
 )

@@ -4,6 +4,7 @@ The credentials are made up at run time from a fixed seed: no file of this
 repository holds one, so scanners (ours included) have nothing to find here.
 """
 
+import base64
 import json
 import random
 import re
@@ -81,6 +82,20 @@ TOKENS = {
         "AGE-SECRET-KEY-1" + made_up("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58),
     ),
     "azure-storage-key": ("Azure storage account key", "AccountKey=" + made_up(BASE64, 86) + "=="),
+    # Found by a twelfth adversarial review: a PEM key base64-encoded, as a Kubernetes
+    # Secret's `data:` holds it.
+    "private-key-base64": (
+        "base64-encoded private key",
+        base64.b64encode(
+            "\n".join(
+                [
+                    "-----BEGIN PRIVATE KEY-----",
+                    *(made_up(BASE64, 64) for _ in range(6)),
+                    "-----END PRIVATE KEY-----\n",
+                ]
+            ).encode()
+        ).decode(),
+    ),
 }
 AWS_SECRET = made_up(BASE64, 40)
 
@@ -621,7 +636,7 @@ def sample(pattern: str, rng: random.Random) -> str:
                 if arg[0][0] is c.NEGATE:  # any printable character but those
                     choices = [chr(code) for code in range(32, 127) if chr(code) not in choices]
                 out.append(rng.choice(choices))
-            elif op in (c.MAX_REPEAT, c.MIN_REPEAT):
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
                 low, high, body = arg
                 repeat = rng.randint(low, min(high, low + 3))
                 out += [walk(body, caseless) for _ in range(repeat)]
@@ -924,3 +939,11 @@ def test_a_key_written_in_other_forms(tmp_path: Path, path: str, written: Any) -
     outputs += [run_any("--repo", repo, "HEAD", "--format", "brief").stdout]
     for output in outputs:
         assert not [line for line in body if line[:16] in output], output
+
+
+@pytest.mark.parametrize("armour", ["CERTIFICATE", "PUBLIC KEY", "CERTIFICATE REQUEST"])
+def test_a_base64_certificate_is_no_private_key(armour: str) -> None:
+    """A Kubernetes Secret's `tls.crt` beside its `tls.key`: the certificate is public."""
+    pem = f"-----BEGIN {armour}-----\n{made_up(BASE64, 64)}\n-----END {armour}-----\n"
+    line = "  tls.crt: " + base64.b64encode(pem.encode()).decode()
+    assert list(secrets.find_tokens(line)) == []
