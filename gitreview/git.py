@@ -765,7 +765,13 @@ class ObjectReader:
         if found.returncode != 0:
             return None
         oid = found.stdout.decode("ascii").strip()
-        kind = self._repo._git("cat-file", "-t", oid).stdout.decode("ascii").strip()
+        typed = self._repo._git("cat-file", "-t", oid, check=False)
+        if typed.returncode != 0:
+            # Named but not here, as the batch answers "missing": a submodule's commit
+            # (found by an adversarial review: one whose path holds a newline was an
+            # error where `show` prints its note).
+            return None
+        kind = typed.stdout.decode("ascii").strip()
         return GitObject(oid, kind, self._repo._git("cat-file", kind, oid).stdout)
 
     def read(self, oid: str, kind: str, path: str = "") -> bytes:

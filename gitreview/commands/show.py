@@ -20,6 +20,7 @@ from gitreview.errors import Exit, UserError
 from gitreview.handles import OID_LENGTH, Handle, parse_handle
 from gitreview.review.diffs import KeyBlocks, Row, changed_rows, hunk_header, render_rows
 from gitreview.secrets import KeyBlock, key_blocks, redact_lines, redact_name
+from gitreview.shown import written_path
 
 if TYPE_CHECKING:
     from gitreview.git import Repository
@@ -129,9 +130,13 @@ def _show(blobs: _Blobs, text: str, *, context: int, new: bool, header: bool) ->
             if handle.first is None and blobs.submodule(handle.path):
                 # The manifest's handle of a submodule's new commit (found by an
                 # adversarial review: it was refused as unknown, "fetch its commits").
+                # Its path written as handles write it (found by an adversarial review:
+                # a newline or an escape sequence in it was printed as it is).
+                path = written_path(handle.path)
+                folder = shlex.quote(handle.path) if path == handle.path else path
                 note = (
-                    f"(submodule {handle.path}: commit {handle.oid}, in the submodule's own "
-                    f"repository: git -C {shlex.quote(handle.path)} show {handle.oid})\n"
+                    f"(submodule {path}: commit {handle.oid}, in the submodule's own "
+                    f"repository: git -C {folder} show {handle.oid})\n"
                 )
                 return f"{hunk_header(text, None)}\n{note}" if header else note
             raise

@@ -37,13 +37,16 @@ def render_brief(
     rng = manifest["range"]
     commits = rng["commits"]
     out = [
-        f"# Review brief: {share.role.name} · {rng['spec']} · {counted(len(commits), 'commit')}\n"
+        f"# Review brief: {share.role.name} · {escaped(rng['spec'])} · "
+        f"{counted(len(commits), 'commit')}\n"
     ]
     if instructions:
         out.append(f"\n{instructions.strip()}\n")
     if commits:
         out.append("\nCommits:\n")
-        out += [f"- {commit['subject']}\n" for commit in commits[:MAX_COMMITS]]
+        # The author's words, escaped: a CR, NEL or U+2028 in a subject would start a
+        # line of gitreview's own in the prompt (found by an adversarial review).
+        out += [f"- {escaped(commit['subject'])}\n" for commit in commits[:MAX_COMMITS]]
         if len(commits) > MAX_COMMITS:
             out.append(f"- and {len(commits) - MAX_COMMITS} more\n")
     if share.findings:
@@ -161,13 +164,16 @@ def _left_out(manifest: Mapping[str, Any], others: int) -> str:
         reasons = ", ".join(f"{reason} {lines}" for reason, lines in trivial.items())
         parts.append(f"trivial, proved by gitreview (changed lines by reason): {reasons}")
     for cause, paths in ledger.get("unreviewable", {}).items():
-        parts.append(f"{cause} content of {', '.join(paths)}")
+        # Quoted as every other line names a file (found by an adversarial review: a
+        # binary file's name wrote lines of its own above the closing instruction).
+        parts.append(f"{cause} content of {', '.join(map(written_path, paths))}")
     if others:
         parts.append(f"{counted(others, 'change')} routed to other roles only")
     since = manifest.get("since")
     if since and since["hunks"]:
         parts.append(
-            f"{counted(since['hunks'], 'change')} reviewed before (since {since['spec']}), "
+            f"{counted(since['hunks'], 'change')} reviewed before "
+            f"(since {escaped(since['spec'])}), "
             "the same lines in the same place"
         )
     return "; ".join(parts)

@@ -250,8 +250,12 @@ def file_header(change: FileChange) -> str:
 
 
 def hunk_header(handle: str, scope: str | None) -> str:
-    """`@@ HANDLE @@ SCOPE`, as git prints a hunk's function name after its numbers."""
-    return f"@@ {handle} @@ {scope}" if scope else f"@@ {handle} @@"
+    """`@@ HANDLE @@ SCOPE`, as git prints a hunk's function name after its numbers;
+    the scope (a heading's or a symbol's words) escaped, as other text is (found by
+    an adversarial review: a heading's escape sequence hid the lines after it)."""
+    from gitreview.shown import escaped
+
+    return f"@@ {handle} @@ {escaped(scope)}" if scope else f"@@ {handle} @@"
 
 
 def excerpt(lines: Iterable[str]) -> str:
