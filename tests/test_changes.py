@@ -768,9 +768,9 @@ def test_a_folder_moved_whole_keeps_its_relative_names(
     git(repo, "commit", "--quiet", "-m", "Add")
     (repo / "src").mkdir()
     git(repo, "mv", "pkg", "src/pkg")
-    for name, text in then.items():
-        if text is not None:
-            (repo / "src" / "pkg" / name).write_text(text)
+    for name, edited in then.items():
+        if edited is not None:
+            (repo / "src" / "pkg" / name).write_text(edited)
     git(repo, "add", "-A")
     git(repo, "commit", "--quiet", "-m", "Move")
     entries = files_by_path(manifest_of("--repo", repo, "HEAD"))
