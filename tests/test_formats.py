@@ -208,6 +208,20 @@ def test_github_says_how_many_findings_it_cannot_annotate() -> None:
     assert "gitreview:" not in render_github(manifest_of(exactly_ten))
 
 
+def test_markdown_lists_the_most_severe_findings_first() -> None:
+    """Found by a twelfth adversarial review: the table holds the first hundred
+    findings, and a hundred notes earlier in path order pushed off a warning
+    (`text/bidi-control`) that does not fail the run."""
+    notes = [
+        finding("text/trailing-whitespace", "info", f"docs/{n:03}.txt", 1, "x") for n in range(101)
+    ]
+    warning = finding("text/bidi-control", "warning", "src/auth.js", 3, "bidi")
+    report = render_markdown(manifest_of([*notes, warning]))
+    rows = [line for line in report.splitlines() if line.startswith(("| info", "| warning"))]
+    assert rows[0].startswith("| warning | `text/bidi-control` | `src/auth.js:3`"), rows[:2]
+    assert "\n2 more in the manifest." in report
+
+
 def test_github_escapes_properties_and_data() -> None:
     odd = finding(
         path="docs/a,b:c%d.md",

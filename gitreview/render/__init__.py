@@ -32,3 +32,12 @@ def render(manifest: dict[str, Any], output_format: str, *, color: bool = False)
 def counted(number: int, noun: str, plural: str | None = None) -> str:
     """ "1 file", "3 files": what every format and message says a count with."""
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
+SEVERITY_ORDER = ("error", "warning", "info")
+
+
+def by_severity(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Errors, then warnings, then notices; the manifest's order within each (a stable
+    sort): what a format that shows some of them shows first."""
+    return sorted(findings, key=lambda finding: SEVERITY_ORDER.index(finding["severity"]))

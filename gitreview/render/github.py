@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from gitreview.render import SEVERITY_ORDER, by_severity
 from gitreview.shown import escaped
 
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
-SEVERITY_ORDER = ("error", "warning", "info")
 ANNOTATIONS_PER_SEVERITY = 10
 
 
@@ -30,11 +30,6 @@ def render_github(manifest: dict[str, Any], *, color: bool = False) -> str:
     if left:
         text += f"gitreview: {left}\n"
     return text
-
-
-def by_severity(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Errors, then warnings, then notices; the manifest's order within each (a stable sort)."""
-    return sorted(findings, key=lambda finding: SEVERITY_ORDER.index(finding["severity"]))
 
 
 def not_annotated(findings: list[dict[str, Any]]) -> str:

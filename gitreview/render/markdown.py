@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from gitreview.patterns import lazy_compile
-from gitreview.render import counted
+from gitreview.render import by_severity, counted
 from gitreview.shown import UNSAFE, escaped
 
 MAX_ITEMS = 50  # files, commits or handles listed in one place
@@ -110,7 +110,9 @@ def _findings(findings: list[dict[str, Any]], counts: dict[str, int]) -> str:
         "| severity | rule | where | message |",
         "| --- | --- | --- | --- |",
     ]
-    for finding in findings[:MAX_FINDINGS]:
+    # The most severe first, as the github format orders them (found by an adversarial
+    # review: a hundred notes earlier in path order pushed a warning off the table).
+    for finding in by_severity(findings)[:MAX_FINDINGS]:
         where = "the range"
         if finding["path"] is not None:
             line = f":{finding['line']}" if finding["line"] is not None else ""
