@@ -23,6 +23,9 @@ _ESCAPES = {"\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f", "\
 _ESCAPES |= {'"': '"', "\\": "\\"}
 _UNESCAPES = {letter: char for char, letter in _ESCAPES.items()}
 _OCTAL = lazy_compile(r"[0-7]{3}")
+# A name ending as a handle's lines do (`deploy:2`), which a handle would read as a
+# typo for them (found by an adversarial review: `show` refused such a handle).
+_LIKE_LINES = lazy_compile(r":-?[0-9]+(?:-[0-9]+)?$")
 
 
 def escaped(text: str) -> str:
@@ -38,9 +41,14 @@ def _escape(code: int) -> str:
 def written_path(path: str) -> str:
     """The path as a handle, or a line naming a file for a reviewer, writes it: as it
     is, or quoted as git quotes it when it holds what would break its line or drive a
-    terminal, starts with a quote, or starts or ends with a space (a handle is read
-    stripped)."""
-    if not (UNSAFE.search(path) or path.startswith('"') or path != path.strip()):
+    terminal, starts with a quote, starts or ends with a space (a handle is read
+    stripped), or ends as a handle's lines do."""
+    if not (
+        UNSAFE.search(path)
+        or path.startswith('"')
+        or path != path.strip()
+        or _LIKE_LINES.search(path)
+    ):
         return path
     out = ['"']
     for char in path:

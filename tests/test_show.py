@@ -278,6 +278,8 @@ def test_a_handle_starting_with_a_dash_is_a_handle(tmp_path: Path) -> None:
         ('"quoted".txt', '"\\"quoted\\".txt"'),
         # Found by an eleventh adversarial review: shown as `bidiexe.txt`.
         ("bidi\u202etxt.exe", '"bidi\\342\\200\\256txt.exe"'),
+        # Found by a twelfth: read back as a typo for a handle's lines, show refused it.
+        ("scripts/deploy:2", '"scripts/deploy:2"'),
     ],
 )
 def test_a_path_that_would_break_its_line_is_written_quoted(
