@@ -238,12 +238,13 @@ class Repository:
         return output.stdout.decode("ascii").split()
 
     def hooks_dir(self) -> str:
-        """Where git looks for hooks: core.hooksPath (relative to the work tree) or
-        $GIT_DIR/hooks."""
+        """Where git looks for hooks: core.hooksPath (relative to the work tree), or the
+        hooks folder every worktree shares (found by an adversarial review: in a linked
+        worktree the hook went to its own git folder, where git never runs one)."""
         result = self._git("config", "--path", "--get", "core.hooksPath", check=False)
         configured = result.stdout.decode("utf-8", "replace").strip()
         if not configured:
-            return os.path.join(self.git_dir, "hooks")
+            return os.path.join(self.common_dir, "hooks")
         if os.path.isabs(configured):
             return configured
         root = self.work_tree or self.git_dir

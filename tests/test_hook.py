@@ -161,6 +161,28 @@ def test_a_conflict_marker_is_refused(pushing: Path) -> None:
     assert "conflict-marker notes.txt:2" in stderr
 
 
+def test_install_in_a_linked_worktree_puts_the_hook_where_git_runs_it(
+    writable_repo: RepoFactory, tmp_path: Path
+) -> None:
+    """Found by a twelfth adversarial review: installed from a `git worktree`, the hook
+    went to the worktree's own git folder, where git runs none, and every push went
+    unchecked; the kept manifest now goes where every worktree's pushes look."""
+    repo = with_origin(writable_repo, tmp_path)
+    worktree = tmp_path / "feature"
+    git(repo, "worktree", "add", "--quiet", "-b", "wip", str(worktree))
+    result = run("install-hook", "--repo", worktree)
+    assert result.status == 0, result.stderr
+    assert (repo / ".git" / "hooks" / "pre-push").is_file()
+    commit(worktree, "notes.txt", "start\n<<<<<<< HEAD\nours\n", "Add notes")
+    status, stderr = push(worktree, "wip")
+    assert status != 0
+    assert "conflict-marker notes.txt:2" in stderr
+    kept = repo / ".git" / "gitreview" / "pre-push" / "origin" / "refs" / "heads"
+    assert (kept / "wip.refused.json").is_file()
+    assert run("uninstall-hook", "--repo", worktree).status == 0
+    assert not (repo / ".git" / "hooks" / "pre-push").exists()
+
+
 def test_a_new_branch_is_checked_from_where_it_left_the_remote(pushing: Path) -> None:
     git(pushing, "checkout", "--quiet", "-b", "topic")
     commit(pushing, "src/extra.py", "VALUE = 1\n", "Add extra")

@@ -90,7 +90,9 @@ def run_pre_push(*, remote: str, repo: str | None) -> int:
         ranges = push_ranges(repository, [given.pushed])
     failures: list[str] = []
     for push in ranges:
-        failures += _check(repository.git_dir, repo, remote, push)
+        # Under the folder every worktree shares, as the cache is (found by an adversarial
+        # review: a linked worktree's push kept its manifest where no other push looked).
+        failures += _check(repository.common_dir, repo, remote, push)
     if failures:
         print("gitreview: push refused:", file=sys.stderr)
         for failure in failures:
