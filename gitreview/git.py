@@ -27,8 +27,9 @@ from gitreview.gitdiff import (
     path_text,
     split_blocks,
 )
-from gitreview.model import EMPTY_TREE, SHA256_EMPTY_TREE, Commit, Hunk
+from gitreview.model import EMPTY_TREE, SHA256_EMPTY_TREE, Added, Commit, Hunk
 from gitreview.patterns import lazy_compile
+from gitreview.shown import read_path
 
 if TYPE_CHECKING:
     import threading
@@ -270,6 +271,32 @@ class Repository:
         finds them while the caller reads the diff."""
         return Copies(self, base, head)
 
+    def added_in_history(self, base: str | None, head: str) -> Iterator[Added]:
+        """The lines each commit of the range adds, a hunk at a time, read as git
+        writes them: what the range's history holds, where its own diff shows only
+        where the range ends (a secret one commit adds and a later one removes)."""
+        span = head if base is None else f"{base}..{head}"
+        git = _Process(
+            self,
+            "log",
+            "-p",
+            "--no-merges",
+            "--no-renames",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--no-color",
+            "--unified=0",
+            "--src-prefix=a/",
+            "--dst-prefix=b/",
+            "--format=%x00%H",
+            span,
+        )
+        try:
+            yield from _added_hunks(git.stdout)
+            git.finish(dict)
+        finally:
+            git.close()
+
     def blob_stream(self, wanted: list[str]) -> BlobStream:
         """The contents of the blobs `wanted` (and of those `BlobStream.want` adds),
         read in that order."""
@@ -347,6 +374,36 @@ _PATCH_OPTIONS = (
 )
 _ZERO_OID = "0" * 40
 _OBJECT_ID = lazy_compile(r"\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b")
+
+
+def _added_hunks(stream: IO[bytes]) -> Iterator[Added]:
+    """The added lines of `git log -p --unified=0 --format=%x00%H`, by hunk."""
+    commit = path = ""
+    hunk: Added | None = None
+    for raw in stream:
+        line = raw.rstrip(b"\n").decode("utf-8", "surrogateescape")
+        if line.startswith("+") and hunk is not None:
+            hunk.lines.append(line[1:])
+            continue
+        if hunk is not None and hunk.lines:
+            yield hunk
+        hunk = None
+        if line.startswith("\0"):
+            commit = line[1:]
+        elif line.startswith("+++ "):
+            name = line[4:]
+            if name.startswith('"'):
+                name = read_path(name) or name
+            path = name[2:] if name.startswith("b/") else ""  # "": /dev/null
+        elif line.startswith("@@ ") and path:
+            numbers = _HUNK_NEW_START.match(line)
+            if numbers is not None:
+                hunk = Added(commit, path, int(numbers.group(1)), [])
+    if hunk is not None and hunk.lines:
+        yield hunk
+
+
+_HUNK_NEW_START = re.compile(r"@@ -[0-9,]+ \+([0-9]+)")
 
 
 def missing_object(oid: str, path: str) -> UserError:

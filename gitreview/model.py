@@ -346,6 +346,16 @@ class FileChange(NamedTuple):
         )
 
 
+class Added(NamedTuple):
+    """Lines one commit of a range adds to a file, together (a hunk of `git log -p`):
+    the first one's number in that commit's file, and their texts."""
+
+    commit: str
+    path: str
+    first: int
+    lines: list[str]
+
+
 class Finding(NamedTuple):
     rule: str
     severity: Severity

@@ -17,7 +17,7 @@ from gitreview.collector import paused
 from gitreview.config import CONFIG_FILE, Config, parse_config
 from gitreview.errors import Exit, NotFetched, UserError
 from gitreview.handles import Handle
-from gitreview.model import Assembled, FileChange, Finding, Range
+from gitreview.model import Added, Assembled, FileChange, Finding, Range
 
 # The analyzers, the classifiers and the manifest are loaded once git is at work on
 # the range (classify_range): a tenth of a second that git's pairing of renames and
@@ -134,6 +134,7 @@ def classify_range(
     progress: Progress | None = None,
     cache: bool = True,
     jobs: int | None = None,
+    history: bool = False,
 ) -> Outcome:
     """Every file of the range analyzed and classified, moves included, and the findings.
 
@@ -144,6 +145,8 @@ def classify_range(
     `cache`: reuse and keep verdicts proved before, under the git directory (cache.py).
     `jobs`: processes that prove files (verdicts.py; None: one per core for a large range).
     `repo`: a path (None: where git finds one), or the repository already opened.
+    `history`: the secrets each commit adds looked for too, for what publishes the
+    range's commits (the hook, the Actions step: analyze/history.py).
     """
     if patch is not None:
         from gitreview.analyze.trust import Origin
@@ -259,6 +262,7 @@ def classify_range(
             blobs=repository.objects(),
             pool=pool,
             base=trusted if rng.base else None,
+            history=_history(repository, rng) if history else None,
         )
     finally:
         if pool is not None:
@@ -383,6 +387,7 @@ def _classify(
     blobs: ObjectReader | None = None,
     pool: Pool | None = None,
     base: HeadTree | None = None,
+    history: Callable[[], Iterable[Added]] | None = None,
 ) -> Outcome:
     """Every file proved (verdicts.py), then what only the whole range shows: moved
     blocks, links elsewhere, and the range analyzers. `listing`: the range's
@@ -438,7 +443,29 @@ def _classify(
     findings += apply_rule_settings(imports_lost(moved_away, head), settings)
     for range_analyzer in RANGE_ANALYZERS:
         findings += apply_rule_settings(tuple(range_analyzer(rng, settings)), settings)
+    if history is not None and head is not None and len(rng.commits) > 1:
+        # One commit's own diff is the range's: only two or more can hide one.
+        from gitreview.analyze.history import secrets_in_history
+
+        found = secrets_in_history(history(), functools.cache(_text_of(head)))
+        findings += apply_rule_settings(tuple(found), settings)
     return _redacted(Outcome(rng, files, findings, settings, source))
+
+
+def _history(repository: Repository, rng: Range) -> Callable[[], Iterable[Added]]:
+    base, head = rng.base, rng.head
+    assert head is not None  # only a patch has no head
+    return lambda: repository.added_in_history(base, head)
+
+
+def _text_of(tree: HeadTree) -> Callable[[str], str | None]:
+    """A file's text at the tree's commit, None where it has none."""
+
+    def text(path: str) -> str | None:
+        data = tree.read(path)
+        return None if data is None else data.decode("utf-8", "replace")
+
+    return text
 
 
 def _restored(

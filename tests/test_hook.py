@@ -183,6 +183,38 @@ def test_install_in_a_linked_worktree_puts_the_hook_where_git_runs_it(
     assert not (repo / ".git" / "hooks" / "pre-push").exists()
 
 
+def made_up_token() -> str:
+    """A GitHub token shape, made at run time: no file here holds one."""
+    import random
+    import string
+
+    rng = random.Random(42)
+    return "ghp_" + "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(36))
+
+
+def test_a_secret_a_later_commit_takes_out_is_refused(pushing: Path) -> None:
+    """Found by a twelfth adversarial review: "add the token", then "read it from the
+    environment", pushed together: the range's diff shows no token, but the remote's
+    history would hold it, and the hook let it through."""
+    token = made_up_token()
+    commit(pushing, "app.py", f'TOKEN = "{token}"\n', "Add the token")
+    commit(
+        pushing, "app.py", 'TOKEN = os.environ["TOKEN"]\n', "Read the token from the environment"
+    )
+    status, stderr = push(pushing, "main")
+    assert status != 0
+    assert "error range/secret-in-history app.py: commit " in stderr
+    assert "adds a GitHub token (line 1, value redacted)" in stderr
+    assert token[4:20] not in stderr
+    kept = pushing / ".git" / "gitreview" / "pre-push" / "origin" / "refs" / "heads"
+    assert token[4:20] not in (kept / "main.refused.json").read_text()
+    # Still there at the head, it is the range's own finding, told once.
+    commit(pushing, "app.py", f'TOKEN = "{token}"\n', "Add it back")
+    status, stderr = push(pushing, "main")
+    assert status != 0
+    assert "text/secret app.py:1" in stderr and "secret-in-history" not in stderr
+
+
 def test_a_new_branch_is_checked_from_where_it_left_the_remote(pushing: Path) -> None:
     git(pushing, "checkout", "--quiet", "-b", "topic")
     commit(pushing, "src/extra.py", "VALUE = 1\n", "Add extra")

@@ -947,3 +947,28 @@ def test_a_base64_certificate_is_no_private_key(armour: str) -> None:
     pem = f"-----BEGIN {armour}-----\n{made_up(BASE64, 64)}\n-----END {armour}-----\n"
     line = "  tls.crt: " + base64.b64encode(pem.encode()).decode()
     assert list(secrets.find_tokens(line)) == []
+
+
+def test_secrets_in_history_are_those_the_head_no_longer_holds() -> None:
+    """A key or token one commit adds and a later one takes out (analyze/history.py);
+    placeholders, and what the head still holds (the range's own `text/secret`), are
+    not told; each secret is told once."""
+    from gitreview.analyze.history import secrets_in_history
+    from gitreview.model import Added
+
+    token = TOKENS["github-token"][1]
+    added = [
+        Added("a" * 40, "deploy/key.pem", 1, NEW_KEY.splitlines()),
+        Added("b" * 40, "app.py", 3, [f'TOKEN = "{token}"', "GITHUB=ghp_" + "x" * 36]),
+        Added("c" * 40, "app.py", 7, [f'AGAIN = "{token}"']),
+        Added("d" * 40, "kept.py", 1, [f'KEPT = "{TOKENS["npm-token"][1]}"']),
+    ]
+    heads = {"app.py": "TOKEN = os.environ['TOKEN']\n", "kept.py": added[3].lines[0]}
+    found = list(secrets_in_history(added, heads.get))
+    assert [(f.rule, f.path, f.line) for f in found] == [
+        ("range/secret-in-history", "deploy/key.pem", None),
+        ("range/secret-in-history", "app.py", None),
+    ]
+    assert found[0].message.startswith("commit aaaaaaaaaaaa adds a private key (line 1,")
+    assert found[1].message.startswith("commit bbbbbbbbbbbb adds a GitHub token (line 3,")
+    assert not any(value[4:20] in f.message for f in found for value in VALUES)

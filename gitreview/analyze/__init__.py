@@ -17,6 +17,7 @@ from gitreview.analyze import (
     code,
     commits,
     data,
+    history,
     lexical,
     markdown,
     python,
@@ -59,7 +60,18 @@ PATCH_ANALYZERS: dict[str, tuple[Analyzer, ...]] = {
 RANGE_ANALYZERS: tuple[RangeAnalyzer, ...] = (commits.analyze_range,)
 RULES: dict[str, Rule] = {
     rule.id: rule
-    for module in (markdown, python, python_lost, references_lost, data, code, text, commits, trust)
+    for module in (
+        markdown,
+        python,
+        python_lost,
+        references_lost,
+        data,
+        code,
+        text,
+        commits,
+        history,
+        trust,
+    )
     for rule in module.RULES
 }
 

@@ -85,14 +85,16 @@ def run_ci(*, repo: str | None) -> int:
     contents: Contents = "missing" if inputs.fallback else "none"
     try:
         assembled, configured = review_of_range(
-            repo, spec, config=config, contents=contents, since=inputs.since
+            repo, spec, config=config, contents=contents, since=inputs.since, history=True
         )
     except NotFetched as error:
         # A force-pushed head is often not fetched any more: review everything.
         # The message quotes the input, which may be a branch named like a token.
         message = redact_name(error.message)
         print(f"gitreview: {message}: reviewing the whole range", file=sys.stderr)
-        assembled, configured = review_of_range(repo, spec, config=config, contents=contents)
+        assembled, configured = review_of_range(
+            repo, spec, config=config, contents=contents, history=True
+        )
     manifest = assembled.manifest
     shown = for_role(manifest, inputs.role)
     path = folder / "manifest.json"

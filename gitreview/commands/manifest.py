@@ -89,12 +89,14 @@ def review_of_range(
     since_manifest: str | None = None,
     cache: bool = True,
     jobs: int | None = None,
+    history: bool = False,
 ) -> tuple[Assembled, str]:
     """The manifest and the briefs of a range (or a patch), and the fail-on threshold
     of the configuration they were built with: what the command line, the Actions
     step and the MCP server render. `since`, `since_manifest`: what an earlier
     review covered (issue #13); `cache`: reuse and keep verdicts proved before and
-    whole results (cache.py); `jobs`: processes that prove files (verdicts.py)."""
+    whole results (cache.py); `jobs`: processes that prove files (verdicts.py);
+    `history`: the secrets each commit adds looked for too (analyze/history.py)."""
 
     from gitreview.collector import paused
 
@@ -117,6 +119,7 @@ def review_of_range(
             progress=progress,
             cache=cache,
             jobs=jobs,
+            history=history,
         )
         if since is not None or since_manifest is not None:
             outcome = since_review(
@@ -152,6 +155,7 @@ def review_of_range(
         config and (str(config), _bytes_of(config)),
         contents,
         budget,
+        history,
         since and (since, since_head),  # the name too: the manifest says what was named
         since_manifest and (since_manifest, _bytes_of(since_manifest)),
         known,
