@@ -452,7 +452,7 @@ def _mcp(args: list[str]) -> int:
         prog=f"{PROG} mcp",
         description="Run a Model Context Protocol server on stdin and stdout for coding "
         "agents: read-only tools for a range's brief, its manifest summary, show, explain "
-        "and verify. Needs the optional extra: pip install 'gitreview[mcp]'.",
+        "and verify. Needs the optional extra: pip install '.[mcp]' from a checkout.",
     )
     parser.add_argument(
         "--repo", metavar="PATH", help="the tools' default repository (default: the current one)"

@@ -218,7 +218,7 @@ def test_without_the_extra_the_subcommand_says_how_to_install_it(
     assert result.status == 2
     assert result.stderr == (
         "git review-manifest: error: the MCP server needs the Python package 'mcp' "
-        "(hint: pip install 'gitreview[mcp]', or pip install '.[mcp]' from a checkout)\n"
+        "(hint: pip install '.[mcp]' from a checkout of gitreview (it is not on PyPI))\n"
     )
 
 

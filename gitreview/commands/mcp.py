@@ -28,7 +28,7 @@ except ModuleNotFoundError as missing:  # the optional extra is not installed
     raise UserError(
         f"the MCP server needs the Python package {(missing.name or 'mcp').split('.')[0]!r}",
         status=Exit.USAGE,
-        hint="pip install 'gitreview[mcp]', or pip install '.[mcp]' from a checkout",
+        hint="pip install '.[mcp]' from a checkout of gitreview (it is not on PyPI)",
     ) from None
 
 INSTRUCTIONS = """\
