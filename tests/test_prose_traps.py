@@ -123,6 +123,24 @@ TRAPS: dict[str, tuple[str, str, str]] = {
         "See this. [^1]:\nfoo bar\n\nx[^1]\n",
         "See this.\n[^1]: foo bar\n\nx[^1]\n",
     ),
+    # 7. Re-indented, not re-wrapped (found by a twelfth adversarial review): the same
+    # for markdown-it, not for MkDocs' Python-Markdown (four spaces nest), Hugo's
+    # definitions or MkDocs' admonitions.
+    "list-reindented": (
+        "docs/install.md",
+        "1. Install\n\n    - pip\n    - venv\n\n2. Run\n",
+        "1. Install\n\n   - pip\n   - venv\n\n2. Run\n",
+    ),
+    "definition-code-indented": (
+        "content/logging.md",
+        "term\n: the definition\n\n```sh\nhugo --logLevel debug\n```\n",
+        "term\n: the definition\n\n  ```sh\n  hugo --logLevel debug\n  ```\n",
+    ),
+    "admonition-dedented": (
+        "docs/upgrade.md",
+        "!!! warning\n    Back up the data first.\n    Then stop the server.\n",
+        "!!! warning\n    Back up the data first.\nThen stop the server.\n",
+    ),
 }
 
 

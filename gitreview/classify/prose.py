@@ -143,6 +143,8 @@ def _markdown_reflow(facts: FileFacts, hunk: Hunk) -> Proof | None:
         return None
     if _line_starts(hunk.removed) != _line_starts(hunk.added):
         return None
+    if _reindented(hunk.removed, hunk.added):
+        return None
     for side, text, first, count in (
         ("old", old_text, hunk.old_start, hunk.old_count),
         ("new", new_text, hunk.new_start, hunk.new_count),
@@ -218,6 +220,24 @@ def _line_starts(lines: Sequence[Line]) -> list[str]:
     a list item's own marker, on both sides, is not (an autolink is no tag)."""
     starts = (_LIST_OR_TAG_START.match(line.text) for line in lines)
     return sorted(found.group().strip() for found in starts if found)
+
+
+def _reindented(removed: Sequence[Line], added: Sequence[Line]) -> bool:
+    """Whether a line is on both sides with other indentation: re-indented, not
+    re-wrapped. Renderers other than markdown-it read it otherwise (found by an
+    adversarial review): Python-Markdown (MkDocs) nests a block in a list item only
+    four spaces in, where a formatter's two leave it flat; goldmark (Hugo) puts a
+    block indented below a definition into it; an admonition's body is its indented
+    lines."""
+    sides: list[dict[str, list[str]]] = [{}, {}]
+    for lines, indents in zip((removed, added), sides, strict=True):
+        for line in lines:
+            text = line.text.rstrip("\r\n")
+            words = text.lstrip()
+            if words:
+                indents.setdefault(words, []).append(text[: len(text) - len(words)])
+    old, new = sides
+    return any(sorted(old[words]) != sorted(new[words]) for words in old.keys() & new.keys())
 
 
 _SPACED_ATTRIBUTES = lazy_compile(r"\{[ \t]+[:.#]")
