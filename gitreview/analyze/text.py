@@ -340,10 +340,18 @@ _LFS_POINTER = b"version https://git-lfs.github.com/spec/"
 
 def _named_as_text(path: str, head: bytes) -> bool:
     """Whether the file says it is text: a `#!` line, or a name of a kind of text or
-    of a script (`.pl`, `.ps1`, `.bat`: a review of the rule)."""
+    of a script (`.pl`, `.ps1`, `.bat`: a review of the rule); not a program that is
+    binary by its nature (`.jar`, `.exe`, `.bin`: found by an adversarial review, a
+    Gradle wrapper's jar was called text with a NUL byte)."""
     if head.startswith(b"#!"):
         return True
-    return kind_of(path) not in ("unknown", "binary") or runs_by_name(path)
+    if kind_of(path) not in ("unknown", "binary"):
+        return True
+    return runs_by_name(path) and not path.lower().endswith(_BINARY_PROGRAMS)
+
+
+# Files that are run and are binary as they should be: archives and executables.
+_BINARY_PROGRAMS = (".jar", ".exe", ".bin", ".run", ".com", ".appimage")
 
 
 def _binary_added(change: FileChange) -> bool:
