@@ -74,6 +74,13 @@ def test_an_error_makes_a_whitespace_only_hunk_significant(
     [
         (".vscode/settings.json", '{\n  // editor\n  "a": [1, 2,],\n}\n'),
         ("tsconfig.base.json", '{"compilerOptions": {"strict": true, /* why */},}\n'),
+        # A twelfth review: the root's devcontainer and tools that take comments.
+        (".devcontainer.json", "// For format details, see https://aka.ms/devcontainer.json\n{}\n"),
+        ("turbo.json", '{\n  // the pipeline\n  "tasks": {},\n}\n'),
+        (
+            "config/api-extractor.json",
+            '/**\n * Config file\n */\n{"mainEntryPointFilePath": "x"}\n',
+        ),
         ("a.json", '\ufeff{"a": 1}\n'),
         ("a.yml", "a: !include other.yml\nb: !!python/name:os.sep\n---\nc: 1\n"),
         ("templates/a.yaml", "name: {{ .Values.name }}\n"),

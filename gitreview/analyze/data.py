@@ -30,6 +30,18 @@ _JSONC_GLOBS = (
     ".eslintrc.json",
     ".babelrc.json",
     "*.code-workspace",
+    # Found by a twelfth adversarial review: the root's devcontainer (VS Code's template
+    # starts with a comment), and tools that write or read their files with comments.
+    ".devcontainer.json",
+    "api-extractor.json",
+    "api-documenter.json",
+    "turbo.json",
+    "deno.json",
+    "tslint.json",
+    "biome.json",
+    "typedoc.json",
+    ".swcrc",
+    "*.jsonc",
 )
 _TEMPLATE = lazy_compile(r"\{\{|\{%")
 _TRAILING_COMMA = lazy_compile(r",(\s*[}\]])")
