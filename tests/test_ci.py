@@ -260,11 +260,34 @@ def test_new_branch_starts_where_its_commits_do_in_any_order(repo: Path, runner:
     assert step.manifest["range"]["spec"] == f"{sha(repo, 'base')}..{sha(repo, 'trivial')}"
 
 
-def test_new_branch_with_no_new_commit_reviews_its_tip(repo: Path, runner: Runner) -> None:
+def test_new_branch_with_no_new_commit_has_nothing_to_review(repo: Path, runner: Runner) -> None:
+    """Found by a twelfth adversarial review: a branch made at a commit already pushed
+    (the event lists no commit) was reviewed from its tip's parent, and findings
+    already on main failed the step; the hook checks nothing there either."""
     step = runner(repo, "push", push(repo, None, "trivial"))
+    assert (step.status, step.manifest) == (0, None)
+    assert step.stderr == "gitreview: the push brought no new commit: nothing to review\n"
+    assert "skip=true\n" in step.outputs
+    # A payload that lists no commits at all is not taken for one that lists none.
+    payload = push(repo, None, "trivial")
+    del payload["commits"]
+    step = runner(repo, "push", payload)
     assert step.manifest is not None
     assert step.manifest["range"]["spec"] == sha(repo, "trivial")
-    assert step.manifest["range"]["base"] == sha(repo, "clean")
+
+
+def test_a_force_push_whose_before_the_clone_lacks_reviews_what_it_brought(
+    repo: Path, runner: Runner
+) -> None:
+    """Found by a twelfth adversarial review: after a force-push `before` is on no
+    branch, a full clone lacks it, and the step failed with exit 3."""
+    payload = push(repo, "clean", "trivial", "trivial")
+    payload["before"] = "0123456789abcdef" * 2 + "01234567"
+    step = runner(repo, "push", payload)
+    assert step.status == 0, step.stderr
+    assert "is not in this clone (a force-push): reviewing what the push brought" in step.stderr
+    assert step.manifest is not None
+    assert step.manifest["range"]["spec"] == f"{sha(repo, 'clean')}..{sha(repo, 'trivial')}"
 
 
 def test_a_deleted_branch_has_nothing_to_review(repo: Path, runner: Runner) -> None:

@@ -61,16 +61,21 @@ class Wanted(NamedTuple):
     base: str | None = None  # None: the first parent of head
     head: str | None = None
     merge_base: bool = False  # BASE...HEAD rather than BASE..HEAD
-    pushed: tuple[str, ...] = ()  # a new branch: the commits the push event lists
+    pushed: tuple[str, ...] = ()  # a push: the commits its event lists
     deleted: bool = False  # a push that deleted its ref: nothing to review
+    # A new branch or tag at a commit already pushed: the push brought no commit.
+    brought_none: bool = False
 
 
 def run_ci(*, repo: str | None) -> int:
     env = os.environ
     inputs = read_inputs(env)
     wanted = wanted_range(env, inputs)
-    if wanted.deleted:
-        print("gitreview: the push deleted its ref: nothing to review", file=sys.stderr)
+    if wanted.deleted or wanted.brought_none:
+        # (A new branch at a commit already pushed: the hook checks nothing either;
+        # found by an adversarial review, its tip was reviewed against its parent.)
+        what = "deleted its ref" if wanted.deleted else "brought no new commit"
+        print(f"gitreview: the push {what}: nothing to review", file=sys.stderr)
         _append(env.get("GITHUB_OUTPUT"), format_outputs(_nothing()))
         return int(Exit.OK)
 
@@ -160,7 +165,7 @@ def wanted_range(env: Mapping[str, str], inputs: Inputs) -> Wanted:
     if inputs.base is not None:
         wanted = Wanted(base=inputs.base, head=wanted.head, merge_base=True)
     if inputs.head is not None:
-        wanted = wanted._replace(head=inputs.head, pushed=(), deleted=False)
+        wanted = wanted._replace(head=inputs.head, pushed=(), deleted=False, brought_none=False)
     if wanted.head is None:
         wanted = wanted._replace(head=env.get("GITHUB_SHA") or None)
     if wanted.head is None and not wanted.deleted:
@@ -192,13 +197,14 @@ def event_range(name: str, payload: Mapping[str, Any]) -> Wanted:
             raise _bad_payload(name, "before and after")
         if after == ZERO_SHA:
             return Wanted(deleted=True)
+        # The commits the push brings, in whatever order.
+        commits = payload.get("commits")
+        listed = commits if isinstance(commits, list) else []
+        pushed = tuple(sha for sha in (_sha(commit, "id") for commit in listed) if sha)
         if before == ZERO_SHA:
-            # A new branch or tag: the commits the push brings, in whatever order.
-            commits = payload.get("commits")
-            listed = commits if isinstance(commits, list) else []
-            pushed = tuple(sha for sha in (_sha(commit, "id") for commit in listed) if sha)
-            return Wanted(head=after, pushed=pushed)
-        return Wanted(base=before, head=after)
+            # A new branch or tag; with an empty list, at a commit already pushed.
+            return Wanted(head=after, pushed=pushed, brought_none=commits == [])
+        return Wanted(base=before, head=after, pushed=pushed)
     return Wanted()
 
 
@@ -288,6 +294,17 @@ def range_spec(repo: str | None, wanted: Wanted) -> str:
         return sha
 
     head_sha = require(head, "the head commit")
+    # A force-push's `before` is on no branch any more, and a full clone lacks it (found
+    # by an adversarial review: the step failed): what the push brought is reviewed, as
+    # for a new branch. (Only a push event lists the commits it brought.)
+    before = wanted.base if wanted.pushed and head_sha is not None else None
+    if before is not None and require(before, "the base commit") is None:
+        print(
+            f"gitreview: the commit before the push, {_short(before)}, is not in "
+            "this clone (a force-push): reviewing what the push brought",
+            file=sys.stderr,
+        )
+        wanted = wanted._replace(base=None)
     if wanted.base is not None:
         base_sha = require(wanted.base, "the base commit")
         if wanted.merge_base:
