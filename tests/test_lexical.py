@@ -323,3 +323,43 @@ def test_a_backtick_hidden_after_a_slash_gives_up(line: str, gives_up: bool) -> 
     from gitreview.analyze import lexers
 
     assert lexers.scan("javascript", line + "const x  =  1;\n").give_up is gives_up
+
+
+def test_hostile_lines_stay_linear() -> None:
+    """Found by a twelfth adversarial review: a C line of 28 comments before its code
+    (each one more doubled the time: a minute), and a Python file of 16,000 PEP 723
+    headers with no fence (the PEP's pattern read every one to the end: a minute)."""
+    from gitreview.analyze.lexical import script_metadata
+
+    for kind, text in [
+        ("c", "/**/" * 40 + "int x =  1;"),
+        ("python", "# /// a\n" * 20_000 + "x = 1\n"),
+    ]:
+        started = time.perf_counter()
+        normalize_line(kind, text.splitlines()[0], literal=False)
+        literal_lines(kind, text)
+        script_metadata(text)
+        assert time.perf_counter() - started < 30, kind  # a blow-up bound, not a speed target
+
+
+# The PEP's own pattern (https://peps.python.org/pep-0723/#reference-implementation).
+PEP_723 = r"(?m)^# /// (?P<type>[a-zA-Z0-9-]+)$\s(?P<content>(^#(| .*)$\s)+)^# ///$"
+
+
+def test_script_metadata_finds_what_the_pep_s_pattern_finds() -> None:
+    import random
+    import re
+
+    from gitreview.analyze.lexical import script_metadata
+
+    pieces = ["# /// script", "# ///", "#", "# a = 1", "x = 1", "", "# /// a-b", "#x", "#  ///"]
+    rng = random.Random(723)
+    for _ in range(3000):
+        text = "\n".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        text += rng.choice(["", "\n"])
+        fences = re.finditer(r"(?m)^#[ \t]*///", text)
+        expected = sorted(
+            (text.count("\n", 0, found.start()) + 1, found.group())
+            for found in (*re.finditer(PEP_723, text), *fences)
+        )
+        assert script_metadata(text) == expected, text

@@ -110,17 +110,54 @@ def _python_literal(text: str) -> frozenset[int] | None:
 
 # PEP 723's inline script metadata (`# /// script` ... `# ///`), TOML that `uv run` and
 # `pipx run` read by this pattern: a line more or a space less and they read none.
-_METADATA_BLOCK = lazy_compile(
-    r"(?m)^# /// (?P<type>[a-zA-Z0-9-]+)$\s(?P<content>(^#(| .*)$\s)+)^# ///$"
-)
+# (The PEP's own pattern, `(?m)^# /// (?P<type>[a-zA-Z0-9-]+)$\s(?P<content>(^#(| .*)$\s)+)
+# ^# ///$`, read the comment lines after every header to their end and back: a file of
+# headers took a minute. `_metadata_blocks` finds what it finds, line by line: found
+# by an adversarial review.)
+_METADATA_HEADER = lazy_compile(r"# /// [a-zA-Z0-9-]+")
 _METADATA_FENCE = lazy_compile(r"(?m)^#[ \t]*///")
+
+
+def _metadata_blocks(text: str) -> list[tuple[int, int, int, int]]:
+    """The PEP 723 blocks of a text with LF line ends, as its pattern finds them:
+    (first line, first line past the block, start and end offsets). A block runs from a header
+    to the last `# ///` of the comment lines (`#`, or `# ` and more) right after it,
+    at least one line of content between them."""
+    lines = text.split("\n")
+    ended = len(lines) - 1  # the last line has no line break after it
+    # For each line, the last closing line of the run of comment lines it starts or is in.
+    closing = [-1] * len(lines)
+    last = -1
+    for index in range(len(lines) - 1, -1, -1):
+        line = lines[index]
+        if line == "#" or line.startswith("# "):
+            if line == "# ///" and last < 0:
+                last = index
+            closing[index] = last
+        else:
+            last = -1
+    blocks, offsets, index, offset = [], [], 0, 0
+    for line in lines:
+        offsets.append(offset)
+        offset += len(line) + 1
+    while index < ended:
+        close = closing[index + 1]
+        if _METADATA_HEADER.fullmatch(lines[index]) and close >= index + 2:
+            end = offsets[close] + len(lines[close])
+            blocks.append((index + 1, close + 2, offsets[index], end))
+            index = close + 1
+        else:
+            index += 1
+    return blocks
 
 
 def _script_metadata(text: str) -> frozenset[int]:
     """The lines of each metadata block, and any line that looks like a fence."""
     lines: set[int] = set()
     text = text.replace("\r\n", "\n")  # the same lines: tools read them so too
-    for found in (*_METADATA_BLOCK.finditer(text), *_METADATA_FENCE.finditer(text)):
+    for first, past, _, _ in _metadata_blocks(text):
+        lines.update(range(first, past))
+    for found in _METADATA_FENCE.finditer(text):
         first = text.count("\n", 0, found.start()) + 1
         lines.update(range(first, first + text.count("\n", found.start(), found.end()) + 1))
     return frozenset(lines)
@@ -132,8 +169,12 @@ def script_metadata(text: str) -> list[tuple[int, str]]:
     if "///" not in text:
         return []
     text = text.replace("\r\n", "\n")
-    blocks = [*_METADATA_BLOCK.finditer(text), *_METADATA_FENCE.finditer(text)]
-    return sorted((text.count("\n", 0, found.start()) + 1, found.group()) for found in blocks)
+    found = [(first, text[start:end]) for first, _, start, end in _metadata_blocks(text)]
+    fences = [
+        (text.count("\n", 0, fence.start()) + 1, fence.group())
+        for fence in _METADATA_FENCE.finditer(text)
+    ]
+    return sorted([*found, *fences])
 
 
 # --- YAML and Markdown ---------------------------------------------------------------
@@ -497,7 +538,10 @@ _PUNCT = frozenset("()[]{},;")  # never part of a longer token
 _DIRECTIVE_KINDS = frozenset({"c", "cpp", "csharp"})
 # A preprocessor line: `#`, its digraph `%:` or trigraph `??=`, after comments too
 # (`/* pick one */ #define v (x)` is a directive).
-_DIRECTIVE = lazy_compile(r"(?:/\*.*?\*/[ \t]*)*(?:#|%:|\?\?=)")
+# Each comment read once, possessively: `(?:/\*.*?\*/)*` tried every split of a line
+# of comments, twice the time for each one more (found by an adversarial review: 28
+# of them took a minute).
+_DIRECTIVE = lazy_compile(r"(?:/\*(?:[^*]|\*(?!/))*+\*/[ \t]*+)*+(?:#|%:|\?\?=)")
 # A doc comment's marker: `///     x` is a Markdown code block (a Rust doctest), `///  x`
 # a paragraph; Go's documentation is any comment.
 _DOC_HEAD = lazy_compile(r"///|//!|/\*\*|/\*!")
