@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from manifests import files_by_path, manifest_of, new_lines, removed_lines, run
-from repos import RepoFactory
+from repos import RepoFactory, two_commits
 
 
 def review(repo: Path, *args: str | Path, status: int) -> dict[str, Any]:
@@ -290,3 +290,19 @@ def test_a_link_to_a_submodule_holds_in_a_sha256_repository(tmp_path: Path) -> N
     assert broken == [
         ("README.md", 1, "broken link 'docs/gone.md': docs/gone.md does not exist at head")
     ]
+
+
+def test_a_paragraph_of_many_links_is_read_in_linear_time(tmp_path: Path) -> None:
+    """Found by a twelfth adversarial review: each link's line was counted from the
+    paragraph's start, and a page of 175,000 links (under the size limit) took a
+    minute: the run ended with exit 70."""
+    import time
+
+    page = "# T\n\nhello\n\n" + "[](a)" * 199_000 + "\n"  # under max_file_bytes
+    repo = two_commits(
+        tmp_path / "repo", {"index.md": "# T\n\nhello\n", "a": "x\n"}, {"index.md": page}
+    )
+    started = time.perf_counter()
+    result = run("--repo", repo, "HEAD", "--no-cache")
+    assert result.status == 0, result.stderr
+    assert time.perf_counter() - started < 20  # a blow-up bound (it took 45 s), no target

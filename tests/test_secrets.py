@@ -542,6 +542,9 @@ def test_documented_placeholders_are_redacted_but_not_reported() -> None:
         "A" * 64 + "\\" * 60_000,  # material, then backslashes (a second review)
         "# aws_secret_access_key:\n" * 20_000,  # names, each above the next
         "-----BEGIN A PRIVATE KEY----- " + "QUJD " * 50_000 + "!",  # a body on one line
+        # A twelfth review: many tokens on one line were redacted one rebuild each.
+        ("AKIA" + "A" * 16 + " ") * 200_000,
+        "LS0tLS1CRUdJTiBQUklWQVRFIEtF" * 8_000 + "A" * 200_000 + "!",
     ],
 )
 def test_patterns_are_linear_on_long_lines(line: str) -> None:
