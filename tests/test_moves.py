@@ -1295,3 +1295,21 @@ def test_a_blank_line_above_the_front_matter_beside_a_move_is_meaning(tmp_path: 
     manifest = manifest_of("--repo", repo, "HEAD")
     [item] = [i for r in manifest["review"].values() for b in r["batches"] for i in b["handles"]]
     assert item.get("moved_to") and item.get("moved_from"), item  # moved, yet significant
+
+
+def test_moved_lines_that_make_no_block_are_compared_in_bounded_time(tmp_path: Path) -> None:
+    """Found by a twelfth adversarial review: 3,000 lines of `}` moved from one file
+    to another, which never make a big enough block, took a minute and a half (each
+    line was compared with all the others), and no proof time limit covers this."""
+    import time
+
+    lines = "}\n" * 20_000
+    repo = two_commits(
+        tmp_path / "repo",
+        {"a.txt": f"start\n{lines}end\n", "b.txt": "hello\n"},
+        {"a.txt": "start\nend\n", "b.txt": f"hello\n{lines}"},
+    )
+    started = time.perf_counter()
+    entries = files_by_path(manifest_of("--repo", repo, "HEAD", "--no-cache"))
+    assert time.perf_counter() - started < 30  # a blow-up bound, not a speed target
+    assert entries["b.txt"]["classification"] == "significant"

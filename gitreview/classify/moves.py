@@ -44,6 +44,11 @@ from gitreview.patterns import lazy_compile
 MIN_LINES = 3
 MIN_ALNUM = 40
 MAX_CANDIDATES = 50  # places tried per line: bounds the work on repetitive code
+# Lines compared in all, for a range: past them no more blocks are looked for, and the
+# lines left stay as they are (significant: a move only ever makes lines trivial). A
+# thousand lines of `}` moved, which never make a big enough block, were compared with
+# each other line by line (found by an adversarial review: minutes, with no limit).
+MAX_COMPARED = 2_000_000
 _MOVABLE_STATUSES = ("modified", "renamed", "copied")
 # Why a move stays significant when the block is not whole units whose order is free.
 _NOT_WHOLE = (
@@ -162,30 +167,57 @@ class _Matcher:
                     places[key].append((run, p, keys, first))
             first += run.length
         used = bytearray(first)
+        compared = 0
         for run in added:
             here = self.keys(run)
+            # Where each alignment of removed and added lines (a removed line's number
+            # less its added line's) stops matching, from a line walked before: the
+            # next line on it matches up to there, not walked again (found by an
+            # adversarial review: a thousand moved lines of `}` that never make a big
+            # enough block were walked from each line, quadratic). Blocks taken change
+            # `used`: then it is walked afresh.
+            reach: dict[int, int] = {}
+            # Non-blank lines and letters or digits before each line: a block's size
+            # is asked of any span at once (counting a slice's was quadratic too).
+            lines = _before(1 if key.strip() else 0 for key in here)
+            alnums = _before(sum(map(str.isalnum, key)) for key in here)
             i = 0
             while i < run.length:
                 best_length, best = 0, (run, 0, 0)
                 for source, p, there, number in places.get(here[i], ())[:MAX_CANDIDATES]:
-                    length = 0
-                    while (
-                        i + length < run.length
-                        and p + length < source.length
-                        and not used[number + p + length]
-                        # (the first line's key is the one it was found by)
-                        and (not length or here[i + length] == there[p + length])
-                    ):
-                        length += 1
+                    diagonal = number + p - i
+                    end = reach.get(diagonal, -1)
+                    if end > i:
+                        length = end - i
+                    else:
+                        length = 0
+                        while (
+                            i + length < run.length
+                            and p + length < source.length
+                            and not used[number + p + length]
+                            # (the first line's key is the one it was found by)
+                            and (not length or here[i + length] == there[p + length])
+                        ):
+                            length += 1
+                        reach[diagonal] = i + length
+                        compared += length
+                        if compared > MAX_COMPARED:
+                            return
                     if length > best_length:
                         best_length, best = length, (source, p, number)
-                if best_length and _big_enough(here[i : i + best_length]):
+                stop = i + best_length
+                if (
+                    best_length
+                    and lines[stop] - lines[i] >= MIN_LINES
+                    and alnums[stop] - alnums[i] >= MIN_ALNUM
+                ):
                     source, p, number = best
                     used[number + p : number + p + best_length] = b"\1" * best_length
                     self._record(
                         _Run(source.file, source.hunk, source.start + p, best_length),
                         _Run(run.file, run.hunk, run.start + i, best_length),
                     )
+                    reach.clear()
                     i += best_length
                 else:
                     i += 1
@@ -209,9 +241,9 @@ class _Matcher:
         return str(Handle(change.path, change.new_oid, first.new_no, last.new_no))
 
 
-def _big_enough(keys: list[str]) -> bool:
-    nonblank = sum(1 for key in keys if key.strip())
-    return nonblank >= MIN_LINES and sum(c.isalnum() for key in keys for c in key) >= MIN_ALNUM
+def _before(counts: Iterable[int]) -> list[int]:
+    """The sum of the counts before each place, and of them all last."""
+    return list(itertools.accumulate(counts, initial=0))
 
 
 def find_moves(
