@@ -24,7 +24,11 @@ REGENERATE = f"python -m gitreview.manpage -o {MANPAGE}"
 
 # What the parsers do not say: where things are and what is read from the environment.
 FILES = (
-    (".gitreview.yml", "the configuration, read from the base commit of the range (the trusted side; from the head only for a root commit)"),
+    (
+        ".gitreview.yml",
+        "the configuration, read from the base commit of the range (the trusted side; "
+        "from the head only for a root commit)",
+    ),
     (
         "$GIT_DIR/gitreview/pre-push/REMOTE/REF.json",
         "the manifest of each ref the pre-push hook checked",

@@ -371,3 +371,23 @@ def test_what_the_author_wrote_stays_on_its_line_in_the_brief(tmp_path: Path) ->
     assert shown.status == 0, shown.stderr
     assert shown.stdout.startswith(f"(submodule {written_path(module)}: commit 111111111111")
     assert len(shown.stdout.splitlines()) == 1
+
+
+def test_a_brief_lists_the_most_severe_findings_and_says_how_many_more(tmp_path: Path) -> None:
+    """Found by a twelfth adversarial review: 20,000 broken anchors made a brief of
+    megabytes whatever its budget, and a commit subject of thousands of characters was
+    printed whole."""
+    page = "".join(f"[x](#missing-{n})\n" for n in range(150))
+    repo = two_commits(
+        tmp_path / "repo",
+        {"docs/page.md": "# Page\n", "a.txt": "x\n"},
+        {"docs/page.md": "# Page\n\n" + page, "a.txt": "x\n<<<<<<< HEAD\n"},
+    )
+    git(repo, "commit", "--quiet", "--amend", "-m", "Add " + "very " * 300 + "many links")
+    brief = run("--repo", repo, "HEAD~1..HEAD", "--format", "brief", "--budget", "500").stdout
+    listed = [line for line in brief.splitlines() if line.startswith(("- error", "- warning"))]
+    assert len(listed) == 100
+    assert listed[0].startswith("- error text/conflict-marker")
+    assert "- and 51 more, in the manifest\n" in brief
+    [subject] = [line for line in brief.splitlines() if line.startswith("- Add very")]
+    assert len(subject) == 202 and subject.endswith("…")

@@ -14,13 +14,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gitreview.model import Finding
-from gitreview.render import counted
+from gitreview.render import SEVERITY_ORDER, counted
 from gitreview.review.roles import ReviewItem, Share
 from gitreview.secrets import redact
 from gitreview.shown import escaped, written_path
 
 HANDLES_READ = "Handles read:"
 MAX_COMMITS = 10  # a merge of a long-lived branch brings hundreds of subjects
+MAX_SUBJECT = 200  # characters of a commit subject shown (an author may write thousands)
+MAX_FINDINGS = 100  # findings listed; the manifest has every one
 
 
 def render_brief(
@@ -46,7 +48,7 @@ def render_brief(
         out.append("\nCommits:\n")
         # The author's words, escaped: a CR, NEL or U+2028 in a subject would start a
         # line of gitreview's own in the prompt (found by an adversarial review).
-        out += [f"- {escaped(commit['subject'])}\n" for commit in commits[:MAX_COMMITS]]
+        out += [f"- {_subject(commit['subject'])}\n" for commit in commits[:MAX_COMMITS]]
         if len(commits) > MAX_COMMITS:
             out.append(f"- and {len(commits) - MAX_COMMITS} more\n")
     if share.findings:
@@ -54,7 +56,13 @@ def render_brief(
         by_path: dict[str, list[ReviewItem]] = {}
         for item in share.items:
             by_path.setdefault(item.path, []).append(item)
-        out += [_finding_line(finding, by_path) for finding in share.findings]
+        # The most severe first, and at most MAX_FINDINGS of them: a page that broke
+        # twenty thousand links made a brief of megabytes, whatever its budget (found by
+        # an adversarial review). The manifest has them all.
+        ranked = sorted(share.findings, key=lambda finding: SEVERITY_ORDER.index(finding.severity))
+        out += [_finding_line(finding, by_path) for finding in ranked[:MAX_FINDINGS]]
+        if len(ranked) > MAX_FINDINGS:
+            out.append(f"- and {len(ranked) - MAX_FINDINGS} more, in the manifest\n")
     if not share.items:
         out.append("\nTo review: nothing; no change of this role's share needs judgment.\n")
         left_out = _left_out(manifest, others)
@@ -102,6 +110,13 @@ def render_brief(
         "above that you reviewed.\n"
     )
     return out
+
+
+def _subject(subject: str) -> str:
+    """A commit subject as the brief shows it: escaped, and cut at MAX_SUBJECT."""
+    if len(subject) > MAX_SUBJECT:
+        subject = subject[: MAX_SUBJECT - 1] + "…"
+    return escaped(subject)
 
 
 def within_budget(
