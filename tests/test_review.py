@@ -399,7 +399,8 @@ def test_verify_handles_as_they_are_written(tmp_path: Path) -> None:
     # path may hold a space or a comma; each was refused, listed exactly as given.
     from repos import git, two_commits
 
-    edited = ("my notes.txt", "a,b.txt", "a.txt", "b/a.txt", "tool a.txt")
+    # A twelfth review: a name holding the phrase cut an honest list at its handle.
+    edited = ("my notes.txt", "a,b.txt", "a.txt", "b/a.txt", "tool a.txt", "Handles read: x.md")
     old = {"gone.txt": "a\nb\n", **dict.fromkeys(edited, "x\n")}
     repo = two_commits(tmp_path / "repo", old, dict.fromkeys(edited, "y\n"))
     git(repo, "rm", "--quiet", "gone.txt")
@@ -418,6 +419,9 @@ def test_verify_handles_as_they_are_written(tmp_path: Path) -> None:
     missing = [handle for handle in handles if handle.startswith("a.txt:")]
     assert (result.status, result.stdout) == (1, "".join(f"{h}\n" for h in missing))
     answer.write_text("Fine.\n\nHandles read: " + ", ".join(handles) + ".\n")
+    result = run("verify", "--role", "default", tmp_path / "manifest.json", answer)
+    assert (result.status, result.stdout, result.stderr) == (0, "", "")
+    answer.write_text("Fine.\n\nHandles read:\n" + "".join(f"- `{h}`\n" for h in handles))
     result = run("verify", "--role", "default", tmp_path / "manifest.json", answer)
     assert (result.status, result.stdout, result.stderr) == (0, "", "")
 

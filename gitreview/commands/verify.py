@@ -45,7 +45,7 @@ def check_answer(
             f"{source}: no role {role!r} in its review (roles: {known})", status=Exit.USAGE
         )
     share = [item["handle"] for batch in review[role]["batches"] for item in batch["handles"]]
-    listed = handles_read(answer)
+    listed = handles_read(answer, share)
     notes = []
     if listed is None:
         notes.append(
@@ -60,16 +60,30 @@ def check_answer(
     return missing, notes
 
 
-def handles_read(answer: str) -> list[str] | None:
+def handles_read(answer: str, share: Sequence[str] = ()) -> list[str] | None:
     """The answer's last `Handles read:` line, from the words after it, and the lines
-    below it (a long list wraps, into bullets, numbers, notes); None if it has none."""
+    below it (a long list wraps, into bullets, numbers, notes); None if it has none.
+    The words inside a handle of the `share` are none (found by an adversarial review:
+    a file named `Handles read: list.md` cut an honest list at its handle)."""
     lines = answer.splitlines()
-    starts = [i for i, line in enumerate(lines) if HANDLES_READ.lower() in line.lower()]
+    phrase = HANDLES_READ.lower()
+    at = [_outside_handles(line, share).lower().find(phrase) for line in lines]
+    starts = [(i, where) for i, where in enumerate(at) if where >= 0]
     if not starts:
         return None
-    first = lines[starts[-1]]
-    words = first[first.lower().index(HANDLES_READ.lower()) + len(HANDLES_READ) :]
-    return [words, *lines[starts[-1] + 1 :]]
+    index, where = starts[-1]
+    return [lines[index][where + len(HANDLES_READ) :], *lines[index + 1 :]]
+
+
+def _outside_handles(line: str, share: Sequence[str]) -> str:
+    """The line with each handle of the share in it blanked, where it may hold the
+    phrase; the line itself, most often."""
+    if HANDLES_READ.lower() not in line.lower():
+        return line
+    for handle in share:
+        if handle in line:
+            line = line.replace(handle, " " * len(handle))
+    return line
 
 
 def read_handles(lines: Sequence[str], share: Sequence[str]) -> set[str]:
