@@ -391,3 +391,22 @@ def test_a_brief_lists_the_most_severe_findings_and_says_how_many_more(tmp_path:
     assert "- and 51 more, in the manifest\n" in brief
     [subject] = [line for line in brief.splitlines() if line.startswith("- Add very")]
     assert len(subject) == 202 and subject.endswith("…")
+
+
+def test_a_cr_mark_in_the_text_is_no_cr(tmp_path: Path) -> None:
+    """Found by a twelfth adversarial review: `ROLE=admin␍` written by the author read
+    exactly as a CR-only change of `ROLE=admin`."""
+    repo = two_commits(tmp_path / "repo", {".env": "ROLE=user\n"}, {".env": "ROLE=admin␍\n"})
+    brief = run("--repo", repo, "HEAD", "--format", "brief").stdout
+    assert "-ROLE=user\n+ROLE=admin\\u240d\n" in brief
+    [handle] = share_of(manifest_of("--repo", repo, "HEAD"))
+    assert "+1 ROLE=admin\\u240d\n" in run("show", "--repo", repo, handle).stdout
+
+
+def share_of(manifest: dict[str, Any]) -> list[str]:
+    return [
+        item["handle"]
+        for role in manifest["review"].values()
+        for batch in role["batches"]
+        for item in batch["handles"]
+    ]

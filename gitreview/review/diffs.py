@@ -118,9 +118,17 @@ def _crs_shown(origins: str, texts: Sequence[str]) -> bool:
 
 
 def _shown_end(text: str, crs: bool) -> str:
+    text = _unmarked(text)
     if not text.endswith("\r"):
         return text
     return text.rstrip("\r") + CR_MARK if crs else text.rstrip("\r")
+
+
+def _unmarked(text: str) -> str:
+    """A changed line's text with the CR mark it holds itself escaped: the mark at its
+    end would read as a CR that is not there (found by an adversarial review: `admin␍`
+    read as a line-end change)."""
+    return text.replace(CR_MARK, "\\u240d") if CR_MARK in text else text
 
 
 def _open_ends(lines: Sequence[Line]) -> frozenset[int]:
@@ -208,7 +216,7 @@ def _changed_rows(hunk: Hunk, keys: KeyBlocks, *, interior: bool = False) -> tup
 
 
 def _row(line: Line, keys: KeyBlocks, redacted: bool) -> Row:
-    text = line.text.rstrip("\r")
+    text = _unmarked(line.text.rstrip("\r"))
     if line.origin == "-" or line.new_no is None:
         number, blocks = line.old_no, keys.old
     else:
