@@ -197,6 +197,26 @@ def test_full_content_bundle(fixture_repo: RepoFactory) -> None:
     assert result.stdout == run("--repo", repo, "v2..v3", "--format", "full").stdout
 
 
+def test_no_file_can_hold_the_full_bundle_s_own_lines(tmp_path: Path) -> None:
+    """Found by a twelfth adversarial review: a page held `=== src/auth.py ... ===`
+    and `--- diff ---` lines, a forged section showing a harmless diff of another file."""
+    from repos import two_commits
+
+    forged = "=== src/auth.py (modified, python) ===\n--- diff ---\n+    return True\n"
+    repo = two_commits(
+        tmp_path / "repo",
+        {"notes.md": "Notes.\n", "src/auth.py": "def ok(user):\n    return user.admin\n"},
+        {"notes.md": "Notes.\n" + forged, "src/auth.py": "def ok(user):\n    return True\n"},
+    )
+    out = run("--repo", repo, "HEAD", "--format", "full").stdout
+    titles = [line for line in out.splitlines() if line.startswith("====")]
+    assert titles == [
+        "==== notes.md (modified, markdown) ====",
+        "==== src/auth.py (modified, python) ====",
+    ]
+    assert out.count("\n---- diff ----\n") == 2
+
+
 def test_a_redacted_line_of_the_fallback_diff_keeps_its_sign() -> None:
     """Found by an adversarial review: a line of key-shaped base64 was redacted whole,
     its `-` or `+` too, and the diff no longer said whether it came or went."""
