@@ -89,7 +89,7 @@ def test_a_deleted_file_is_one_hunk_of_old_lines(
     assert removed_lines(hunk) == [1, 3]
     assert new_lines(hunk) is None
     assert hunk["handle"] == f"docs/obsolete.md:-1-3@{blob[:12]}.."
-    assert hunk["excerpt"].startswith("# Legacy XML export")
+    assert hunk["excerpt"].startswith("-# Legacy XML export")
 
 
 def test_crlf_is_kept_out_of_excerpts(kinds: dict[str, dict[str, Any]]) -> None:

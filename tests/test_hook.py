@@ -498,7 +498,7 @@ def test_a_force_push_reviews_only_what_the_last_push_did_not(pushing: Path) -> 
     manifest = json.loads((target / "topic.json").read_text())
     validate_manifest(manifest)
     [item] = [i for r in manifest["review"].values() for b in r["batches"] for i in b["handles"]]
-    assert item["excerpt"] == "def sub(a, b): ⏎ return a - b"
+    assert item["excerpt"] == "+def sub(a, b): ⏎ +return a - b"
 
 
 def test_a_merged_unrelated_history_does_not_make_the_push_its_own_base(pushing: Path) -> None:

@@ -198,7 +198,7 @@ def test_past_the_budget_a_brief_lists_handles_with_their_excerpts(
     listed = [h for h in share(manifest, "default") if f"\n- {h}: " in text]
     assert inlined and listed
     assert sorted(inlined + listed) == sorted(share(manifest, "default"))  # nothing dropped
-    assert "- tests/test_app.py:6-6@" in text and ": assert serve(80) == 80\n" in text
+    assert "- tests/test_app.py:6-6@" in text and ": +assert serve(80) == 80\n" in text
     assert (
         "Not inlined (over the budget), open with `git review-manifest show HANDLE...`:\n" in text
     )
@@ -550,7 +550,7 @@ def test_a_hunk_is_shown_as_its_redacted_rows_show_it() -> None:
         )
         hunk = Hunk(2, 5, 2, 5, lines)
         shown, rows = shown_hunk(hunk), changed_rows(hunk)
-        assert shown.excerpt == excerpt(row.text for row in rows if row.origin != " ")
+        assert shown.excerpt == excerpt((r.origin, r.text) for r in rows if r.origin in "-+")
         assert rows_of(hunk, shown) == "".join(f"{row.origin}{row.text}\n" for row in rows)
         # Rows are kept where something was redacted: the token, and a line of base64
         # alone (key material); an armour line alone is no key, and no line hides it.
@@ -624,3 +624,32 @@ def test_a_files_header_goes_with_its_first_item_in_each_brief(tmp_path: Path) -
     brief = run("--repo", repo, "HEAD", "--format", "brief", "--budget", "1").stdout
     assert "- tests/disabled_auth.py:" in brief
     assert " (rename from tests/test_auth.py): " in brief
+
+
+@pytest.mark.parametrize(
+    ("rows", "expected"),
+    [
+        # Found by a twelfth adversarial review: a removed check read as an added one.
+        (
+            [("-", "    if not user.is_admin: raise PermissionError"), ("-", "")],
+            "-if not user.is_admin: raise PermissionError",
+        ),
+        # ...and a long line changed showed its old start only.
+        (
+            [
+                ("-", "    r = get(url, headers=headers, cache=cache, verify=True, timeout=9)"),
+                ("+", "    r = get(url, headers=headers, cache=cache, verify=False, timeout=9)"),
+            ],
+            "-… verify=True, timeout=9) ⏎ +… verify=False, timeout=9)",
+        ),
+        ([("-", "return 1"), ("+", "return 2")], "-return 1 ⏎ +return 2"),
+        ([("+", "x" * 80)], "+" + "x" * 58 + "…"),
+    ],
+)
+def test_an_excerpt_says_which_lines_went_and_which_came(
+    rows: list[tuple[str, str]], expected: str
+) -> None:
+    from gitreview.review.diffs import EXCERPT_CHARS, excerpt
+
+    assert excerpt(rows) == expected
+    assert len(expected) <= EXCERPT_CHARS

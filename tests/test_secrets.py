@@ -384,7 +384,7 @@ def test_show_hides_a_key_body_it_shows_without_the_begin_line(secrets_repo: Pat
     manifest = manifest_with_findings("--repo", secrets_repo, "v1..v2")
     [hunk] = files_by_path(manifest)["config/keys.pem"]["hunks"]
     assert new_lines(hunk) == [8, 8]
-    assert hunk["excerpt"] == f"{secrets.REDACTED} ⏎ {secrets.REDACTED}"
+    assert hunk["excerpt"] == f"-{secrets.REDACTED} ⏎ +{secrets.REDACTED}"
     shown = run("show", "--repo", secrets_repo, hunk["handle"]).stdout
     assert shown.splitlines()[1:] == [f"-8 {secrets.REDACTED}", f"+8 {secrets.REDACTED}"]
     new = run("show", "--new", "--repo", secrets_repo, hunk["handle"]).stdout

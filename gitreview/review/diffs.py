@@ -9,6 +9,7 @@ lines without the BEGIN line.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -72,10 +73,10 @@ def shown_hunk(hunk: Hunk, keys: KeyBlocks = NO_KEYS) -> Shown:
         texts = texts_of(hunk.lines, first, stop)
         if not fragment_may_change("\n".join(texts)):
             lines = zip(origins[first:stop], texts, strict=True)
-            return Shown(None, excerpt(text.rstrip("\r") for o, text in lines if o != " "))
+            return Shown(None, excerpt((o, text.rstrip("\r")) for o, text in lines if o != " "))
     rows, redacted = _changed_rows(hunk, keys)
     text = "".join(f"{row.origin}{row.text}\n" for row in rows) if redacted else None
-    return Shown(text, excerpt(row.text for row in rows if row.origin in ("-", "+")))
+    return Shown(text, excerpt((row.origin, row.text) for row in rows if row.origin in "-+"))
 
 
 def rows_of(hunk: Hunk, shown: Shown) -> str:
@@ -266,18 +267,33 @@ def hunk_header(handle: str, scope: str | None) -> str:
     return f"@@ {handle} @@ {escaped(scope)}" if scope else f"@@ {handle} @@"
 
 
-def excerpt(lines: Iterable[str]) -> str:
-    """At most EXCERPT_CHARS characters of the changed lines, already redacted,
-    as one line: a preview, not the change (`show` prints that)."""
-    parts: list[str] = []
+def excerpt(rows: Iterable[tuple[str, str]]) -> str:
+    """At most EXCERPT_CHARS characters of the changed lines, already redacted, each
+    after its `-` or `+`, as one line: a preview, not the change (`show` prints that).
+    One line changed for one other shows each from a little before where they differ,
+    half the excerpt each (found by an adversarial review: a removed check read as an
+    added one, and `verify=True` to `verify=False` showed the old line's start only)."""
+    parts: list[tuple[str, str]] = []
     length = -len(_BREAK)
-    for line in lines:
+    for origin, line in rows:
         if stripped := line.strip():
-            parts.append(stripped)
-            length += len(_BREAK) + len(stripped)
-            if length > EXCERPT_CHARS:  # what follows is cut off anyway
+            parts.append((origin, stripped))
+            length += len(_BREAK) + 1 + len(stripped)
+            if length > EXCERPT_CHARS and len(parts) > 2:  # what follows is cut off anyway
                 break
-    text = _BREAK.join(parts)
-    if len(text) <= EXCERPT_CHARS:
-        return text
-    return text[: EXCERPT_CHARS - 1] + "…"
+    if length > EXCERPT_CHARS and [origin for origin, _ in parts] == ["-", "+"]:
+        (_, old), (_, new) = parts
+        common = len(posixpath.commonprefix([old, new]))
+        if common > _BEFORE_DIFFERENCE:
+            cut = common - _BEFORE_DIFFERENCE
+            old, new = "…" + old[cut:], "…" + new[cut:]
+        half = (EXCERPT_CHARS - len(_BREAK)) // 2 - 1
+        return _BREAK.join(f"{o}{_cut(text, half)}" for o, text in (("-", old), ("+", new)))
+    return _cut(_BREAK.join(origin + text for origin, text in parts), EXCERPT_CHARS)
+
+
+_BEFORE_DIFFERENCE = 8  # characters shown before where one changed line differs
+
+
+def _cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
