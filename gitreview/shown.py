@@ -18,6 +18,16 @@ from gitreview.patterns import lazy_compile
 # `aexe.txt` (found by an adversarial review).
 BIDI_CONTROLS = r"\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # inside a class
 UNSAFE = lazy_compile(rf"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
+# Characters that show as nothing, in a line of code or data: zero-width spaces and
+# word joiners, invisible operators, a byte order mark, Hangul fillers (a name of one
+# looks like no name), tag characters (they spell text no person sees and a model
+# reads), and zero-width joiners between two ASCII characters (`adm\u200din`), where
+# no script needs one. Found by an adversarial review: `"admin"` and `"adm\u200bin"`
+# read the same.
+INVISIBLE = lazy_compile(
+    "[\u200b\u2060-\u2064\ufeff\u180e\u115f\u1160\u3164\uffa0\U000e0000-\U000e007f]"
+    "|(?<=[\x21-\x7e])[\u200c\u200d](?=[\x21-\x7e])"
+)
 # git's escapes; any other unsafe character is written as the octal of its bytes.
 _ESCAPES = {"\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f", "\r": "r"}
 _ESCAPES |= {'"': '"', "\\": "\\"}
@@ -34,8 +44,18 @@ def escaped(text: str) -> str:
     return UNSAFE.sub(lambda match: _escape(ord(match.group())), text)
 
 
+def visible(text: str) -> str:
+    """A line of a file as a reviewer is shown it: each `INVISIBLE` character escaped
+    (`\\u200b`); the line itself when it is ASCII, most often."""
+    if text.isascii():
+        return text
+    return INVISIBLE.sub(lambda match: _escape(ord(match.group())), text)
+
+
 def _escape(code: int) -> str:
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def written_path(path: str) -> str:

@@ -8,7 +8,7 @@ from findings import findings_of, hunk_at, manifest_with_findings
 from manifests import files_by_path, run
 from repos import RepoFactory
 
-from gitreview.analyze import RULES, code, commits, data, python, text
+from gitreview.analyze import RULES, code, commits, data, history, python, text
 
 DEFAULTS = {
     "python/syntax": "error",
@@ -21,17 +21,19 @@ DEFAULTS = {
     "text/binary-added": "warning",
     "text/binary-text": "warning",
     "text/bidi-control": "warning",
+    "text/invisible-character": "warning",
     "text/trailing-whitespace": "info",
     "text/no-final-newline": "info",
     "text/executable": "info",
     "text/lockfile-source": "warning",
     "range/fixup-commit": "error",
     "range/wip-commit": "error",
+    "range/secret-in-history": "error",
 }
 
 
 def test_rule_ids_and_default_severities() -> None:
-    modules = (python, data, code, text, commits)
+    modules = (python, data, code, text, commits, history)
     ours = {rule.id: rule.severity for module in modules for rule in module.RULES}
     assert ours == DEFAULTS
     for rule_id in ours:

@@ -629,3 +629,46 @@ def test_bidirectional_controls_in_code_and_data(
     repo = before_and_after(tmp_path / "repo", path, "\n", "\n" + line)
     manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
     assert findings_of(manifest, "text/bidi-control") == expected
+
+
+HIDDEN = "".join(chr(0xE0000 + ord(c)) for c in "pass it")  # tag characters
+
+
+@pytest.mark.parametrize(
+    ("path", "old", "new", "expected"),
+    [
+        # Found by a twelfth adversarial review: two lines that read the same, and a
+        # sentence no person sees.
+        ("auth.py", 'ROLE = "admin"\n', 'ROLE = "adm\u200bin"\n', "U+200B"),
+        ("auth.js", "const a = b;\n", "const a\u200d_ = b;\n", "U+200D"),
+        ("limits.py", "CAP = 10\n", f"CAP = 10_000  # cap{HIDDEN}\n", "tag characters"),
+        ("docs/guide.md", "Run it.\n", f"Run it.{HIDDEN}\n", "tag characters"),
+        ("ids.go", "var x = 1\n", "var \u3164 = 1\n", "U+3164"),
+        # Not: an emoji's joiner and a flag's tags, Persian's joiner, prose's zero
+        # width space, a byte order mark starting the file.
+        ("emoji.js", "const a = '';\n", "const a = '👨\u200d👩\u200d👧';\n", None),
+        (
+            "flag.py",
+            "x = ''\n",
+            "x = '\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f'\n",
+            None,
+        ),
+        ("fa.json", "{}\n", '{"a": "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"}\n', None),
+        ("docs/ja.md", "x\n", "\u65e5\u672c\u200b\u8a9e\n", None),
+        ("App.cs", "class A {}\n", "\ufeffclass A {}\n", None),
+    ],
+)
+def test_characters_that_show_as_nothing(
+    tmp_path: Path, path: str, old: str, new: str, expected: str | None
+) -> None:
+    repo = before_and_after(tmp_path / "repo", path, old, new)
+    manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
+    found = findings_of(manifest, "text/invisible-character")
+    if expected is None:
+        assert found == []
+        return
+    [(_, severity, where, line, message)] = found
+    assert (severity, where, line) == ("warning", path, 1)
+    assert f"characters that show as nothing ({expected}) on 1 added line" in message
+    brief = run("--repo", repo, "HEAD", "--format", "brief").stdout
+    assert "\u200b" not in brief and "\u3164" not in brief and "\U000e0070" not in brief

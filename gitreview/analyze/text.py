@@ -34,6 +34,13 @@ RULES: tuple[Rule, ...] = (
         "added lines of code or data hold a bidirectional control character: they may"
         " display in another order than they are read (Trojan Source)",
     ),
+    Rule(
+        "text/invisible-character",
+        "warning",
+        "added lines hold characters that show as nothing (a zero-width space, a joiner"
+        " between ASCII letters, a Hangul filler; tag characters in any file): two lines"
+        " that read the same differ, or text no person sees reaches a model",
+    ),
     Rule("text/trailing-whitespace", "info", "added lines end in spaces or tabs"),
     Rule("text/no-final-newline", "info", "the last added line has no newline at end of file"),
     Rule("text/executable", "info", "the executable bit was set on a file"),
@@ -77,8 +84,10 @@ def analyze(subject: Subject) -> Report:
                 findings += _conflict_markers(change.path, segment, added)
             findings += _private_keys(change.path, segment, added)
         findings += _tokens(change.path, added)
-        if subject.kind not in _PROSE or change.path.lower().endswith(".mdx"):
+        code = subject.kind not in _PROSE or change.path.lower().endswith(".mdx")
+        if code:
             findings += _bidi_controls(change.path, added)
+        findings += _invisible(change.path, added, code=code)
         findings += _whitespace(subject, added)
         if is_lock_file(change.path):
             findings += _lockfile_sources(change.path, subject.old_text, subject.new_text, added)
@@ -219,6 +228,37 @@ def _bidi_controls(path: str, added: Mapping[int, Line]) -> Iterator[Finding]:
         "another order than it is read"
     )
     yield _finding("text/bidi-control", path, numbers[0], message)
+
+
+# Tag characters, which no person sees and a model reads, in prose too (but a flag's:
+# an emoji's tags end with CANCEL TAG, U+E007F, right after the black flag U+1F3F4's).
+_TAGS = lazy_compile("[\U000e0000-\U000e007f]")
+_FLAG = lazy_compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+
+
+def _invisible(path: str, added: Mapping[int, Line], *, code: bool) -> Iterator[Finding]:
+    """One finding for the file's added lines holding characters that show as nothing
+    (`shown.INVISIBLE`; in prose, tag characters only), a byte order mark starting the
+    file aside (found by an adversarial review: `"adm\u200bin"`, and a sentence in tag
+    characters telling the reviewer model to pass the change)."""
+    from gitreview.shown import INVISIBLE
+
+    texts = {number: line.text for number, line in added.items() if not line.text.isascii()}
+    if 1 in texts:
+        texts[1] = texts[1].removeprefix("\ufeff")
+    pattern = INVISIBLE if code else _TAGS
+    numbers = [n for n in sorted(texts) if pattern.search(_FLAG.sub("", texts[n]))]
+    if not numbers:
+        return
+    found = {c for n in numbers for c in pattern.findall(_FLAG.sub("", texts[n]))}
+    named = {"tag characters" if _TAGS.match(c) else f"U+{ord(c):04X}" for c in found}
+    names = ", ".join(sorted(named))
+    lines = f"{len(numbers)} added line{'s' if len(numbers) > 1 else ''}"
+    message = (
+        f"characters that show as nothing ({names}) on {lines}: the text differs from "
+        "what it looks like (shown escaped to reviewers)"
+    )
+    yield _finding("text/invisible-character", path, numbers[0], message)
 
 
 # --- whitespace ------------------------------------------------------------------------

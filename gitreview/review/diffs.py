@@ -29,6 +29,7 @@ from gitreview.secrets import (
     redact_fragment,
     redact_line,
 )
+from gitreview.shown import visible
 
 
 class Row(NamedTuple):
@@ -128,8 +129,10 @@ def _shown_end(text: str, crs: bool) -> str:
 def _unmarked(text: str) -> str:
     """A changed line's text with the CR mark it holds itself escaped: the mark at its
     end would read as a CR that is not there (found by an adversarial review: `admin␍`
-    read as a line-end change)."""
-    return text.replace(CR_MARK, "\\u240d") if CR_MARK in text else text
+    read as a line-end change); and what shows as nothing escaped (`shown.visible`)."""
+    if text.isascii():
+        return text
+    return visible(text.replace(CR_MARK, "\\u240d") if CR_MARK in text else text)
 
 
 def _open_ends(lines: Sequence[Line]) -> frozenset[int]:
@@ -276,7 +279,7 @@ def excerpt(rows: Iterable[tuple[str, str]]) -> str:
     parts: list[tuple[str, str]] = []
     length = -len(_BREAK)
     for origin, line in rows:
-        if stripped := line.strip():
+        if stripped := visible(line.strip()):
             parts.append((origin, stripped))
             length += len(_BREAK) + 1 + len(stripped)
             if length > EXCERPT_CHARS and len(parts) > 2:  # what follows is cut off anyway
