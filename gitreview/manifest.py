@@ -369,17 +369,21 @@ def assemble(
             item.tokens for item in listed
         )
         manifest["review"][name] = _role_entry(share, role_budget, brief_tokens)
-    if not shares:
-        # Nothing for any role: the default role's brief still says so, and asks for
-        # `Handles read: none` (found by an adversarial review: a reindent's brief was
-        # empty, and `--role default` refused). The manifest lists no role.
-        default = next((role for role in roles if role.name == DEFAULT_ROLE), Role(DEFAULT_ROLE))
-        briefs[DEFAULT_ROLE] = render_brief(
+    # A role with nothing has a brief that says so, and asks for `Handles read: none`
+    # (found by adversarial reviews: a reindent's brief was empty and `--role default`
+    # refused; a configured role with nothing refused `--role`, and the Actions step's
+    # `role` failed). The manifest lists only roles with a share, and every role's
+    # brief is printed in turn only for those (or the default role's, when none has).
+    idle = [role for role in roles if role.name not in shares]
+    if DEFAULT_ROLE not in shares and all(role.name != DEFAULT_ROLE for role in roles):
+        idle.append(Role(DEFAULT_ROLE))
+    for role in idle:
+        briefs[role.name] = render_brief(
             manifest,
-            Share(default, [], []),
+            Share(role, [], []),
             budget=budget,
-            instructions=(instructions or {}).get(DEFAULT_ROLE),
-            others=0,
+            instructions=(instructions or {}).get(role.name),
+            others=len(routed),
         )
     figures = manifest["tokens"]
     figures["brief"] = sum(entry["brief"] for entry in manifest["review"].values())

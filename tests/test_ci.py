@@ -345,6 +345,21 @@ def test_role_limits_the_outputs_and_the_summary(repo: Path, runner: Runner) -> 
     assert unknown.stderr == (
         "git review-manifest: error: unknown role 'docs': the roles are default\n"
     )
+    # A role the configuration names that got nothing: no handles, the step passes
+    # (found by a twelfth adversarial review: it failed the step).
+    git(repo, "checkout", "--quiet", "base")
+    (repo / ".gitreview.yml").write_text("roles:\n  docs:\n    kinds: [markdown]\n")
+    git(repo, "add", ".gitreview.yml")
+    git(repo, "commit", "--quiet", "-m", "Roles")
+    git(repo, "tag", "roles")
+    git(repo, "checkout", "--quiet", "clean")
+    git(repo, "rebase", "--quiet", "roles")
+    git(repo, "tag", "clean-with-roles")
+    idle = runner(
+        repo, "pull_request", pull_request(repo, "roles", "clean-with-roles"), role="docs"
+    )
+    assert idle.status == 0, idle.stderr
+    assert "handles=0\n" in idle.outputs
 
 
 @pytest.mark.parametrize(

@@ -156,7 +156,7 @@ def test_mistakes_are_tool_errors_with_the_command_lines_message(
     async def calls(client: Client) -> None:
         answers["show"] = await client.call_tool("show", {"handles": [unknown_blob, good]})
         answers["revision"] = await client.call_tool("brief", {"range": "nope..v2"})
-        answers["role"] = await client.call_tool("brief", {"range": "v1..v2", "role": "perf"})
+        answers["role"] = await client.call_tool("brief", {"range": "v1..v2", "role": "qa"})
         answers["explain"] = await client.call_tool(
             "explain", {"target": "nothing.py", "range": "v1..v2"}
         )
@@ -183,8 +183,7 @@ def test_mistakes_are_tool_errors_with_the_command_lines_message(
     assert texts(shown)[1] == status_and_lines.stderr
     assert texts(answers["revision"]) == [f"{prefix}unknown revision: nope\n"]
     assert texts(answers["role"]) == [
-        f"{prefix}no role 'perf' has anything to review in this range "
-        "(roles with a share: docs, security, default)\n"
+        f"{prefix}no role 'qa' in this review (the roles: docs, security, default, perf)\n"
     ]
     assert texts(answers["explain"]) == [
         f"{prefix}'nothing.py' names no file or hunk of v1..v2 (hint: give the range the "

@@ -212,12 +212,15 @@ def test_every_role_in_turn_and_an_unknown_role(roles_repo: Path) -> None:
         "# Review brief: security",
         "# Review brief: default",
     ]
-    result = run("--repo", roles_repo, "v1..v2", "--format", "brief", "--role", "perf")
+    result = run("--repo", roles_repo, "v1..v2", "--format", "brief", "--role", "qa")
     assert (result.status, result.stdout) == (2, "")
     assert result.stderr == (
-        "git review-manifest: error: no role 'perf' has anything to review in this range "
-        "(roles with a share: docs, security, default)\n"
+        "git review-manifest: error: no role 'qa' in this review "
+        "(the roles: docs, security, default, perf)\n"
     )
+    # A configured role that got nothing is told so (a twelfth adversarial review).
+    result = run("--repo", roles_repo, "v1..v2", "--format", "brief", "--role", "perf")
+    assert "\nTo review: nothing; no change of this role's share needs judgment.\n" in result.stdout
     result = run("--repo", roles_repo, "v1..v2", "--role", "docs")
     assert result.status == 2 and "--role goes with --format brief" in result.stderr
 
@@ -653,3 +656,32 @@ def test_an_excerpt_says_which_lines_went_and_which_came(
 
     assert excerpt(rows) == expected
     assert len(expected) <= EXCERPT_CHARS
+
+
+def test_a_configured_role_with_nothing_is_told_so(tmp_path: Path) -> None:
+    """Found by a twelfth adversarial review: a role the configuration names that got
+    nothing in a range refused `--role` (exit 2), its honest answer was refused by
+    `verify`, and the Actions step's `role` input failed the step."""
+    from repos import two_commits
+
+    config = "roles:\n  docs:\n    kinds: [markdown]\n"
+    repo = two_commits(
+        tmp_path / "repo",
+        {".gitreview.yml": config, "app.py": "x = 1\n"},
+        {".gitreview.yml": config, "app.py": "x = 2\n"},
+    )
+    result = run("--repo", repo, "HEAD", "--format", "brief", "--role", "docs")
+    assert result.status == 0, result.stderr
+    assert "To review: nothing; no change of this role's share needs judgment." in result.stdout
+    everyone = run("--repo", repo, "HEAD", "--format", "brief").stdout
+    assert [line for line in everyone.splitlines() if line.startswith("# Review brief")] == [
+        "# Review brief: default · HEAD · 1 commit"
+    ]
+    saved, answer = tmp_path / "manifest.json", tmp_path / "answer.md"
+    assert run("--repo", repo, "HEAD", "-o", saved).status == 0
+    answer.write_text("Nothing to say.\n\nHandles read: none\n")
+    verified = run("verify", "--role", "docs", saved, answer)
+    assert (verified.status, verified.stdout) == (0, "")
+    assert "role 'docs' has no share in" in verified.stderr
+    answer.write_text("Handles read: app.py:1-1@0123456789ab..ba9876543210\n")
+    assert run("verify", "--role", "docs", saved, answer).status == 2  # no such share

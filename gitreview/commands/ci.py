@@ -24,7 +24,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -101,7 +101,7 @@ def run_ci(*, repo: str | None) -> int:
             repo, spec, config=config, contents=contents, history=True
         )
     manifest = assembled.manifest
-    shown = for_role(manifest, inputs.role)
+    shown = for_role(manifest, inputs.role, assembled.briefs)
     path = folder / "manifest.json"
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -348,13 +348,13 @@ def _shallow(what: str) -> UserError:
 # -- what the step reports -------------------------------------------------------
 
 
-def for_role(manifest: dict[str, Any], role: str | None) -> dict[str, Any]:
-    """The manifest with only `role`'s handles, for the outputs and the summary."""
+def for_role(manifest: dict[str, Any], role: str | None, roles: Iterable[str]) -> dict[str, Any]:
+    """The manifest with only `role`'s handles, for the outputs and the summary; `roles`:
+    every role of the review, with a share or not (found by an adversarial review: a
+    configured role that got nothing failed the step)."""
     if role is None:
         return manifest
-    from gitreview.review.roles import DEFAULT_ROLE
-
-    known = sorted({DEFAULT_ROLE, *manifest["review"]})
+    known = sorted(roles)
     if role not in known:
         raise UserError(
             f"unknown role '{role}': the roles are {', '.join(known)}", status=Exit.USAGE

@@ -210,17 +210,16 @@ def _bytes_of(path: str | Path) -> bytes | None:
 
 def brief_text(assembled: Assembled, role: str | None) -> str:
     """One role's brief, or every role's in turn."""
+    from gitreview.review.roles import DEFAULT_ROLE
+
     briefs = assembled.briefs
     if role is None:
-        return "\n".join(map("".join, briefs.values()))
+        # Those with a share; when none has, the default role's, which says so.
+        shown = [name for name in briefs if name in assembled.manifest["review"]]
+        return "\n".join("".join(briefs[name]) for name in shown or [DEFAULT_ROLE])
     if role not in briefs:
-        # The roles the manifest lists (not the default role's brief that says there
-        # is nothing: a review of the fix).
-        known = (
-            ", ".join(assembled.manifest["review"]) or "none: nothing in this range needs review"
-        )
         raise UserError(
-            f"no role {role!r} has anything to review in this range (roles with a share: {known})",
+            f"no role {role!r} in this review (the roles: {', '.join(briefs)})",
             status=Exit.USAGE,
         )
     return "".join(briefs[role])

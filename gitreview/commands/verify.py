@@ -37,8 +37,14 @@ def check_answer(
     """The handles of the role's share the answer does not list, and what to say
     about it (`source` names the manifest in errors)."""
     review = manifest.get("review")
-    if review == {} and role == DEFAULT_ROLE:
-        review = {role: {"batches": []}}  # nothing to review: its brief asked for none
+    notes = []
+    if isinstance(review, dict) and role not in review and _says_none(answer):
+        # A role with nothing to review: its brief asked for `Handles read: none`, and
+        # the manifest lists only roles with a share (found by an adversarial review:
+        # a configured role's honest answer was refused). Said, in case of a typo.
+        if review or role != DEFAULT_ROLE:
+            notes.append(f"role {role!r} has no share in {source}: nothing to have read")
+        review = {**review, role: {"batches": []}}
     if not isinstance(review, dict) or role not in review:
         known = ", ".join(review) if isinstance(review, dict) and review else "none"
         raise UserError(
@@ -46,7 +52,6 @@ def check_answer(
         )
     share = [item["handle"] for batch in review[role]["batches"] for item in batch["handles"]]
     listed = handles_read(answer, share)
-    notes = []
     if listed is None:
         notes.append(
             f"the answer has no '{HANDLES_READ}' line: none of the "
@@ -58,6 +63,14 @@ def check_answer(
     if missing:
         notes.append(f"{len(missing)} of {len(share)} handles of role {role!r} not read")
     return missing, notes
+
+
+def _says_none(answer: str) -> bool:
+    """Whether the answer's `Handles read:` list is the one word `none`, on its line or
+    the first line below it that is not blank."""
+    listed = handles_read(answer)
+    first = next((line for line in listed or () if line.strip()), "")
+    return first.strip(" \t.`*_-").lower() == "none"
 
 
 def handles_read(answer: str, share: Sequence[str] = ()) -> list[str] | None:
