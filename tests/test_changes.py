@@ -399,6 +399,28 @@ RENAMES = [
         "significant",
         ["path-role"],
     ),
+    # A twelfth review: names tools look for, modules named by their paths, SwiftPM
+    # targets, Kotlin's file classes, test suites, Elixir's configuration.
+    *(
+        (old, new, "significant", ["path-role"])
+        for old, new in (
+            ("Package.swift", "Package@swift-6.2.swift"),
+            ("Sources/Net/Client.swift", "Sources/NetExtras/Client.swift"),
+            ("Tests/NetTests/ClientTests.swift", "Sources/Net/ClientTests.swift"),
+            ("src/Http/Client.php", "src/Net/Client.php"),
+            ("src/Data/Parser.hs", "src/Data/Lexer.hs"),
+            ("src/parser.erl", "src/lexer.erl"),
+            ("test/parser_SUITE.erl", "test/parser_suite.erl"),
+            ("src/acme/core.clj", "src/acme/main.clj"),
+            ("okio/src/main/kotlin/utf8.kt", "okio/src/main/kotlin/Utf8.kt"),
+            ("config/prod.exs", "config/production.exs"),
+            ("atlantis.yaml", "ops/atlantis.yaml"),
+            ("rebar.config", "erl/rebar.config"),
+            ("Dangerfile", "ci/Dangerfile"),
+            ("buf.gen.yaml", "proto/buf.gen.yaml"),
+            ("terragrunt.hcl", "live/terragrunt.hcl"),
+        )
+    ),
 ]
 
 

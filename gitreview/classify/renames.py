@@ -72,6 +72,11 @@ _NAMES_TOOLS_READ = frozenset(
         *("database.yml", "MODULE.bazel", "WORKSPACE.bazel", "REPO.bazel", "wrangler.toml"),
         *("wrangler.json", "wrangler.jsonc", "cdk.json", "ansible.cfg"),
         *("SUMMARY.md", "AGENTS.md", "CLAUDE.md", "CLAUDE.local.md", "GEMINI.md"),
+        # Found by a twelfth review: Erlang's, Atlantis', Danger's, Buf's, Terragrunt's,
+        # Bundler's, Carthage's, Cabal's and Berkshelf's and Chef's.
+        *("rebar.config", "atlantis.yaml", "Dangerfile", "buf.yaml", "buf.gen.yaml"),
+        *("buf.work.yaml", "terragrunt.hcl", "gems.rb", "Cartfile", "cabal.project.local"),
+        *("Berksfile", "metadata.rb"),
     }
 )
 # Pages a tool loads by their name, whatever their case: GitHub's front page and
@@ -84,8 +89,11 @@ _PAGES_TOOLS_LOAD = frozenset(
 # Tools' configuration files found by their name (jest.config.js, vite.config.ts,
 # babel.config.json, karma.conf.js...): each counts as a name tools look up.
 # ASP.NET Core's appsettings.json and the one its environment's name picks.
+# SwiftPM's manifest for a tools version (`Package@swift-6.2.swift`), which newer
+# builds read instead of Package.swift (found by a twelfth review).
 _CONFIG_NAME = lazy_compile(
     r"[^/]+\.(?:config|conf)\.[cm]?[jt]s(?:on)?|appsettings(?:\.[^/]+)?\.json"
+    r"|Package@swift-[0-9.]+\.swift"
 )
 # Folders whose files' names are versions tools order and record: database migrations
 # (Django's 0002_..., Flyway's V2__..., Rails' timestamps, Alembic's).
@@ -99,6 +107,8 @@ _TEST_NAME = lazy_compile(
     r"test[^/]*\.py|[^/]*_test\.(?:py|go|rb|exs|dart|[cm]?[jt]sx?)"
     r"|[^/]*\.(?:test|spec|cy|e2e-spec|stories)\.[cm]?[jt]sx?|[^/]*_spec\.(?:rb|lua)"
     r"|(?:Test[^/]*|[^/]*Tests?)\.(?:java|kt|cs)|[^/]*Test\.php|test[-_][^/]*\.[Rr]"
+    # hspec-discover's specs, Common Test's suites (a twelfth review).
+    r"|[^/]*Spec\.hs|[^/]*_SUITE\.erl"
 )
 # Folders test runners collect: Jest's __tests__ (at any depth), Cargo's integration tests, Mocha's
 # test/ (its default).
@@ -160,6 +170,8 @@ _NAMED_BY_FOLDER = lazy_compile(
     # folders (the language, the configuration they apply to), Netlify's functions.
     r"|(?:^|/)(?:templates|crds|middleware|management/commands|templatetags|locales?"
     r"|config/environments"
+    # Elixir's config/ (`import_config "#{config_env()}.exs"`: a twelfth review).
+    r"|config(?=/[^/]*\.exs$)"
     r"|cron\.(?:hourly|daily|weekly|monthly)|sites-(?:available|enabled)|res|netlify/functions)/"
 )
 # Folders of test data, whose files tests read byte for byte: a golden file, an
@@ -422,8 +434,15 @@ def _folder(path: str) -> str:
 def _unit(path: str) -> str:
     """The folder of a file whose language makes one unit of a folder: moved to
     another, a Go file is in another package, a Terraform file in another module
-    (whose resources `terraform apply` destroys in the old one)."""
+    (whose resources `terraform apply` destroys in the old one), a Swift file in
+    another SwiftPM target (a module, or tests; found by a twelfth review)."""
+    if path.endswith(".swift"):
+        target = _SWIFT_TARGET.search(path)
+        return target.group() if target else ""
     return posixpath.dirname(path) + "/" if path.endswith(_FOLDER_UNITS) else ""
+
+
+_SWIFT_TARGET = lazy_compile(r"(?:^|/)(?:Sources|Tests|Plugins)/[^/]+/")
 
 
 def _extension(name: str) -> str:
@@ -449,12 +468,21 @@ def _output(path: str) -> str:
     Java class (its public class must be named as the file), a Jekyll post (its date
     and address), a Python stub (the module it types: type checkers pair them by
     path; found by an adversarial review)."""
-    if path.endswith((".java", ".php")):
-        return posixpath.basename(path)  # Java's public class, PHP's PSR-4 autoloading
-    if path.endswith(".pyi"):
+    if path.endswith((".java", ".kt")):
+        # Java's public class; Kotlin's class of a file's top-level functions (`UtilsKt`:
+        # a twelfth review).
+        return posixpath.basename(path)
+    if path.endswith(_MODULE_IS_PATH):
         return path
     return path if _NAMED_OUTPUT.search(path) else ""
 
+
+# Languages whose module is named by its file's path: PHP's PSR-4 autoloading (the
+# namespace is the folder), a Python stub (the module it types: type checkers pair
+# them by path), Haskell's, Erlang's, Clojure's, Elm's, PureScript's, Idris' and
+# Agda's modules (a twelfth review).
+_MODULE_IS_PATH: tuple[str, ...] = (".php", ".pyi", ".hs", ".lhs", ".erl", ".clj", ".cljs")
+_MODULE_IS_PATH += (".cljc", ".elm", ".purs", ".idr", ".agda")
 
 _NAMED_OUTPUT = lazy_compile(
     r"(?:^|/)(?:src/bin|examples|benches)/.*\.rs$|(?:^|/)_(?:posts|drafts)/"
