@@ -280,7 +280,9 @@ class Repository:
             self,
             "log",
             "-p",
-            "--no-merges",
+            # A merge's own lines too, against its first parent (what it was merged into:
+            # a secret added while resolving it; found by a review of the fix).
+            "--diff-merges=first-parent",
             "--no-renames",
             "--no-ext-diff",
             "--no-textconv",
@@ -338,6 +340,13 @@ class Repository:
                 return missing_object(oid, paths[oid])
         return UserError(f"git failed: {last}", status=Exit.RANGE)
 
+    def tree_holds(self, commit: str, text: str) -> bool:
+        """Whether a file of the commit's tree holds `text` (git grep, in C)."""
+        done = self._isolated(
+            "grep", "-q", "-F", "-I", "--no-textconv", "--no-color", "-e", text, commit, "--"
+        )
+        return done.returncode == 0
+
     def changed_paths(self, old: str, new: str, suffixes: tuple[str, ...]) -> list[str] | None:
         """The paths whose name ends with one of `suffixes` (in any case) that differ
         between commits `old` and `new`, or None when git cannot tell (`old` is gone)."""
@@ -382,16 +391,22 @@ def _added_hunks(stream: IO[bytes]) -> Iterator[Added]:
     hunk: Added | None = None
     for raw in stream:
         line = raw.rstrip(b"\n").decode("utf-8", "surrogateescape")
-        if line.startswith("+") and hunk is not None:
-            hunk.lines.append(line[1:])
-            continue
+        if hunk is not None:
+            # A hunk's removed lines come before its added ones (a line replaced: found
+            # by a review of the fix, which had ended the hunk at them).
+            if line.startswith("+"):
+                hunk.lines.append(line[1:])
+                continue
+            if line.startswith(("-", "\\")):
+                continue
         if hunk is not None and hunk.lines:
             yield hunk
         hunk = None
         if line.startswith("\0"):
             commit = line[1:]
         elif line.startswith("+++ "):
-            name = line[4:]
+            # git ends a name holding a space with a tab (a review of the fix).
+            name = line[4:].removesuffix("\t")
             if name.startswith('"'):
                 name = read_path(name) or name
             path = name[2:] if name.startswith("b/") else ""  # "": /dev/null
@@ -403,7 +418,7 @@ def _added_hunks(stream: IO[bytes]) -> Iterator[Added]:
         yield hunk
 
 
-_HUNK_NEW_START = re.compile(r"@@ -[0-9,]+ \+([0-9]+)")
+_HUNK_NEW_START = lazy_compile(r"@@ -[0-9,]+ \+([0-9]+)")
 
 
 def missing_object(oid: str, path: str) -> UserError:

@@ -387,7 +387,7 @@ def _classify(
     blobs: ObjectReader | None = None,
     pool: Pool | None = None,
     base: HeadTree | None = None,
-    history: Callable[[], Iterable[Added]] | None = None,
+    history: _History | None = None,
 ) -> Outcome:
     """Every file proved (verdicts.py), then what only the whole range shows: moved
     blocks, links elsewhere, and the range analyzers. `listing`: the range's
@@ -447,15 +447,27 @@ def _classify(
         # One commit's own diff is the range's: only two or more can hide one.
         from gitreview.analyze.history import secrets_in_history
 
-        found = secrets_in_history(history(), functools.cache(_text_of(head)))
+        found = secrets_in_history(
+            history.added(), functools.cache(_text_of(head)), history.in_base
+        )
         findings += apply_rule_settings(tuple(found), settings)
     return _redacted(Outcome(rng, files, findings, settings, source))
 
 
-def _history(repository: Repository, rng: Range) -> Callable[[], Iterable[Added]]:
+class _History(NamedTuple):
+    """What the range's commits added, and whether the base holds a text anywhere."""
+
+    added: Callable[[], Iterable[Added]]
+    in_base: Callable[[str], bool]
+
+
+def _history(repository: Repository, rng: Range) -> _History:
     base, head = rng.base, rng.head
     assert head is not None  # only a patch has no head
-    return lambda: repository.added_in_history(base, head)
+    return _History(
+        lambda: repository.added_in_history(base, head),
+        lambda text: base is not None and repository.tree_holds(base, text),
+    )
 
 
 def _text_of(tree: HeadTree) -> Callable[[str], str | None]:

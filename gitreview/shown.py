@@ -46,10 +46,18 @@ def escaped(text: str) -> str:
 
 def visible(text: str) -> str:
     """A line of a file as a reviewer is shown it: each `INVISIBLE` character escaped
-    (`\\u200b`); the line itself when it is ASCII, most often."""
-    if text.isascii():
+    (`\\u200b`), and each that would break its line or drive a terminal (an escape
+    sequence, a CR inside it, U+2028, a bidirectional override), a tab aside (a review
+    of the fix: `ESC[1A` erased the line above in `show`, and a line separator started
+    a line of its own in the brief); the line itself, most often."""
+    if text.isascii() and text.isprintable():
         return text
-    return INVISIBLE.sub(lambda match: _escape(ord(match.group())), text)
+    return _IN_A_LINE.sub(lambda match: _escape(ord(match.group())), text)
+
+
+_IN_A_LINE = lazy_compile(
+    "[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]|" + INVISIBLE.pattern
+)
 
 
 def _escape(code: int) -> str:

@@ -660,6 +660,19 @@ def test_a_relative_link_moved_to_another_folder_names_another_file(
         ),
         ("lib/a/tax.rb", "lib/b/tax.rb", 'require_relative "config"\n', "significant"),
         ("src/a/sys.rs", "src/b/sys.rs", "#[cfg(unix)] mod config;\n", "significant"),
+        # A review of the folder fix: `'..'` and `'.'` specifiers, Sass's partials, a
+        # script or module finding files from its own place.
+        (
+            "lib/a/util.js",
+            "lib/b/util.js",
+            "const lib = require('..');\n",
+            "significant",
+        ),
+        ("src/a/api.ts", "src/b/api.ts", "export * from '.';\n", "significant"),
+        ("styles/a/site.scss", "styles/b/site.scss", '@import "variables";\n', "significant"),
+        ("tools/a/run.sh", "tools/b/run.sh", '. "$(dirname "$0")/common.sh"\n', "significant"),
+        ("app/a/load.py", "app/b/load.py", "DATA = os.path.dirname(__file__)\n", "significant"),
+        ("styles/a/site.scss", "styles/b/site.scss", '@use "sass:math";\n', "trivial"),
         ("app/billing/tax.py", "app/tax.py", "import json\nRATE = 0.2\n", "trivial"),
         ("app/billing/tax.py", "app/billing/vat.py", "from .config import RATE\n", "trivial"),
         ("src/a/check.c", "src/b/check.c", "#include <limits.h>\n", "trivial"),
@@ -764,6 +777,7 @@ PACKAGE = {
         ({"extra.py": "X = 1\n"}, {"api.py", "sessions.py", "guard.js", "extra.py"}),  # one more
         ({"up.py": None}, {"up.py"}),  # it names a file above the folder
         ({"lib.rs": None}, {"lib.rs"}),  # through Rust's #[path]
+        ({"sys.rs": None}, {"sys.rs"}),  # through #[cfg_attr(unix, path = ...)] (a review)
     ],
 )
 def test_a_folder_moved_whole_keeps_its_relative_names(
@@ -784,6 +798,8 @@ def test_a_folder_moved_whole_keeps_its_relative_names(
         files["up.py"] = "from .. import settings\n"
     if "lib.rs" in then:
         files["lib.rs"] = '#[path = "../x.rs"]\nmod x;\n'
+    if "sys.rs" in then:
+        files["sys.rs"] = '#[cfg_attr(unix, path = "../x.rs")]\nmod x;\n'
     for name, text in files.items():
         (repo / "pkg" / name).write_text(text)
     git(repo, "add", "-A")
@@ -804,5 +820,5 @@ def test_a_folder_moved_whole_keeps_its_relative_names(
     assert found == significant, entries
     for name in files.keys() - significant:
         assert entries[f"src/pkg/{name}"]["reasons"] == ["renamed"]
-    for name in significant & {"api.py", "up.py", "lib.rs"}:
+    for name in significant & {"api.py", "up.py", "lib.rs", "sys.rs"}:
         assert "path-role" in entries[f"src/pkg/{name}"]["reasons"]

@@ -975,3 +975,39 @@ def test_secrets_in_history_are_those_the_head_no_longer_holds() -> None:
     assert found[0].message.startswith("commit aaaaaaaaaaaa adds a private key (line 1,")
     assert found[1].message.startswith("commit bbbbbbbbbbbb adds a GitHub token (line 3,")
     assert not any(value[4:20] in f.message for f in found for value in VALUES)
+
+
+def test_the_lines_each_commit_adds_are_read_from_git_s_log() -> None:
+    """Reviews of `range/secret-in-history`: a hunk replacing a line (its removed lines
+    first) was dropped, and a name holding a space kept git's tab."""
+    import io
+
+    from gitreview.git import _added_hunks
+    from gitreview.model import Added
+
+    log = (
+        b"\0" + b"a" * 40 + b"\n\ndiff --git a/app.py b/app.py\n--- a/app.py\n+++ b/app.py\n"
+        b"@@ -2 +2 @@\n-TOKEN = env\n+TOKEN = 'x'\n++++ not a header\n"
+        b"diff --git a/my dir/a.py b/my dir/a.py\n--- a/my dir/a.py\n+++ b/my dir/a.py\t\n"
+        b"@@ -0,0 +1,2 @@\n+one\n\\ No newline at end of file\n"
+        b"\0" + b"b" * 40 + b"\n\ndiff --git a/x b/x\n--- a/x\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n"
+        b'diff --git "a/caf\\303\\251" "b/caf\\303\\251"\n'
+        b'+++ "b/caf\\303\\251"\n@@ -1,0 +2 @@\n+y\n'
+    )
+    assert list(_added_hunks(io.BytesIO(log))) == [
+        Added("a" * 40, "app.py", 2, ["TOKEN = 'x'", "+++ not a header"]),
+        Added("a" * 40, "my dir/a.py", 1, ["one"]),
+        Added("b" * 40, "café", 2, ["y"]),
+    ]
+
+
+def test_a_secret_the_base_holds_is_not_published_by_the_range() -> None:
+    """A review of the rule: a test key moved to another folder and then deleted was
+    taken for one the range adds."""
+    from gitreview.analyze.history import secrets_in_history
+    from gitreview.model import Added
+
+    token = TOKENS["npm-token"][1]
+    added = [Added("a" * 40, "tests/data/key.txt", 1, [token])]
+    assert list(secrets_in_history(added, lambda _path: None, lambda text: text == token)) == []
+    assert len(list(secrets_in_history(added, lambda _path: None, lambda _text: False))) == 1

@@ -25,20 +25,24 @@ SHORT_SHA = 12
 
 
 def secrets_in_history(
-    added: Iterable[Added], at_head: Callable[[str], str | None]
+    added: Iterable[Added],
+    at_head: Callable[[str], str | None],
+    in_base: Callable[[str], bool] = lambda _value: False,
 ) -> Iterator[Finding]:
     """One finding per secret a commit adds that the file at the head (`at_head`, its
     text, None when it is gone) no longer holds: one the head still holds is the
-    range's own `text/secret`, where its diff adds it."""
+    range's own `text/secret`, where its diff adds it. Nor one the base holds in any
+    file (`in_base`): the range publishes nothing new (found by a review of the rule:
+    a test key moved to another folder, then deleted, refused the push)."""
     told: set[str] = set()
     for hunk in added:
         for offset, label, value in _secrets(hunk.lines):
             if value in told:
                 continue
-            now = at_head(hunk.path)
-            if now is not None and value in now:
-                continue
             told.add(value)
+            now = at_head(hunk.path)
+            if (now is not None and value in now) or in_base(value):
+                continue
             message = (
                 f"commit {hunk.commit[:SHORT_SHA]} adds a {label} (line {hunk.first + offset}, "
                 "value redacted), which a later commit of the range takes out: the range's "

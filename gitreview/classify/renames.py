@@ -277,7 +277,9 @@ def references_moved(change: FileChange) -> str | None:
     if change.new_data is None:
         return "it may name files by paths relative to its folder, which moved"
     text = change.new_data.decode("utf-8", "replace")
-    inside = change.folder_kept and "#[path" not in text
+    # (Rust's `#[path = ...]`, `#[ path = ...]` or `#[cfg_attr(unix, path = ...)]` may
+    # name a file anywhere: a review of the fix.)
+    inside = change.folder_kept and _PATH_ATTRIBUTE.search(text) is None
     for found in pattern.finditer(text):
         start = text.rfind("\n", 0, found.start()) + 1
         end = text.find("\n", found.end())
@@ -292,10 +294,17 @@ def references_moved(change: FileChange) -> str | None:
     return None
 
 
+_PATH_ATTRIBUTE = lazy_compile(r"#!?\[[^\]\n]*\bpath[ \t]*=")
+
 # What names a file relative to the naming file's folder, by language: Python's
 # relative imports, JavaScript's and TypeScript's `./` and `../` specifiers, C's quoted
 # includes (looked for beside the file first), Rust's `mod name;` and `include_*!`.
-_JS_RELATIVE = lazy_compile(r"""(?:\bfrom|\bimport|\brequire\s*\(|\bimport\s*\()\s*['"`]\.\.?/""")
+# `'.'` and `'..'` name a folder's index (a review of the fix); a file that finds
+# files from its own place (`__dirname`, `__file__`, `__FILE__`, `$0`) names them so too.
+_JS_RELATIVE = lazy_compile(
+    r"""(?:\bfrom|\bimport|\brequire\s*\(|\bimport\s*\()\s*['"`]\.\.?(?:/|['"`])"""
+    r"|\b__dirname\b|\bimport\.meta\.(?:url|dirname|filename)\b"
+)
 _C_RELATIVE = lazy_compile(
     r'^[ \t]*(?:#|%:)(?:[ \t]|/\*[^\n]*?\*/)*(?:include|import)(?:[ \t]|/\*[^\n]*?\*/)*"',
     re.MULTILINE,
@@ -304,9 +313,28 @@ _RELATIVE_REFERENCE = {
     # (after `;` or `try:` too, and importlib's relative names: a review of the fix)
     **dict.fromkeys(
         (".py", ".pyi"),
-        lazy_compile(r"(?:^|[;:])[ \t]*from[ \t]+\.|import_module\(\s*['\"]\.", re.MULTILINE),
+        lazy_compile(
+            r"(?:^|[;:])[ \t]*from[ \t]+\.|import_module\(\s*['\"]\.|\b__file__\b", re.MULTILINE
+        ),
     ),
-    ".rb": lazy_compile(r"\brequire_relative\b|\brequire\s*\(?\s*['\"]\.\.?/"),
+    ".rb": lazy_compile(
+        r"\brequire_relative\b|\brequire\s*\(?\s*['\"]\.\.?/|\b__FILE__\b|\b__dir__\b"
+    ),
+    # Sass's and Less's imports name partials beside the file, unless a module's.
+    **dict.fromkeys(
+        (".scss", ".sass", ".less"),
+        lazy_compile(
+            r"@(?:import|use|forward)[ \t]+(?:\([^)\n]*\)[ \t]*)?['\"](?!sass:|https?:|//)"
+        ),
+    ),
+    # A script that sources files from its own folder, or from the one it is run in.
+    **dict.fromkeys(
+        (".sh", ".bash", ".zsh", ".ksh"),
+        lazy_compile(
+            r"\$\{?(?:0|BASH_SOURCE)\b|(?:^|[;&|(]|then|do)[ \t]*(?:source|\.)[ \t]+['\"]?\.\.?/",
+            re.MULTILINE,
+        ),
+    ),
     **dict.fromkeys(
         (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte"),
         _JS_RELATIVE,

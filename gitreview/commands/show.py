@@ -20,7 +20,7 @@ from gitreview.errors import Exit, UserError
 from gitreview.handles import OID_LENGTH, Handle, parse_handle
 from gitreview.review.diffs import KeyBlocks, Row, changed_rows, hunk_header, render_rows
 from gitreview.secrets import KeyBlock, key_blocks, redact_lines, redact_name
-from gitreview.shown import written_path
+from gitreview.shown import visible, written_path
 
 if TYPE_CHECKING:
     from gitreview.git import Repository
@@ -208,9 +208,9 @@ def _with_context(
     head = range(max(1, first_change - context), first_change)
     tail = range(last_change, min(len(side.lines), last_change + context - 1) + 1)
     return (
-        [Row(" ", n, side.lines[n - 1]) for n in head]
+        [Row(" ", n, visible(side.lines[n - 1])) for n in head]
         + rows
-        + [Row(" ", n, side.lines[n - 1]) for n in tail]
+        + [Row(" ", n, visible(side.lines[n - 1])) for n in tail]
     )
 
 

@@ -120,17 +120,17 @@ def _crs_shown(origins: str, texts: Sequence[str]) -> bool:
 
 
 def _shown_end(text: str, crs: bool) -> str:
-    text = _unmarked(text)
     if not text.endswith("\r"):
-        return text
-    return text.rstrip("\r") + CR_MARK if crs else text.rstrip("\r")
+        return _unmarked(text)
+    return _unmarked(text.rstrip("\r")) + (CR_MARK if crs else "")
 
 
 def _unmarked(text: str) -> str:
     """A changed line's text with the CR mark it holds itself escaped: the mark at its
     end would read as a CR that is not there (found by an adversarial review: `admin␍`
-    read as a line-end change); and what shows as nothing escaped (`shown.visible`)."""
-    if text.isascii():
+    read as a line-end change); and what shows as nothing or breaks the line escaped
+    (`shown.visible`)."""
+    if text.isascii() and text.isprintable():
         return text
     return visible(text.replace(CR_MARK, "\\u240d") if CR_MARK in text else text)
 
