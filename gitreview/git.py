@@ -340,6 +340,24 @@ class Repository:
                 return missing_object(oid, paths[oid])
         return UserError(f"git failed: {last}", status=Exit.RANGE)
 
+    def branches_containing(self, commit: str, *, besides: str = "") -> list[str]:
+        """The branches, local or remote-tracking, that hold the commit; `besides` (a
+        pushed ref, refs/heads/NAME) and its remote-tracking twins left out."""
+        done = self._git(
+            "for-each-ref", "--contains", commit, "--format=%(refname)", "refs/heads/",
+            "refs/remotes/", check=False,
+        )  # fmt: skip
+        name = besides.removeprefix("refs/heads/") if besides.startswith("refs/heads/") else None
+        refs = done.stdout.decode("utf-8", "surrogateescape").split()
+        return [
+            ref
+            for ref in refs
+            if name is None
+            or not (
+                ref == besides or (ref.startswith("refs/remotes/") and ref.endswith(f"/{name}"))
+            )
+        ]
+
     def tree_holds(self, commit: str, text: str) -> bool:
         """Whether a file of the commit's tree holds `text` (git grep, in C)."""
         done = self._isolated(

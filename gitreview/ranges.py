@@ -47,7 +47,10 @@ def range_ends(repo: Repository, spec: str | None) -> Ends:
         return Ends(spec, base, head)
     if ".." in spec:
         left, right = spec.split("..", 1)
-        return Ends(spec, _commit(repo, left or "HEAD"), _commit(repo, right or "HEAD"))
+        # The empty tree's id as the base: every commit down to the root (the Actions
+        # step's first push).
+        base = None if left == repo.empty_tree else _commit(repo, left or "HEAD")
+        return Ends(spec, base, _commit(repo, right or "HEAD"))
     nth = _PARENT.fullmatch(spec)
     if nth is not None:
         rev, number = nth[1], nth[2] or "1"

@@ -264,16 +264,46 @@ def test_new_branch_with_no_new_commit_has_nothing_to_review(repo: Path, runner:
     """Found by a twelfth adversarial review: a branch made at a commit already pushed
     (the event lists no commit) was reviewed from its tip's parent, and findings
     already on main failed the step; the hook checks nothing there either."""
-    step = runner(repo, "push", push(repo, None, "trivial"))
+    payload = push(repo, None, "trivial")
+    payload["ref"] = "refs/heads/release"  # made at a commit of `feature`
+    step = runner(repo, "push", payload)
     assert (step.status, step.manifest) == (0, None)
     assert step.stderr == "gitreview: the push brought no new commit: nothing to review\n"
     assert "skip=true\n" in step.outputs
+    # The same commit pushed as its own branch's tip only: no other branch holds it,
+    # so it is reviewed (a review of the fix: a tag of a commit on no branch).
+    step = runner(repo, "push", push(repo, None, "trivial"))
+    assert step.manifest is not None
+    assert step.manifest["range"]["spec"] == sha(repo, "trivial")
     # A payload that lists no commits at all is not taken for one that lists none.
     payload = push(repo, None, "trivial")
     del payload["commits"]
     step = runner(repo, "push", payload)
     assert step.manifest is not None
     assert step.manifest["range"]["spec"] == sha(repo, "trivial")
+
+
+def test_a_push_of_commits_down_to_the_root_is_reviewed_from_the_empty_tree(
+    repo: Path, runner: Runner
+) -> None:
+    """A review of the fix: a first push of three commits reviewed only the last."""
+    payload = push(repo, None, "trivial", "base", "clean", "trivial")
+    step = runner(repo, "push", payload)
+    assert step.manifest is not None
+    assert step.manifest["range"]["base"] is None
+    assert len(step.manifest["range"]["commits"]) == 3
+
+
+def test_a_force_push_back_to_an_older_commit_has_nothing_to_review(
+    repo: Path, runner: Runner
+) -> None:
+    """A review of the fix: `before` the clone lacks and no commit listed (a branch
+    reset to an older commit) failed the step with exit 3."""
+    payload = push(repo, "clean", "trivial")
+    payload["before"] = "0123456789abcdef" * 2 + "01234567"
+    step = runner(repo, "push", payload)
+    assert (step.status, step.manifest) == (0, None)
+    assert "skip=true\n" in step.outputs
 
 
 def test_a_force_push_whose_before_the_clone_lacks_reviews_what_it_brought(

@@ -63,15 +63,16 @@ class Wanted(NamedTuple):
     merge_base: bool = False  # BASE...HEAD rather than BASE..HEAD
     pushed: tuple[str, ...] = ()  # a push: the commits its event lists
     deleted: bool = False  # a push that deleted its ref: nothing to review
-    # A new branch or tag at a commit already pushed: the push brought no commit.
-    brought_none: bool = False
+    listed: bool = False  # a push whose event lists its commits (`commits`, maybe none)
+    ref: str = ""  # a push's ref (refs/heads/NAME, refs/tags/NAME)
 
 
 def run_ci(*, repo: str | None) -> int:
     env = os.environ
     inputs = read_inputs(env)
     wanted = wanted_range(env, inputs)
-    if wanted.deleted or wanted.brought_none:
+    spec = None if wanted.deleted else range_spec(repo, wanted)
+    if spec is None:
         # (A new branch at a commit already pushed: the hook checks nothing either;
         # found by an adversarial review, its tip was reviewed against its parent.)
         what = "deleted its ref" if wanted.deleted else "brought no new commit"
@@ -84,7 +85,6 @@ def run_ci(*, repo: str | None) -> int:
     from gitreview.render.sarif import render_sarif
     from gitreview.secrets import redact_name
 
-    spec = range_spec(repo, wanted)
     folder = Path(env.get("RUNNER_TEMP") or tempfile.gettempdir()) / "gitreview"
     config = inputs.config and trusted_config(repo, spec, inputs.config, folder)
     contents: Contents = "missing" if inputs.fallback else "none"
@@ -165,7 +165,7 @@ def wanted_range(env: Mapping[str, str], inputs: Inputs) -> Wanted:
     if inputs.base is not None:
         wanted = Wanted(base=inputs.base, head=wanted.head, merge_base=True)
     if inputs.head is not None:
-        wanted = wanted._replace(head=inputs.head, pushed=(), deleted=False, brought_none=False)
+        wanted = wanted._replace(head=inputs.head, pushed=(), deleted=False, listed=False)
     if wanted.head is None:
         wanted = wanted._replace(head=env.get("GITHUB_SHA") or None)
     if wanted.head is None and not wanted.deleted:
@@ -201,10 +201,15 @@ def event_range(name: str, payload: Mapping[str, Any]) -> Wanted:
         commits = payload.get("commits")
         listed = commits if isinstance(commits, list) else []
         pushed = tuple(sha for sha in (_sha(commit, "id") for commit in listed) if sha)
-        if before == ZERO_SHA:
-            # A new branch or tag; with an empty list, at a commit already pushed.
-            return Wanted(head=after, pushed=pushed, brought_none=commits == [])
-        return Wanted(base=before, head=after, pushed=pushed)
+        ref = payload.get("ref")
+        wanted = Wanted(
+            base=None if before == ZERO_SHA else before,  # None: a new branch or tag
+            head=after,
+            pushed=pushed,
+            listed=isinstance(commits, list),
+            ref=ref if isinstance(ref, str) else "",
+        )
+        return wanted
     return Wanted()
 
 
@@ -277,10 +282,11 @@ def trusted_config(repo: str | None, spec: str, given: str, folder: Path) -> str
     return str(target)
 
 
-def range_spec(repo: str | None, wanted: Wanted) -> str:
+def range_spec(repo: str | None, wanted: Wanted) -> str | None:
     """The range as `git review-manifest` takes it, after checking that the
     commits it needs are here: a shallow checkout (actions/checkout fetches one
-    commit by default) gets one line saying how to fetch them."""
+    commit by default) gets one line saying how to fetch them. None: a push that
+    brought no commit."""
     from gitreview.git import open_repository
 
     repository = open_repository(repo)
@@ -297,8 +303,10 @@ def range_spec(repo: str | None, wanted: Wanted) -> str:
     # A force-push's `before` is on no branch any more, and a full clone lacks it (found
     # by an adversarial review: the step failed): what the push brought is reviewed, as
     # for a new branch. (Only a push event lists the commits it brought.)
-    before = wanted.base if wanted.pushed and head_sha is not None else None
+    before = wanted.base if wanted.listed and head_sha is not None else None
     if before is not None and require(before, "the base commit") is None:
+        if not wanted.pushed:
+            return None  # a force-push back to an older commit (a review of the fix)
         print(
             f"gitreview: the commit before the push, {_short(before)}, is not in "
             "this clone (a force-push): reviewing what the push brought",
@@ -316,6 +324,11 @@ def range_spec(repo: str | None, wanted: Wanted) -> str:
         return f"{wanted.base}..{head}"
     if head_sha is None:
         return head  # resolve_range says the revision is unknown
+    # A new branch or tag at a commit already pushed, on another branch: nothing new. A
+    # tag of a commit on no branch is reviewed (a review of the fix).
+    others = wanted.listed and not wanted.pushed
+    if others and repository.branches_containing(head_sha, besides=wanted.ref):
+        return None
     if wanted.pushed:
         # The base: the first commit of head's first-parent line the push did not
         # bring, not the parent of the event's first commit, which holds it only while
@@ -328,6 +341,10 @@ def range_spec(repo: str | None, wanted: Wanted) -> str:
             return f"{base}..{head}"
         if repository.is_shallow:  # not the tip alone: the branch's other commits count too
             raise _shallow(f"the parent of {_short(wanted.pushed[0])}")
+        if len(line) <= len(pushed):
+            # Every commit down to the root was pushed (a first push, an orphan branch):
+            # from the empty tree, not the tip alone (a review of the fix).
+            return f"{repository.empty_tree}..{head}"
     if repository.first_parent(head_sha) is None and repository.is_shallow:
         raise _shallow(f"the parent of {_short(head_sha)}")
     return head
