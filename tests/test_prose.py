@@ -220,6 +220,16 @@ def test_osa_distance_counts_a_swap_as_one_edit() -> None:
             "# Links\n\nFor example, use this instead of\n<https://example.com/en-us/cd>.\n",
             "# Links\n\nFor example, use this instead of <https://example.com/en-us/cd>.\n",
         ),
+        # An item's text re-wrapped onto a line of its own at its column, and joined up
+        # again (the re-indentation rule: a twelfth review).
+        (
+            "# Steps\n\n- Install the tool and run it once to set it up.\n",
+            "# Steps\n\n- Install the tool and run it\n  once to set it up.\n",
+        ),
+        (
+            "# Steps\n\n1. Install the tool and run it\n   once to set it up.\n",
+            "# Steps\n\n1. Install the tool and run it once to set it up.\n",
+        ),
     ],
 )
 def test_a_re_wrap_keeping_its_list_marker_or_an_autolink_is_reflow(

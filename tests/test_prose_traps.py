@@ -136,6 +136,17 @@ TRAPS: dict[str, tuple[str, str, str]] = {
         "term\n: the definition\n\n```sh\nhugo --logLevel debug\n```\n",
         "term\n: the definition\n\n  ```sh\n  hugo --logLevel debug\n  ```\n",
     ),
+    # A review of the fix: re-indented and re-wrapped, or a trailing space dropped too.
+    "list-reindented-rewrapped": (
+        "docs/guide.md",
+        "- Install\n\n    Run the installer and\n    wait for it.\n",
+        "- Install\n\n  Run the installer\n  and wait for it.\n",
+    ),
+    "list-reindented-trimmed": (
+        "docs/tips.md",
+        "1. Step\n\n    - pip \n    - venv \n",
+        "1. Step\n\n   - pip\n   - venv\n",
+    ),
     "admonition-dedented": (
         "docs/upgrade.md",
         "!!! warning\n    Back up the data first.\n    Then stop the server.\n",

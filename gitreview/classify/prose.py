@@ -237,7 +237,33 @@ def _reindented(removed: Sequence[Line], added: Sequence[Line]) -> bool:
             if words:
                 indents.setdefault(words, []).append(text[: len(text) - len(words)])
     old, new = sides
-    return any(sorted(old[words]) != sorted(new[words]) for words in old.keys() & new.keys())
+    if any(sorted(old[words]) != sorted(new[words]) for words in old.keys() & new.keys()):
+        return True
+    # Re-indented and changed otherwise too (re-wrapped, a trailing space dropped: a
+    # review of the fix): each side's indentations are the other's, or the column a
+    # list item's text starts at (a re-wrap makes a line of an item's text, or joins
+    # one up).
+    went, came = ({indent for found in side.values() for indent in found} for side in sides)
+    return not (went <= _columns(added) and came <= _columns(removed))
+
+
+_ITEM = lazy_compile(r"([ \t]*)((?:[-*+]|\d{1,9}[.)])[ \t]+)")
+
+
+def _columns(lines: Sequence[Line]) -> set[str]:
+    """The indentations the lines' text may take: each line's own, and the column the
+    text of a list item it starts begins at."""
+    found: set[str] = set()
+    for line in lines:
+        text = line.text.rstrip("\r\n")
+        words = text.lstrip()
+        if not words:
+            continue
+        found.add(text[: len(text) - len(words)])
+        item = _ITEM.match(text)
+        if item is not None:
+            found.add(item.group(1) + " " * len(item.group(2)))
+    return found
 
 
 _SPACED_ATTRIBUTES = lazy_compile(r"\{[ \t]+[:.#]")
