@@ -334,6 +334,7 @@ def test_hostile_lines_stay_linear() -> None:
     for kind, text in [
         ("c", "/**/" * 40 + "int x =  1;"),
         ("python", "# /// a\n" * 20_000 + "x = 1\n"),
+        ("python", "#///\n" * 100_000 + "x = 1\n"),  # fence-like lines (a review of the fix)
     ]:
         started = time.perf_counter()
         normalize_line(kind, text.splitlines()[0], literal=False)

@@ -14,6 +14,7 @@ import functools
 import re
 import string
 from collections import Counter
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from gitreview.analyze import lexers
@@ -157,10 +158,18 @@ def _script_metadata(text: str) -> frozenset[int]:
     text = text.replace("\r\n", "\n")  # the same lines: tools read them so too
     for first, past, _, _ in _metadata_blocks(text):
         lines.update(range(first, past))
-    for found in _METADATA_FENCE.finditer(text):
-        first = text.count("\n", 0, found.start()) + 1
-        lines.update(range(first, first + text.count("\n", found.start(), found.end()) + 1))
+    lines.update(first for first, _ in _fences(text))
     return frozenset(lines)
+
+
+def _fences(text: str) -> Iterator[tuple[int, str]]:
+    """Each line that looks like a fence, by its number: counted on from the last one
+    (from the start for each was quadratic: a review of the fix)."""
+    number, counted = 1, 0
+    for found in _METADATA_FENCE.finditer(text):
+        number += text.count("\n", counted, found.start())
+        counted = found.start()
+        yield number, found.group()
 
 
 def script_metadata(text: str) -> list[tuple[int, str]]:
@@ -170,11 +179,7 @@ def script_metadata(text: str) -> list[tuple[int, str]]:
         return []
     text = text.replace("\r\n", "\n")
     found = [(first, text[start:end]) for first, _, start, end in _metadata_blocks(text)]
-    fences = [
-        (text.count("\n", 0, fence.start()) + 1, fence.group())
-        for fence in _METADATA_FENCE.finditer(text)
-    ]
-    return sorted([*found, *fences])
+    return sorted([*found, *_fences(text)])
 
 
 # --- YAML and Markdown ---------------------------------------------------------------
