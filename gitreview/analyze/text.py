@@ -387,11 +387,13 @@ def _named_as_text(path: str, head: bytes) -> bool:
         return True
     if kind_of(path) not in ("unknown", "binary"):
         return True
-    return runs_by_name(path) and not path.lower().endswith(_BINARY_PROGRAMS)
+    return runs_by_name(path) and not head.startswith(_BINARY_MAGIC)
 
 
-# Files that are run and are binary as they should be: archives and executables.
-_BINARY_PROGRAMS = (".jar", ".exe", ".bin", ".run", ".com", ".appimage")
+# How archives and executables start, run by their names and binary as they should
+# be: ZIP (a jar), Windows' MZ, ELF, Mach-O (a review of the fix: by name, a script
+# run as `sh install.run` lost its warning).
+_BINARY_MAGIC = (b"PK\x03\x04", b"MZ", b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xfe\xed\xfa")
 
 
 def _binary_added(change: FileChange) -> bool:
