@@ -129,17 +129,17 @@ TOKEN_KINDS: tuple[SecretKind, ...] = (
         "Azure storage account key",
         r"AccountKey=(?P<value>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])",
     ),
-    # A PEM private key as Kubernetes' Secret `data:` and Helm values hold it: the
-    # armour and body base64-encoded on one line (`tls.key: LS0tLS1CRUdJTi...`).
-    # Its encoded BEGIN line names a private key, never a certificate (found by an
-    # adversarial review).
+    # A PEM private key base64-encoded, as Kubernetes' Secret `data:` and Helm values
+    # hold it (`tls.key: LS0tLS1CRUdJTi...`): a run of base64 holding `PRIVATE KEY-----`
+    # encoded at any of its three alignments, wherever the key starts in it (after a
+    # certificate, `Bag Attributes`, a line break: a review of the fix). A certificate
+    # holds none. A run of 100 characters at least: an armour alone is no key.
     _kind(
         "private-key-base64",
         "base64-encoded private key",
-        r"\bLS0tLS1CRUdJTi(?:BQUklWQVRFIEtF|BSU0EgUFJJVkFURSBL|BFQyBQUklWQVRFIEtF"
-        r"|BEU0EgUFJJVkFURSBL|BPUEVOU1NIIFBSSVZBVEUgS0VZ"
-        r"|BFTkNSWVBURUQgUFJJVkFURSBL|BQR1AgUFJJVkFURSBL)"
-        r"[A-Za-z0-9+/]{40,}+={0,2}(?![A-Za-z0-9+/=])",
+        r"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]{100})[A-Za-z0-9+/]*?"
+        r"(?:UFJJVkFURSBLRVktLS0t|SVZBVEUgS0VZLS0t|UklWQVRFIEtFWS0tLS0t)"
+        r"[A-Za-z0-9+/]*+={0,2}(?![A-Za-z0-9+/=])",
     ),
     _kind(
         "anthropic-key",
@@ -156,7 +156,8 @@ _TOKEN_LITERALS = (
     *("AKIA", "ASIA", "ABIA", "ACCA", "AIza"),  # AWS access key ids, Google API keys
     *("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
     *("glpat-", "gldt-", "glptt-", "glrt-", "glsoat-", "glagent-"),
-    *("AGE-SECRET-KEY-1", "AccountKey=", "LS0tLS1CRUdJTi"),
+    *("AGE-SECRET-KEY-1", "AccountKey="),
+    *("UFJJVkFURSBLRVktLS0t", "SVZBVEUgS0VZLS0t", "UklWQVRFIEtFWS0tLS0t"),  # base64 keys
     *("xox", "xapp-"),
     *("k_live_", "npm_", "pypi-AgEIcHlwaS5vcmc", "SG.", "T3BlbkFJ", "sk-ant-"),
 )

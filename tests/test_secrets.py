@@ -668,7 +668,9 @@ def test_the_prefilter_admits_every_match(kind: secrets.SecretKind) -> None:
     matches = 0
     for _ in range(150):
         text = sample(kind.source, rng)
-        for candidate in [text, f"x = '{text}'", *near_misses(text)]:
+        # (after a run of base64: a base64-encoded key is a long run holding its armour)
+        padded = "A" * 120 + text
+        for candidate in [text, f"x = '{text}'", padded, f"x = '{padded}'", *near_misses(text)]:
             if kind.pattern.search(candidate):
                 matches += 1
                 assert secrets.may_hold_token(candidate), candidate
@@ -942,6 +944,24 @@ def test_a_key_written_in_other_forms(tmp_path: Path, path: str, written: Any) -
     outputs += [run_any("--repo", repo, "HEAD", "--format", "brief").stdout]
     for output in outputs:
         assert not [line for line in body if line[:16] in output], output
+
+
+def test_a_base64_key_after_a_certificate_or_attributes_is_found() -> None:
+    """A review of the fix: only a value starting with the key's armour was read, and
+    a bundle (certificate, then key) or `openssl pkcs12 -nodes` output was printed."""
+    key = "\n".join(
+        [
+            "-----BEGIN PRIVATE KEY-----",
+            *(made_up(BASE64, 64) for _ in range(4)),
+            "-----END PRIVATE KEY-----",
+            "",
+        ]
+    )
+    cert = f"-----BEGIN CERTIFICATE-----\n{made_up(BASE64, 64)}\n-----END CERTIFICATE-----\n"
+    for pem in (cert + key, "Bag Attributes\n    localKeyID: 01 02\n" + key, "\n" + key):
+        line = "  tls.pem: " + base64.b64encode(pem.encode()).decode()
+        assert [match.kind.id for match in secrets.find_tokens(line)] == ["private-key-base64"]
+        assert secrets.redact(line) == f"  tls.pem: {secrets.REDACTED}"
 
 
 @pytest.mark.parametrize("armour", ["CERTIFICATE", "PUBLIC KEY", "CERTIFICATE REQUEST"])
