@@ -24,6 +24,7 @@ from gitreview.model import Added, Assembled, FileChange, Finding, Range
 # its search of the pages for links (in a repository of 40,000, most of a push's
 # time) now overlap, on the other core (issue 12).
 if TYPE_CHECKING:
+    from gitreview.analyze import doc_includes
     from gitreview.analyze.base import HeadTree, Lost
     from gitreview.cache import Cache, Entry
     from gitreview.classify import FileVerdict, Verdict
@@ -441,6 +442,11 @@ def _classify(
     findings += apply_rule_settings(analyze_elsewhere(lost, head, touched), settings)
     moved_away = ((c.change.status, c.change.old_path, c.change.path) for c in files)
     findings += apply_rule_settings(imports_lost(moved_away, head), settings)
+    if head is not None:
+        from gitreview.analyze import doc_includes
+
+        shown = doc_includes.check(map(_included, (c.change for c in files)), head, touched)
+        findings += apply_rule_settings(tuple(shown), settings)
     for range_analyzer in RANGE_ANALYZERS:
         findings += apply_rule_settings(tuple(range_analyzer(rng, settings)), settings)
     if history is not None and head is not None and len(rng.commits) > 1:
@@ -468,6 +474,25 @@ def _history(repository: Repository, rng: Range) -> _History:
         lambda: repository.added_in_history(base, head),
         lambda text: base is not None and repository.tree_holds(base, text),
     )
+
+
+def _included(change: FileChange) -> doc_includes.Changed:
+    """What a page including the file needs of its change (analyze/doc_includes.py)."""
+    from gitreview.analyze.doc_includes import Changed
+    from gitreview.model import origins_of
+
+    old_path = change.old_path or change.path
+    gone = change.status == "deleted" or (change.status == "renamed" and old_path != change.path)
+    first: int | None = None
+    for hunk in change.hunks:
+        line = hunk.old_start
+        for origin in origins_of(hunk.lines):
+            if origin != " ":
+                first = line if first is None else min(first, line)
+                break
+            line += 1
+    renamed_to = change.path if change.status == "renamed" else None
+    return Changed(old_path, gone, renamed_to, first if change.status != "added" else None)
 
 
 def _text_of(tree: HeadTree) -> Callable[[str], str | None]:

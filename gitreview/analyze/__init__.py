@@ -17,6 +17,7 @@ from gitreview.analyze import (
     code,
     commits,
     data,
+    doc_includes,
     history,
     lexical,
     markdown,
@@ -70,6 +71,7 @@ RULES: dict[str, Rule] = {
         text,
         commits,
         history,
+        doc_includes,
         trust,
     )
     for rule in module.RULES
