@@ -306,7 +306,10 @@ def _zsh_quote(text: str) -> str:
 
 
 def _summary(text: str) -> str:
-    """A short description for a completion menu: the first clause, no brackets or colons."""
+    """A short description for a completion menu: the first clause, no brackets or colons,
+    nor what parentheses add (`repository (default: the current one)` was cut inside
+    them, at its colon: a review)."""
+    text = re.sub(r"\s*\([^()]*\)", "", text)
     first = re.split(r"[;:.]\s", text, maxsplit=1)[0].strip()
     first = first.replace("[", "(").replace("]", ")").replace(":", " ").replace("\\", "/")
     if len(first) > 60:

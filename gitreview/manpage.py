@@ -35,10 +35,15 @@ FILES = (
     ),
 )
 ENVIRONMENT = (
-    ("GITREVIEW_DEBUG", "when set, an internal error prints its traceback"),
+    ("GITREVIEW_DEBUG", "when set to anything but empty, an internal error prints its traceback"),
     (
         "PRE_COMMIT_FROM_REF, PRE_COMMIT_TO_REF",
         "set by the pre-commit framework: pre-push checks FROM...TO instead of reading stdin",
+    ),
+    (
+        "PRE_COMMIT_LOCAL_BRANCH",
+        "set by the pre-commit framework without FROM and TO (a first push): pre-push "
+        "checks every commit of that branch not on the remote, from the empty tree",
     ),
     (
         "GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_SHA, RUNNER_TEMP, GITHUB_OUTPUT, "
