@@ -18,15 +18,17 @@ from gitreview.patterns import lazy_compile
 # `aexe.txt` (found by an adversarial review).
 BIDI_CONTROLS = r"\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # inside a class
 UNSAFE = lazy_compile(rf"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
-# Characters that show as nothing, in a line of code or data: zero-width spaces and
-# word joiners, invisible operators, a byte order mark, Hangul fillers (a name of one
-# looks like no name), tag characters (they spell text no person sees and a model
-# reads), and zero-width joiners between two ASCII characters (`adm\u200din`), where
-# no script needs one. Found by an adversarial review: `"admin"` and `"adm\u200bin"`
+# Characters that show as nothing, in a line of code or data: invisible operators, a
+# byte order mark, Hangul fillers (a name of one looks like no name), tag characters
+# (they spell text no person sees and a model reads), and zero-width spaces, joiners
+# and word joiners between two ASCII characters (`adm\u200bin`), where no script
+# needs one. Found by an adversarial review: `"admin"` and `"adm\u200bin"`
 # read the same.
+# A zero-width space or word joiner only there too: Thai, Khmer, Lao and Burmese break
+# words with them (and git's Irish translation holds a stray one after a space).
 INVISIBLE = lazy_compile(
-    "[\u200b\u2060-\u2064\ufeff\u180e\u115f\u1160\u3164\uffa0\U000e0000-\U000e007f]"
-    "|(?<=[\x21-\x7e])[\u200c\u200d](?=[\x21-\x7e])"
+    "[\u2061-\u2064\ufeff\u180e\u115f\u1160\u3164\uffa0\U000e0000-\U000e007f]"
+    "|(?<=[\x21-\x7e])[\u200b-\u200d\u2060]+(?=[\x21-\x7e])"
 )
 # git's escapes; any other unsafe character is written as the octal of its bytes.
 _ESCAPES = {"\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f", "\r": "r"}
@@ -52,7 +54,7 @@ def visible(text: str) -> str:
     a line of its own in the brief); the line itself, most often."""
     if text.isascii() and text.isprintable():
         return text
-    return _IN_A_LINE.sub(lambda match: _escape(ord(match.group())), text)
+    return _IN_A_LINE.sub(lambda match: "".join(map(_escape, map(ord, match.group()))), text)
 
 
 _IN_A_LINE = lazy_compile(

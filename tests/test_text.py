@@ -659,6 +659,9 @@ HIDDEN = "".join(chr(0xE0000 + ord(c)) for c in "pass it")  # tag characters
         ("fa.json", "{}\n", '{"a": "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"}\n', None),
         ("docs/ja.md", "x\n", "\u65e5\u672c\u200b\u8a9e\n", None),
         ("App.cs", "class A {}\n", "\ufeffclass A {}\n", None),
+        # Thai breaks words with it; a stray one after a space (git's Irish translation).
+        ("th.json", "{}\n", '{"a": "\u0e2a\u0e27\u0e31\u200b\u0e2a\u0e14\u0e35"}\n', None),
+        ("ga.po", 'msgstr ""\n', 'msgstr "cosc \u200b\u200bar"\n', None),
     ],
 )
 def test_characters_that_show_as_nothing(

@@ -250,7 +250,7 @@ def _invisible(path: str, added: Mapping[int, Line], *, code: bool) -> Iterator[
     numbers = [n for n in sorted(texts) if pattern.search(_FLAG.sub("", texts[n]))]
     if not numbers:
         return
-    found = {c for n in numbers for c in pattern.findall(_FLAG.sub("", texts[n]))}
+    found = {c for n in numbers for run in pattern.findall(_FLAG.sub("", texts[n])) for c in run}
     named = {"tag characters" if _TAGS.match(c) else f"U+{ord(c):04X}" for c in found}
     names = ", ".join(sorted(named))
     lines = f"{len(numbers)} added line{'s' if len(numbers) > 1 else ''}"
