@@ -361,12 +361,7 @@ def test_what_the_author_wrote_stays_on_its_line_in_the_brief(tmp_path: Path) ->
     assert f"submodule content of {written_path(module)}" in brief
     assert "@@ Guide > Install\\x1b[8m\n" in brief and "\x1b" not in brief
     manifest = manifest_of("--repo", repo, "HEAD")
-    [handle] = [
-        item["handle"]
-        for batch in manifest["review"]["default"]["batches"]
-        for item in batch["handles"]
-        if item["handle"].startswith('"vendor')
-    ]
+    [handle] = [h for h in share_of(manifest) if h.startswith('"vendor')]
     shown = run("show", "--repo", repo, handle)
     assert shown.status == 0, shown.stderr
     assert shown.stdout.startswith(f"(submodule {written_path(module)}: commit 111111111111")
