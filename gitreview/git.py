@@ -1057,6 +1057,10 @@ class TreeReader:
     def exists(self, path: str) -> bool:
         return self._entry_type(path) is not None
 
+    def search(self, literals: tuple[str, ...], suffixes: tuple[str, ...]) -> Search:
+        """`files_holding`, started now, for its result to be read later (`Search`)."""
+        return Search(self._repo, self._commit, literals, suffixes)
+
     def search_ahead(self, literals: tuple[str, ...], suffixes: tuple[str, ...]) -> None:
         """Start the search `files_holding` will most likely be asked for; `close`
         stops it if it was not. Too many literals for git grep are looked for when

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from gitreview.analyze.base import HeadTree, Lost
     from gitreview.cache import Cache, Entry
     from gitreview.classify import FileVerdict, Verdict
-    from gitreview.git import Listing, ObjectReader, Repository, TreeReader
+    from gitreview.git import Listing, ObjectReader, Repository, Search, TreeReader
     from gitreview.globs import AttrRule, Gitattributes
     from gitreview.review.increments import Key, Reviewed
     from gitreview.verdicts import Attributes, Hits, Pool, Terms
@@ -202,10 +202,16 @@ def classify_range(
         raise
     store = _cache(repository) if cache else None
     _search_links_ahead(repository, head, rng.head, gone, store)
+    from gitreview.analyze.doc_includes import searched
+
+    wanted = searched(sized.paths(), head.exists)  # pages showing files' lines, meanwhile
+    includes = None if wanted is None else head.search(*wanted)
     try:
         _check_rules(settings, source)  # git searches while it loads the analyzers
     except UserError:
         head.close()  # the search too
+        if includes is not None:
+            includes.close()
         if head.pages is not None:
             head.pages.close()
         raise
@@ -264,8 +270,11 @@ def classify_range(
             pool=pool,
             base=trusted if rng.base else None,
             history=_history(repository, rng) if history else None,
+            includes=includes,
         )
     finally:
+        if includes is not None:
+            includes.close()
         if pool is not None:
             pool.close()  # when the classification did not get to it (twice is fine)
         listing.close()
@@ -389,6 +398,7 @@ def _classify(
     pool: Pool | None = None,
     base: HeadTree | None = None,
     history: _History | None = None,
+    includes: Search | None = None,
 ) -> Outcome:
     """Every file proved (verdicts.py), then what only the whole range shows: moved
     blocks, links elsewhere, and the range analyzers. `listing`: the range's
@@ -442,10 +452,11 @@ def _classify(
     findings += apply_rule_settings(analyze_elsewhere(lost, head, touched), settings)
     moved_away = ((c.change.status, c.change.old_path, c.change.path) for c in files)
     findings += apply_rule_settings(imports_lost(moved_away, head), settings)
-    if head is not None:
+    if includes is not None:
         from gitreview.analyze import doc_includes
 
-        shown = doc_includes.check(map(_included, (c.change for c in files)), head, touched)
+        included = map(_included, (c.change for c in files))
+        shown = doc_includes.check(included, head, touched, includes.result())
         findings += apply_rule_settings(tuple(shown), settings)
     for range_analyzer in RANGE_ANALYZERS:
         findings += apply_rule_settings(tuple(range_analyzer(rng, settings)), settings)

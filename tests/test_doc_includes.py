@@ -10,6 +10,7 @@ from repos import git, two_commits
 
 CARGO = '[package]\nname = "x"\n\n[dependencies]\nrand = "0.8"\n'
 TIGHT = '[package]\nname = "x"\n[dependencies]\nrand = "0.8"\n'  # a blank line gone
+BOOK = '[book]\ntitle = "Book"\n'  # mdBook's: without a site's configuration, no search
 
 
 @pytest.mark.parametrize(
@@ -35,7 +36,7 @@ def test_a_page_showing_lines_by_number_is_told_they_moved(
 ) -> None:
     repo = two_commits(
         tmp_path / "repo",
-        {"listings/Cargo.toml": CARGO, page: text},
+        {"book.toml": BOOK, "listings/Cargo.toml": CARGO, page: text},
         {"listings/Cargo.toml": TIGHT, page: text},
     )
     manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
@@ -48,7 +49,11 @@ def test_a_page_showing_lines_by_number_is_told_they_moved(
 def test_a_page_including_a_file_the_range_took_away_is_told(tmp_path: Path) -> None:
     repo = two_commits(
         tmp_path / "repo",
-        {"listings/main.rs": "fn main() {}\n", "src/ch.md": "{{#include ../listings/main.rs}}\n"},
+        {
+            "book.toml": BOOK,
+            "listings/main.rs": "fn main() {}\n",
+            "src/ch.md": "{{#include ../listings/main.rs}}\n",
+        },
         {"README.md": "# Book\n"},
     )
     git(repo, "rm", "--quiet", "listings/main.rs")
@@ -65,8 +70,19 @@ def test_a_page_the_range_touched_is_its_own_review_s(tmp_path: Path) -> None:
     page = "{{#include ../listings/Cargo.toml:4:5}}\n"
     repo = two_commits(
         tmp_path / "repo",
-        {"listings/Cargo.toml": CARGO, "src/ch.md": page},
+        {"book.toml": BOOK, "listings/Cargo.toml": CARGO, "src/ch.md": page},
         {"listings/Cargo.toml": TIGHT, "src/ch.md": page.replace("4:5", "3:4")},
+    )
+    manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
+    assert findings_of(manifest, "docs/included-lines") == []
+
+
+def test_no_page_is_searched_without_a_site_s_configuration(tmp_path: Path) -> None:
+    page = "{{#include ../listings/Cargo.toml:4:5}}\n"
+    repo = two_commits(
+        tmp_path / "repo",
+        {"listings/Cargo.toml": CARGO, "src/ch.md": page},
+        {"listings/Cargo.toml": TIGHT},
     )
     manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
     assert findings_of(manifest, "docs/included-lines") == []

@@ -7,16 +7,17 @@ MkDocs' snippets (`--8<-- "x:3:5"`) show lines of a file by number. A blank line
 added above them, a reformat or a re-wrap is trivial as a change to that file, but
 the page now shows other lines (`docs/included-lines`); a file they include that the
 range deleted or renamed away breaks the book's build (`docs/include-lost`). Looked
-for once per range, in the pages at head that hold an include (git searches them),
-and only for files other than pages whose numbering the range changed or that it
-took away; a page the range touched is its own review's.
+for once per range, where the head has such a tool's configuration, in the pages at
+head that hold an include (git searches them), and only for files other than pages
+whose numbering the range changed or that it took away; a page the range touched is
+its own review's.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from gitreview.analyze.base import HeadTree, Rule
@@ -68,11 +69,40 @@ class _Include(NamedTuple):
     last: int | None  # the last line shown by number; None: the whole file, or by name
 
 
+# Where the tools whose pages show files by line numbers keep their configuration:
+# mdBook, Sphinx, MkDocs, VitePress, Antora and git's own AsciiDoc. Without one at
+# head, no page is searched (a search of tldr's 38,000 pages cost each run half a
+# second of a core).
+_TOOLCHAINS = (
+    *("book.toml", "docs/book.toml", "book/book.toml", "guide/book.toml", "src/SUMMARY.md"),
+    *("mkdocs.yml", "mkdocs.yaml", "docs/mkdocs.yml", "conf.py", "docs/conf.py", "doc/conf.py"),
+    *("docs/source/conf.py", "doc/source/conf.py", "Documentation/conf.py", ".vitepress"),
+    *("docs/.vitepress", "antora.yml", "docs/antora.yml", "Documentation/asciidoc.conf"),
+)
+
+
+def searched(
+    paths: Iterable[str], exists: Callable[[str], bool]
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """What git is to search the head for, started as soon as the range's paths are
+    known (it runs while the files are proved): the markers of includes, in pages; None
+    when every path is a page's, or the head (`exists`) has no such tool's files."""
+    if all(path.lower().endswith(_PAGES) for path in paths):
+        return None
+    if not any(map(exists, _TOOLCHAINS)):
+        return None
+    return _MARKERS, _PAGES
+
+
 def check(
-    changed: Iterable[Changed], head: HeadTree | None, touched: set[str]
+    changed: Iterable[Changed],
+    head: HeadTree | None,
+    touched: set[str],
+    holding: Iterable[str] = (),
 ) -> Iterator[Finding]:
     """Each include at head, in a page the range did not touch, of a file in `changed`
-    whose numbered lines moved, or that is gone."""
+    whose numbered lines moved, or that is gone; `holding`: the pages git found
+    holding an include's marker (`searched`)."""
     # Pages themselves are left out: a range of pages (tldr's 38,000) would have every
     # page searched for every push, and a page's includes of pages are the site's own
     # build's to check.
@@ -83,7 +113,9 @@ def check(
     ]
     if head is None or not files:
         return
-    pages = [page for page in head.files_holding(_MARKERS, _PAGES) if page not in touched]
+    pages = [page for page in holding if page not in touched]
+    if not pages:
+        return
     for page, data in zip(pages, head.read_many(pages), strict=True):
         if data is None:
             continue
