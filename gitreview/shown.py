@@ -26,10 +26,15 @@ UNSAFE = lazy_compile(rf"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
 # read the same.
 # A zero-width space or word joiner only there too: Thai, Khmer, Lao and Burmese break
 # words with them (and git's Irish translation holds a stray one after a space).
+# (A soft hyphen, a combining grapheme joiner and variation selectors there too: a
+# review of the fix. Not the direction marks, which right-to-left locale data puts
+# between ASCII placeholders.)
 INVISIBLE = lazy_compile(
     "[\u2061-\u2064\ufeff\u180e\u115f\u1160\u3164\uffa0\U000e0000-\U000e007f]"
-    "|(?<=[\x21-\x7e])[\u200b-\u200d\u2060]+(?=[\x21-\x7e])"
+    "|(?<=[\x21-\x7e])[\u00ad\u034f\u200b-\u200d\u2060\ufe00-\ufe0f]+(?=[\x21-\x7e])"
 )
+# A flag emoji's tags: the black flag, tag letters, CANCEL TAG (England's, Scotland's).
+FLAG = lazy_compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
 # git's escapes; any other unsafe character is written as the octal of its bytes.
 _ESCAPES = {"\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f", "\r": "r"}
 _ESCAPES |= {'"': '"', "\\": "\\"}
@@ -54,6 +59,16 @@ def visible(text: str) -> str:
     a line of its own in the brief); the line itself, most often."""
     if text.isascii() and text.isprintable():
         return text
+    if "\U0001f3f4" not in text:
+        return _escaped_in_a_line(text)
+    pieces, last = [], 0  # a flag emoji's tags are its own (a review of the fix)
+    for flag in FLAG.finditer(text):
+        pieces += [_escaped_in_a_line(text[last : flag.start()]), flag.group()]
+        last = flag.end()
+    return "".join([*pieces, _escaped_in_a_line(text[last:])])
+
+
+def _escaped_in_a_line(text: str) -> str:
     return _IN_A_LINE.sub(lambda match: "".join(map(_escape, map(ord, match.group()))), text)
 
 

@@ -778,6 +778,7 @@ PACKAGE = {
         ({"up.py": None}, {"up.py"}),  # it names a file above the folder
         ({"lib.rs": None}, {"lib.rs"}),  # through Rust's #[path]
         ({"sys.rs": None}, {"sys.rs"}),  # through #[cfg_attr(unix, path = ...)] (a review)
+        ({"base.py": None}, {"base.py"}),  # from its own place, up (a third review)
     ],
 )
 def test_a_folder_moved_whole_keeps_its_relative_names(
@@ -798,6 +799,8 @@ def test_a_folder_moved_whole_keeps_its_relative_names(
         files["up.py"] = "from .. import settings\n"
     if "lib.rs" in then:
         files["lib.rs"] = '#[path = "../x.rs"]\nmod x;\n'
+    if "base.py" in then:
+        files["base.py"] = "BASE_DIR = Path(__file__).resolve().parent.parent\n"
     if "sys.rs" in then:
         files["sys.rs"] = '#[cfg_attr(unix, path = "../x.rs")]\nmod x;\n'
     for name, text in files.items():
@@ -820,5 +823,5 @@ def test_a_folder_moved_whole_keeps_its_relative_names(
     assert found == significant, entries
     for name in files.keys() - significant:
         assert entries[f"src/pkg/{name}"]["reasons"] == ["renamed"]
-    for name in significant & {"api.py", "up.py", "lib.rs", "sys.rs"}:
+    for name in significant & {"api.py", "up.py", "lib.rs", "sys.rs", "base.py"}:
         assert "path-role" in entries[f"src/pkg/{name}"]["reasons"]

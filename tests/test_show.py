@@ -424,3 +424,42 @@ def test_a_changed_line_cannot_drive_the_terminal_or_break_the_brief(tmp_path: P
     [handle] = share_of(manifest_of("--repo", repo, "HEAD"))
     shown = run("show", "--repo", repo, "--context", "3", handle).stdout
     assert "\x1b" not in shown and "\u2028" not in shown and "\\x1b[1A" in shown
+
+
+def test_an_invisible_character_before_a_secret_hides_no_secret(tmp_path: Path) -> None:
+    """Found by a third review of the escaping: escaped before it was redacted,
+    `\\U000e0020` before a token and `\\u200b` before an AWS key were no word start, and
+    the brief, `show` and the excerpt printed both secrets."""
+    import random
+    import string
+
+    rng = random.Random(9)
+    token = "ghp_" + "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(36))
+    key = "".join(rng.choice(string.ascii_letters + string.digits + "+/") for _ in range(40))
+    new = f'TOKEN = "\U000e0020{token}"\naws_secret_access_key = "\u200b{key}"\n'
+    repo = two_commits(tmp_path / "repo", {"settings.py": "X = 1\n"}, {"settings.py": new})
+    manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
+    [handle] = share_of(manifest)
+    outputs = [
+        run("--repo", repo, "HEAD", "--format", "brief").stdout,
+        run("show", "--repo", repo, handle).stdout,
+        run("show", "--new", "--repo", repo, handle).stdout,
+        json.dumps(manifest),
+    ]
+    for output in outputs:
+        assert token[4:20] not in output and key[:16] not in output, output
+
+
+def test_a_flag_emoji_is_shown_as_it_is(tmp_path: Path) -> None:
+    """A review of the fix: England's flag (tags after the black flag) was shown escaped."""
+    flag = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"
+    repo = two_commits(tmp_path / "repo", {"a.md": "Hi.\n"}, {"a.md": f"Hi {flag}.\n"})
+    assert f"+Hi {flag}.\n" in run("--repo", repo, "HEAD", "--format", "brief").stdout
+
+
+def test_show_new_escapes_what_would_drive_the_terminal(tmp_path: Path) -> None:
+    """A review of the fix: `show --new` printed a line's escape sequence as it is."""
+    repo = two_commits(tmp_path / "repo", {"a.sh": "make\n"}, {"a.sh": "make\n# \x1b[1A\x1b[2K\n"})
+    [handle] = share_of(manifest_of("--repo", repo, "HEAD"))
+    shown = run("show", "--new", "--repo", repo, handle).stdout
+    assert "\x1b" not in shown and "\\x1b[1A" in shown

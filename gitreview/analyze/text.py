@@ -233,7 +233,6 @@ def _bidi_controls(path: str, added: Mapping[int, Line]) -> Iterator[Finding]:
 # Tag characters, which no person sees and a model reads, in prose too (but a flag's:
 # an emoji's tags end with CANCEL TAG, U+E007F, right after the black flag U+1F3F4's).
 _TAGS = lazy_compile("[\U000e0000-\U000e007f]")
-_FLAG = lazy_compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
 
 
 def _invisible(path: str, added: Mapping[int, Line], *, code: bool) -> Iterator[Finding]:
@@ -241,16 +240,16 @@ def _invisible(path: str, added: Mapping[int, Line], *, code: bool) -> Iterator[
     (`shown.INVISIBLE`; in prose, tag characters only), a byte order mark starting the
     file aside (found by an adversarial review: `"adm\u200bin"`, and a sentence in tag
     characters telling the reviewer model to pass the change)."""
-    from gitreview.shown import INVISIBLE
+    from gitreview.shown import FLAG, INVISIBLE
 
     texts = {number: line.text for number, line in added.items() if not line.text.isascii()}
     if 1 in texts:
         texts[1] = texts[1].removeprefix("\ufeff")
     pattern = INVISIBLE if code else _TAGS
-    numbers = [n for n in sorted(texts) if pattern.search(_FLAG.sub("", texts[n]))]
+    numbers = [n for n in sorted(texts) if pattern.search(FLAG.sub("", texts[n]))]
     if not numbers:
         return
-    found = {c for n in numbers for run in pattern.findall(_FLAG.sub("", texts[n])) for c in run}
+    found = {c for n in numbers for run in pattern.findall(FLAG.sub("", texts[n])) for c in run}
     named = {"tag characters" if _TAGS.match(c) else f"U+{ord(c):04X}" for c in found}
     names = ", ".join(sorted(named))
     lines = f"{len(numbers)} added line{'s' if len(numbers) > 1 else ''}"

@@ -277,6 +277,11 @@ def references_moved(change: FileChange) -> str | None:
     if change.new_data is None:
         return "it may name files by paths relative to its folder, which moved"
     text = change.new_data.decode("utf-8", "replace")
+    extension = posixpath.splitext(change.path)[1].lower()
+    located = _SELF_LOCATING.get(extension)
+    found = None if located is None else located.search(text)
+    if found is not None:
+        return f"it finds files from its own place (`{found.group()}`), now another"
     # (Rust's `#[path = ...]`, `#[ path = ...]` or `#[cfg_attr(unix, path = ...)]` may
     # name a file anywhere: a review of the fix.)
     inside = change.folder_kept and _PATH_ATTRIBUTE.search(text) is None
@@ -296,6 +301,21 @@ def references_moved(change: FileChange) -> str | None:
 
 _PATH_ATTRIBUTE = lazy_compile(r"#!?\[[^\]\n]*\bpath[ \t]*=")
 
+# What finds files from the file's own place, where it may go anywhere from
+# (`Path(__file__).parent.parent`, `dirname "$(dirname "$0")"`): counted even where
+# the whole folder moved (a review of the fix).
+_SELF_LOCATING = {
+    **dict.fromkeys((".py", ".pyi"), lazy_compile(r"\b__file__\b")),
+    ".rb": lazy_compile(r"\b__FILE__\b|\b__dir__\b"),
+    **dict.fromkeys(
+        (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts"),
+        lazy_compile(r"\b__dirname\b|\b__filename\b|\bimport\.meta\.(?:url|dirname|filename)\b"),
+    ),
+    **dict.fromkeys(
+        (".sh", ".bash", ".zsh", ".ksh"), lazy_compile(r"\$\{?(?:0|BASH_SOURCE)\b|\$\{0[%#]")
+    ),
+}
+
 # What names a file relative to the naming file's folder, by language: Python's
 # relative imports, JavaScript's and TypeScript's `./` and `../` specifiers, C's quoted
 # includes (looked for beside the file first), Rust's `mod name;` and `include_*!`.
@@ -303,7 +323,6 @@ _PATH_ATTRIBUTE = lazy_compile(r"#!?\[[^\]\n]*\bpath[ \t]*=")
 # files from its own place (`__dirname`, `__file__`, `__FILE__`, `$0`) names them so too.
 _JS_RELATIVE = lazy_compile(
     r"""(?:\bfrom|\bimport|\brequire\s*\(|\bimport\s*\()\s*['"`]\.\.?(?:/|['"`])"""
-    r"|\b__dirname\b|\bimport\.meta\.(?:url|dirname|filename)\b"
 )
 _C_RELATIVE = lazy_compile(
     r'^[ \t]*(?:#|%:)(?:[ \t]|/\*[^\n]*?\*/)*(?:include|import)(?:[ \t]|/\*[^\n]*?\*/)*"',
@@ -313,13 +332,9 @@ _RELATIVE_REFERENCE = {
     # (after `;` or `try:` too, and importlib's relative names: a review of the fix)
     **dict.fromkeys(
         (".py", ".pyi"),
-        lazy_compile(
-            r"(?:^|[;:])[ \t]*from[ \t]+\.|import_module\(\s*['\"]\.|\b__file__\b", re.MULTILINE
-        ),
+        lazy_compile(r"(?:^|[;:])[ \t]*from[ \t]+\.|import_module\(\s*['\"]\.", re.MULTILINE),
     ),
-    ".rb": lazy_compile(
-        r"\brequire_relative\b|\brequire\s*\(?\s*['\"]\.\.?/|\b__FILE__\b|\b__dir__\b"
-    ),
+    ".rb": lazy_compile(r"\brequire_relative\b|\brequire\s*\(?\s*['\"]\.\.?/"),
     # Sass's and Less's imports name partials beside the file, unless a module's.
     **dict.fromkeys(
         (".scss", ".sass", ".less"),
@@ -330,10 +345,7 @@ _RELATIVE_REFERENCE = {
     # A script that sources files from its own folder, or from the one it is run in.
     **dict.fromkeys(
         (".sh", ".bash", ".zsh", ".ksh"),
-        lazy_compile(
-            r"\$\{?(?:0|BASH_SOURCE)\b|(?:^|[;&|(]|then|do)[ \t]*(?:source|\.)[ \t]+['\"]?\.\.?/",
-            re.MULTILINE,
-        ),
+        lazy_compile(r"(?:^|[;&|(]|then|do)[ \t]*(?:source|\.)[ \t]+['\"]?\.\.?/", re.MULTILINE),
     ),
     **dict.fromkeys(
         (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte"),

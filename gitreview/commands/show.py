@@ -256,5 +256,6 @@ def _numbered(side: _Side, first: int | None, last: int | None, context: int, te
     out = []
     for number in range(start, end + 1):
         mark = ":" if first <= number <= last else "-"
-        out.append(f"{number:>{width}}{mark}{lines[number - 1]}\n")
+        # (escaped as the diff form's lines are: a review of the fix)
+        out.append(f"{number:>{width}}{mark}{visible(lines[number - 1])}\n")
     return "".join(out)

@@ -208,10 +208,15 @@ def _changed_rows(hunk: Hunk, keys: KeyBlocks, *, interior: bool = False) -> tup
     texts = redact_fragment(plain)
     if texts != plain:
         redacted = True
-        rows = [
-            row if row.text == text else row._replace(text=text)
-            for row, text in zip(rows, texts, strict=True)
-        ]
+    # What would break a line or shows as nothing is escaped once the lines are
+    # redacted, which read them as they are (a review of the escaping: `\u200b` before
+    # an AWS key, `\U000e0020` before a token, and the key was printed).
+    shown = [_unmarked(text) for text in texts]
+    redacted = redacted or shown != texts
+    rows = [
+        row if row.text == text else row._replace(text=text)
+        for row, text in zip(rows, shown, strict=True)
+    ]
     # The CR mark goes on after redaction, which reads a key's lines as they are (a
     # review of the fix: `BODY␍` was no key line, and a key was printed).
     for index in marked:
@@ -220,7 +225,7 @@ def _changed_rows(hunk: Hunk, keys: KeyBlocks, *, interior: bool = False) -> tup
 
 
 def _row(line: Line, keys: KeyBlocks, redacted: bool) -> Row:
-    text = _unmarked(line.text.rstrip("\r"))
+    text = line.text.rstrip("\r")
     if line.origin == "-" or line.new_no is None:
         number, blocks = line.old_no, keys.old
     else:
