@@ -271,10 +271,14 @@ class Repository:
         finds them while the caller reads the diff."""
         return Copies(self, base, head)
 
-    def added_in_history(self, base: str | None, head: str) -> Iterator[Added]:
+    def added_in_history(
+        self, base: str | None, head: str, published: Sequence[str] = ()
+    ) -> Iterator[Added]:
         """The lines each commit of the range adds, a hunk at a time, read as git
         writes them: what the range's history holds, where its own diff shows only
-        where the range ends (a secret one commit adds and a later one removes)."""
+        where the range ends (a secret one commit adds and a later one removes). Not
+        in commits the `published` revisions hold (`--remotes`): their secrets went
+        out before (a review of the rule: main's, merged into a branch pushed)."""
         span = head if base is None else f"{base}..{head}"
         git = _Process(
             self,
@@ -292,6 +296,7 @@ class Repository:
             "--dst-prefix=b/",
             "--format=%x00%H",
             span,
+            *(("--not", *published) if published else ()),
         )
         try:
             yield from _added_hunks(git.stdout)
@@ -357,6 +362,14 @@ class Repository:
                 ref == besides or (ref.startswith("refs/remotes/") and ref.endswith(f"/{name}"))
             )
         ]
+
+    def remote_refs_without(self, commit: str) -> list[str]:
+        """The remote-tracking refs that do not hold the commit."""
+        done = self._git(
+            "for-each-ref", "--no-contains", commit, "--format=%(refname)", "refs/remotes/",
+            check=False,
+        )  # fmt: skip
+        return done.stdout.decode("utf-8", "surrogateescape").split()
 
     def tree_holds(self, commit: str, text: str) -> bool:
         """Whether a file of the commit's tree holds `text` (git grep, in C)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import posixpath
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
@@ -135,7 +135,7 @@ def classify_range(
     progress: Progress | None = None,
     cache: bool = True,
     jobs: int | None = None,
-    history: bool = False,
+    history: Sequence[str] | None = None,
 ) -> Outcome:
     """Every file of the range analyzed and classified, moves included, and the findings.
 
@@ -147,7 +147,8 @@ def classify_range(
     `jobs`: processes that prove files (verdicts.py; None: one per core for a large range).
     `repo`: a path (None: where git finds one), or the repository already opened.
     `history`: the secrets each commit adds looked for too, for what publishes the
-    range's commits (the hook, the Actions step: analyze/history.py).
+    range's commits (the hook, the Actions step: analyze/history.py), in the commits
+    none of these revisions holds (already published: `--remotes`).
     """
     if patch is not None:
         from gitreview.analyze.trust import Origin
@@ -269,7 +270,7 @@ def classify_range(
             blobs=repository.objects(),
             pool=pool,
             base=trusted if rng.base else None,
-            history=_history(repository, rng) if history else None,
+            history=None if history is None else _history(repository, rng, history),
             includes=includes,
         )
     finally:
@@ -478,11 +479,11 @@ class _History(NamedTuple):
     in_base: Callable[[str], bool]
 
 
-def _history(repository: Repository, rng: Range) -> _History:
+def _history(repository: Repository, rng: Range, published: Sequence[str]) -> _History:
     base, head = rng.base, rng.head
     assert head is not None  # only a patch has no head
     return _History(
-        lambda: repository.added_in_history(base, head),
+        lambda: repository.added_in_history(base, head, published),
         lambda text: base is not None and repository.tree_holds(base, text),
     )
 

@@ -215,6 +215,22 @@ def test_a_secret_a_later_commit_takes_out_is_refused(pushing: Path) -> None:
     assert "text/secret app.py:1" in stderr and "secret-in-history" not in stderr
 
 
+def test_a_secret_main_published_before_is_no_new_one(pushing: Path) -> None:
+    """Found by a third review of the rule: main added a token and took it out, both
+    pushed; a branch that merges main and is pushed was refused for main's commit."""
+    token = made_up_token()
+    commit(pushing, "app.py", f'TOKEN = "{token}"\n', "Add the token")
+    commit(pushing, "app.py", 'TOKEN = os.environ["TOKEN"]\n', "Read it from the environment")
+    status, stderr = push(pushing, "--no-verify", "main")
+    assert status == 0, stderr
+    git(pushing, "checkout", "--quiet", "-b", "topic", "HEAD~2")
+    commit(pushing, "notes.md", "# Notes\n", "Add notes")
+    git(pushing, "merge", "--quiet", "--no-edit", "main")
+    status, stderr = push(pushing, "topic")
+    assert status == 0, stderr
+    assert "secret-in-history" not in stderr
+
+
 def test_a_new_branch_is_checked_from_where_it_left_the_remote(pushing: Path) -> None:
     git(pushing, "checkout", "--quiet", "-b", "topic")
     commit(pushing, "src/extra.py", "VALUE = 1\n", "Add extra")

@@ -157,6 +157,10 @@ def test_mistakes_are_tool_errors_with_the_command_lines_message(
         answers["show"] = await client.call_tool("show", {"handles": [unknown_blob, good]})
         answers["revision"] = await client.call_tool("brief", {"range": "nope..v2"})
         answers["role"] = await client.call_tool("brief", {"range": "v1..v2", "role": "qa"})
+        # A review of the fix: a misspelt role was taken for one with nothing.
+        answers["verify role"] = await client.call_tool(
+            "verify", {"answer": "Handles read: none\n", "role": "securty", "range": "v1..v2"}
+        )
         answers["explain"] = await client.call_tool(
             "explain", {"target": "nothing.py", "range": "v1..v2"}
         )
@@ -192,7 +196,10 @@ def test_mistakes_are_tool_errors_with_the_command_lines_message(
     [not_repository] = texts(answers["not a repository"])
     assert not_repository == run("--repo", tmp_path, "v1..v2").stderr
     assert not_repository.startswith(f"{prefix}not a git repository")
-    for name in ("revision", "role", "explain", "not a repository", "budget"):
+    assert texts(answers["verify role"]) == [
+        f"{prefix}no role 'securty' in this review (the roles: docs, security, default, perf)\n"
+    ]
+    for name in ("revision", "role", "verify role", "explain", "not a repository", "budget"):
         assert answers[name].is_error, name
     assert "budget" in texts(answers["budget"])[0]
     assert not answers["after"].is_error

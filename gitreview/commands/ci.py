@@ -88,9 +88,12 @@ def run_ci(*, repo: str | None) -> int:
     folder = Path(env.get("RUNNER_TEMP") or tempfile.gettempdir()) / "gitreview"
     config = inputs.config and trusted_config(repo, spec, inputs.config, folder)
     contents: Contents = "missing" if inputs.fallback else "none"
+    # Secrets in the range's commits: not in those a branch that does not hold the head
+    # has (main's, merged in: published already; a review of the rule).
+    published = _published(repo, wanted.head)
     try:
         assembled, configured = review_of_range(
-            repo, spec, config=config, contents=contents, since=inputs.since, history=True
+            repo, spec, config=config, contents=contents, since=inputs.since, history=published
         )
     except NotFetched as error:
         # A force-pushed head is often not fetched any more: review everything.
@@ -98,7 +101,7 @@ def run_ci(*, repo: str | None) -> int:
         message = redact_name(error.message)
         print(f"gitreview: {message}: reviewing the whole range", file=sys.stderr)
         assembled, configured = review_of_range(
-            repo, spec, config=config, contents=contents, history=True
+            repo, spec, config=config, contents=contents, history=published
         )
     manifest = assembled.manifest
     shown = for_role(manifest, inputs.role, assembled.briefs)
@@ -348,6 +351,14 @@ def range_spec(repo: str | None, wanted: Wanted) -> str | None:
     if repository.first_parent(head_sha) is None and repository.is_shallow:
         raise _shallow(f"the parent of {_short(head_sha)}")
     return head
+
+
+def _published(repo: str | None, head: str | None) -> tuple[str, ...]:
+    from gitreview.git import open_repository
+
+    repository = open_repository(repo)
+    sha = None if head is None else repository.resolve_commit(head)
+    return () if sha is None else tuple(repository.remote_refs_without(sha))
 
 
 def _short(rev: str) -> str:

@@ -197,7 +197,9 @@ def _check(git_dir: str, repo: str | None, remote: str, push: PushRange) -> list
     from gitreview.pipeline import classify_range, review_of, since_review
 
     spec = f"{(push.base or 'empty tree')[:12]}..{push.head[:12]}"
-    outcome = classify_range(repo, spec, base_head=(push.base, push.head), history=True)
+    # Secrets in the pushed commits' history: those a remote already has went out before.
+    published = ("--remotes",)
+    outcome = classify_range(repo, spec, base_head=(push.base, push.head), history=published)
     # A branch (or a remote) may be named like a token: the file name is printed too.
     name = _hidden(push.name)
     target = kept_manifest(git_dir, _hidden(remote), name)

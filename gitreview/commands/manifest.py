@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -89,14 +90,15 @@ def review_of_range(
     since_manifest: str | None = None,
     cache: bool = True,
     jobs: int | None = None,
-    history: bool = False,
+    history: Sequence[str] | None = None,
 ) -> tuple[Assembled, str]:
     """The manifest and the briefs of a range (or a patch), and the fail-on threshold
     of the configuration they were built with: what the command line, the Actions
     step and the MCP server render. `since`, `since_manifest`: what an earlier
     review covered (issue #13); `cache`: reuse and keep verdicts proved before and
     whole results (cache.py); `jobs`: processes that prove files (verdicts.py);
-    `history`: the secrets each commit adds looked for too (analyze/history.py)."""
+    `history`: the secrets each commit adds looked for too, in the commits none of
+    these revisions holds (analyze/history.py)."""
 
     from gitreview.collector import paused
 
@@ -155,7 +157,7 @@ def review_of_range(
         config and (str(config), _bytes_of(config)),
         contents,
         budget,
-        history,
+        history and tuple(history),
         since and (since, since_head),  # the name too: the manifest says what was named
         since_manifest and (since_manifest, _bytes_of(since_manifest)),
         known,

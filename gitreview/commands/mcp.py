@@ -202,7 +202,15 @@ def server(default_repo: str | None) -> MCPServer:
         from gitreview.commands.verify import check_answer
 
         def work() -> tuple[str, list[UserError]]:
-            manifest = review_of_range(where(repo), range, budget=budget)[0].manifest
+            assembled = review_of_range(where(repo), range, budget=budget)[0]
+            if role not in assembled.briefs:
+                # The review's roles are known here, as `brief` knows them: a misspelt
+                # one is refused, not taken for a role with nothing (a review of the fix).
+                raise UserError(
+                    f"no role {role!r} in this review (the roles: {', '.join(assembled.briefs)})",
+                    status=Exit.USAGE,
+                )
+            manifest = assembled.manifest
             missing, notes = check_answer(manifest, role, answer, source=range or "the range")
             if not missing:
                 return f"every handle of role {role!r} is listed as read\n", []
