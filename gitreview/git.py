@@ -363,6 +363,16 @@ class Repository:
             )
         ]
 
+    def commits_only_on(self, commit: str) -> list[str]:
+        """The commits of the commit's first-parent line, newest first, that no
+        remote-tracking ref without it holds."""
+        others = self.remote_refs_without(commit)
+        done = self._git(
+            "rev-list", "--first-parent", commit, *(("--not", *others) if others else ()),
+            check=False,
+        )  # fmt: skip
+        return done.stdout.decode("ascii", "replace").split()
+
     def remote_refs_without(self, commit: str) -> list[str]:
         """The remote-tracking refs that do not hold the commit."""
         done = self._git(

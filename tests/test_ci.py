@@ -294,6 +294,17 @@ def test_a_push_of_commits_down_to_the_root_is_reviewed_from_the_empty_tree(
     assert len(step.manifest["range"]["commits"]) == 3
 
 
+def test_a_list_of_commits_github_may_have_cut_decides_no_base(repo: Path, runner: Runner) -> None:
+    """A third review: a list without the head commit (GitHub cuts long ones) made the
+    head its own base, and nothing was reviewed. Then the branch's commits no other
+    remote branch holds are (here none has a remote: all of them)."""
+    step = runner(repo, "push", push(repo, None, "trivial", "clean"))
+    assert step.manifest is not None
+    assert step.manifest["range"]["head"] == sha(repo, "trivial")
+    assert step.manifest["range"]["base"] is None
+    assert len(step.manifest["range"]["commits"]) == 3
+
+
 def test_a_force_push_back_to_an_older_commit_has_nothing_to_review(
     repo: Path, runner: Runner
 ) -> None:

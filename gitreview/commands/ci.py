@@ -337,8 +337,17 @@ def range_spec(repo: str | None, wanted: Wanted) -> str | None:
         # bring, not the parent of the event's first commit, which holds it only while
         # GitHub lists them oldest first (found by an adversarial review: listed newest
         # first, a pushed commit, and its configuration, would decide the review).
-        line = repository.first_parent_line(head_sha, len(wanted.pushed) + 1)
         pushed = set(wanted.pushed)
+        if head_sha not in pushed or len(pushed) in _CUT_LISTS:
+            # A list GitHub may have cut (its head missing, or as long as its limits):
+            # from the newest commit of the line another remote branch holds (a review
+            # of the fix: the base was the head, and nothing was reviewed).
+            only_here = repository.commits_only_on(head_sha)
+            if not only_here:
+                return None
+            base_sha = repository.first_parent(only_here[-1])
+            return f"{base_sha or repository.empty_tree}..{head}"
+        line = repository.first_parent_line(head_sha, len(wanted.pushed) + 1)
         base = next((sha for sha in line if sha not in pushed), None)
         if base is not None:
             return f"{base}..{head}"
@@ -351,6 +360,11 @@ def range_spec(repo: str | None, wanted: Wanted) -> str | None:
     if repository.first_parent(head_sha) is None and repository.is_shallow:
         raise _shallow(f"the parent of {_short(head_sha)}")
     return head
+
+
+# The lengths GitHub cuts a push event's list of commits at (20 in some payloads, 2048
+# in webhooks').
+_CUT_LISTS = (20, 2048)
 
 
 def _published(repo: str | None, head: str | None) -> tuple[str, ...]:
