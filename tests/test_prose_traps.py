@@ -147,6 +147,14 @@ TRAPS: dict[str, tuple[str, str, str]] = {
         "1. Step\n\n    - pip \n    - venv \n",
         "1. Step\n\n   - pip\n   - venv\n",
     ),
+    # A third review: a sub-list moved in under its item, the lines around re-wrapped.
+    "sub-list-reindented-rewrapped": (
+        "docs/setup.md",
+        "# Setup\n\n- Install the tool from the\n  website\n  - run the installer\n"
+        "    with defaults\n- Configure it\n",
+        "# Setup\n\n- Install the tool from\n  the website\n    - run the\n"
+        "    installer with defaults\n- Configure it\n",
+    ),
     "admonition-dedented": (
         "docs/upgrade.md",
         "!!! warning\n    Back up the data first.\n    Then stop the server.\n",

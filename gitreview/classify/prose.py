@@ -239,6 +239,10 @@ def _reindented(removed: Sequence[Line], added: Sequence[Line]) -> bool:
     old, new = sides
     if any(sorted(old[words]) != sorted(new[words]) for words in old.keys() & new.keys()):
         return True
+    # A list item starts at the same indentation after a re-wrap (a third review: a
+    # sub-list moved from two spaces to four, its lines re-wrapped).
+    if _item_starts(removed) != _item_starts(added):
+        return True
     # Re-indented and changed otherwise too (re-wrapped, a trailing space dropped: a
     # review of the fix): each side's indentations are the other's, or the column a
     # list item's text starts at (a re-wrap makes a line of an item's text, or joins
@@ -248,6 +252,12 @@ def _reindented(removed: Sequence[Line], added: Sequence[Line]) -> bool:
 
 
 _ITEM = lazy_compile(r"([ \t]*)((?:[-*+]|\d{1,9}[.)])[ \t]+)")
+
+
+def _item_starts(lines: Sequence[Line]) -> list[tuple[str, str]]:
+    """The indentation and marker of each list item the lines start, in order."""
+    found = (_ITEM.match(line.text) for line in lines)
+    return sorted((item.group(1), item.group(2).strip()) for item in found if item)
 
 
 def _columns(lines: Sequence[Line]) -> set[str]:
