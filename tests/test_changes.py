@@ -674,6 +674,9 @@ def test_a_relative_link_moved_to_another_folder_names_another_file(
         ("app/a/load.py", "app/b/load.py", "DATA = os.path.dirname(__file__)\n", "significant"),
         ("styles/a/site.scss", "styles/b/site.scss", '@use "sass:math";\n', "trivial"),
         ("app/billing/tax.py", "app/tax.py", "import json\nRATE = 0.2\n", "trivial"),
+        # Erlang's module is the file's name; Main.hs names no module (a review).
+        ("src/parser.erl", "apps/core/src/parser.erl", "-module(parser).\n", "trivial"),
+        ("app/Main.hs", "exe/Main.hs", "main = pure ()\n", "trivial"),
         ("app/billing/tax.py", "app/billing/vat.py", "from .config import RATE\n", "trivial"),
         ("src/a/check.c", "src/b/check.c", "#include <limits.h>\n", "trivial"),
     ],

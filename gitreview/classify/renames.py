@@ -512,7 +512,9 @@ def _output(path: str) -> str:
         # Java's public class; Kotlin's class of a file's top-level functions (`UtilsKt`:
         # a twelfth review).
         return posixpath.basename(path)
-    if path.endswith(_MODULE_IS_PATH):
+    if path.endswith(".erl"):
+        return posixpath.basename(path)  # Erlang's module is the file's name alone
+    if path.endswith(_MODULE_IS_PATH) and not _NO_MODULE.search(path):
         return path
     return path if _NAMED_OUTPUT.search(path) else ""
 
@@ -521,8 +523,12 @@ def _output(path: str) -> str:
 # namespace is the folder), a Python stub (the module it types: type checkers pair
 # them by path), Haskell's, Erlang's, Clojure's, Elm's, PureScript's, Idris' and
 # Agda's modules (a twelfth review).
-_MODULE_IS_PATH: tuple[str, ...] = (".php", ".pyi", ".hs", ".lhs", ".erl", ".clj", ".cljs")
+_MODULE_IS_PATH: tuple[str, ...] = (".php", ".pyi", ".hs", ".lhs", ".clj", ".cljs")
 _MODULE_IS_PATH += (".cljc", ".elm", ".purs", ".idr", ".agda")
+
+# Haskell files that are no module named by their path: a program's `Main.hs`, Cabal's
+# `Setup.hs` and cabal-testsuite's `*.test.hs` scripts (a review of the rule).
+_NO_MODULE = lazy_compile(r"(?:^|/)(?:Main|Setup)\.l?hs$|\.test\.hs$")
 
 _NAMED_OUTPUT = lazy_compile(
     r"(?:^|/)(?:src/bin|examples|benches)/.*\.rs$|(?:^|/)_(?:posts|drafts)/"
