@@ -57,8 +57,8 @@ def visible(text: str) -> str:
     sequence, a CR inside it, U+2028, a bidirectional override), a tab aside (a review
     of the fix: `ESC[1A` erased the line above in `show`, and a line separator started
     a line of its own in the brief); the line itself, most often."""
-    if text.isascii() and text.isprintable():
-        return text
+    if text.isascii() and (text.isprintable() or not _ASCII_CONTROL.search(text)):
+        return text  # most lines: a tab is no control here
     if "\U0001f3f4" not in text:
         return _escaped_in_a_line(text)
     pieces, last = [], 0  # a flag emoji's tags are its own (a review of the fix)
@@ -66,6 +66,9 @@ def visible(text: str) -> str:
         pieces += [_escaped_in_a_line(text[last : flag.start()]), flag.group()]
         last = flag.end()
     return "".join([*pieces, _escaped_in_a_line(text[last:])])
+
+
+_ASCII_CONTROL = lazy_compile("[\x00-\x08\x0a-\x1f\x7f]")
 
 
 def _escaped_in_a_line(text: str) -> str:

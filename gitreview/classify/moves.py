@@ -177,10 +177,7 @@ class _Matcher:
             # enough block were walked from each line, quadratic). Blocks taken change
             # `used`: then it is walked afresh.
             reach: dict[int, int] = {}
-            # Non-blank lines and letters or digits before each line: a block's size
-            # is asked of any span at once (counting a slice's was quadratic too).
-            lines = _before(1 if key.strip() else 0 for key in here)
-            alnums = _before(sum(map(str.isalnum, key)) for key in here)
+            sizes = _Sizes(here)
             i = 0
             while i < run.length:
                 best_length, best = 0, (run, 0, 0)
@@ -205,12 +202,7 @@ class _Matcher:
                             return
                     if length > best_length:
                         best_length, best = length, (source, p, number)
-                stop = i + best_length
-                if (
-                    best_length
-                    and lines[stop] - lines[i] >= MIN_LINES
-                    and alnums[stop] - alnums[i] >= MIN_ALNUM
-                ):
+                if best_length and sizes.big_enough(i, i + best_length):
                     source, p, number = best
                     used[number + p : number + p + best_length] = b"\1" * best_length
                     self._record(
@@ -239,6 +231,39 @@ class _Matcher:
             )
         assert first.new_no is not None and last.new_no is not None
         return str(Handle(change.path, change.new_oid, first.new_no, last.new_no))
+
+
+class _Sizes:
+    """Whether spans of a run's keys are blocks big enough: a short span counted as it
+    is, up to where it is; a long one from running counts of non-blank lines and of
+    letters or digits, made once for the run when first asked (counting each long
+    span was quadratic: a thousand moved lines of `}`, a review; making the counts for
+    every run cost the common range a tenth of a second)."""
+
+    _DIRECT = 16  # lines of a span counted as they are
+
+    def __init__(self, keys: list[str]) -> None:
+        self._keys = keys
+        self._lines: list[int] | None = None
+        self._alnums: list[int] = []
+
+    def big_enough(self, start: int, stop: int) -> bool:
+        if stop - start < MIN_LINES:
+            return False  # most spans: a line or two alike
+        if stop - start <= self._DIRECT:
+            nonblank = letters = 0
+            for key in self._keys[start:stop]:
+                nonblank += 1 if key.strip() else 0
+                letters += sum(map(str.isalnum, key))
+                if nonblank >= MIN_LINES and letters >= MIN_ALNUM:
+                    return True
+            return False
+        if self._lines is None:
+            self._lines = _before(1 if key.strip() else 0 for key in self._keys)
+            self._alnums = _before(sum(map(str.isalnum, key)) for key in self._keys)
+        lines, alnums = self._lines, self._alnums
+        enough_lines = lines[stop] - lines[start] >= MIN_LINES
+        return enough_lines and alnums[stop] - alnums[start] >= MIN_ALNUM
 
 
 def _before(counts: Iterable[int]) -> list[int]:

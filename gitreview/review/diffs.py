@@ -130,8 +130,6 @@ def _unmarked(text: str) -> str:
     end would read as a CR that is not there (found by an adversarial review: `admin␍`
     read as a line-end change); and what shows as nothing or breaks the line escaped
     (`shown.visible`)."""
-    if text.isascii() and text.isprintable():
-        return text
     return visible(text.replace(CR_MARK, "\\u240d") if CR_MARK in text else text)
 
 
