@@ -116,12 +116,15 @@ def check(
     pages = [page for page in holding if page not in touched]
     if not pages:
         return
+    by_name: dict[str, list[Changed]] = {}
+    for changed_file in files:
+        by_name.setdefault(posixpath.basename(changed_file.old_path), []).append(changed_file)
     for page, data in zip(pages, head.read_many(pages), strict=True):
         if data is None:
             continue
         text = data.decode("utf-8", "replace")
         for include in _includes(page, text):
-            one = _resolved(page, include.target, files)
+            one = _resolved(page, include.target, by_name)
             if one is None:
                 continue
             if one.gone:
@@ -142,12 +145,13 @@ def _beside(page: str, target: str) -> str:
     return posixpath.normpath(posixpath.join(posixpath.dirname(page), target))
 
 
-def _resolved(page: str, target: str, files: list[Changed]) -> Changed | None:
+def _resolved(page: str, target: str, by_name: dict[str, list[Changed]]) -> Changed | None:
     """The changed file the include names: from the page's folder, or (a snippet's
-    base path, a Sphinx source folder's `/x`) as the end of its path."""
+    base path, a Sphinx source folder's `/x`) as the end of its path. `by_name`: the
+    changed files by their names (a range's thousands, not walked for each include)."""
     beside = _beside(page, target)
     tail = target.lstrip("/").removeprefix("./")
-    for one in files:
+    for one in by_name.get(posixpath.basename(beside), ()):
         if one.old_path == beside or one.old_path == tail or one.old_path.endswith("/" + tail):
             return one
     return None
