@@ -205,7 +205,9 @@ def classify_range(
     _search_links_ahead(repository, head, rng.head, gone, store)
     from gitreview.analyze.doc_includes import searched
 
-    wanted = searched(sized.paths(), head.exists)  # pages showing files' lines, meanwhile
+    # Pages showing files' lines, searched meanwhile: where either end has a site's
+    # configuration (a range that drops `book.toml` is still told of its pages).
+    wanted = searched(sized.paths(), lambda path: head.exists(path) or trusted.exists(path))
     includes = None if wanted is None else head.search(*wanted)
     try:
         _check_rules(settings, source)  # git searches while it loads the analyzers
@@ -496,15 +498,13 @@ def _included(change: FileChange) -> doc_includes.Changed:
     old_path = change.old_path or change.path
     gone = change.status == "deleted" or (change.status == "renamed" and old_path != change.path)
     first: int | None = None
-    for hunk in change.hunks:
-        line = hunk.old_start
-        for origin in origins_of(hunk.lines):
-            if origin != " ":
-                first = line if first is None else min(first, line)
-                break
-            line += 1
+    if change.hunks and change.status != "added":
+        # The first hunk's first change, past the context lines that lead it.
+        hunk = change.hunks[0]
+        origins = origins_of(hunk.lines)
+        first = hunk.old_start + len(origins) - len(origins.lstrip(" "))
     renamed_to = change.path if change.status == "renamed" else None
-    return Changed(old_path, gone, renamed_to, first if change.status != "added" else None)
+    return Changed(old_path, gone, renamed_to, first)
 
 
 def _text_of(tree: HeadTree) -> Callable[[str], str | None]:

@@ -86,3 +86,18 @@ def test_no_page_is_searched_without_a_site_s_configuration(tmp_path: Path) -> N
     )
     manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
     assert findings_of(manifest, "docs/included-lines") == []
+
+
+def test_a_range_that_drops_the_site_s_configuration_is_still_told(tmp_path: Path) -> None:
+    """The base's configuration counts too: the range may not take the site's
+    `book.toml` away to leave its pages unsearched (a last read of the change)."""
+    page = "{{#include ../listings/Cargo.toml:4:5}}\n"
+    repo = two_commits(
+        tmp_path / "repo",
+        {"book.toml": BOOK, "listings/Cargo.toml": CARGO, "src/ch.md": page},
+        {"listings/Cargo.toml": TIGHT},
+    )
+    git(repo, "rm", "--quiet", "book.toml")
+    git(repo, "commit", "--quiet", "--amend", "--no-edit")
+    manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
+    assert [row[2] for row in findings_of(manifest, "docs/included-lines")] == ["src/ch.md"]
