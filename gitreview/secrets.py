@@ -147,6 +147,23 @@ TOKEN_KINDS: tuple[SecretKind, ...] = (
         r"\bsk-ant-[a-z]{3,6}[0-9]{2}-[A-Za-z0-9_-]{80,120}(?![A-Za-z0-9_-])",
     ),
 )
+# A password in a URL's user information (`postgres://app:S3cr3t@db.prod.internal/app`,
+# `https://user:token@git.example.org/`): what lies between the `:` and the last `@`
+# before the host. A reference to a value kept elsewhere (`${DB_PASSWORD}`, `$PASS`,
+# `{{ .Values.pass }}`, `%(password)s`, `{password}`) is no credential and stays shown.
+_URL_REFERENCE = (
+    r"(?:\$\{[^}\s@]{1,100}\}|\$\([^)\s@]{1,100}\)|\$[A-Za-z_][A-Za-z0-9_]{0,100}"
+    r"|\{\{[^}@]{1,100}\}\}|%\([A-Za-z0-9_]{1,100}\)s|%s|\{[A-Za-z0-9_]{0,100}\})@"
+)
+URL_PASSWORD = _kind(
+    "url-password",
+    "password in a URL",
+    r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}://(?P<user>[^\s:/@\"'`<>\\]{0,100}):"
+    r"(?!" + _URL_REFERENCE + r")(?P<value>[^\s/\"'`<>\\]{1,200})"
+    r"@(?P<host>\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,252}))",
+)
+# The user information's `:` and `@` both on a line: the URL kind's prefilter.
+_URL_LITERALS = ("://", "@")
 
 # Literals of which every match of a token kind holds one, case for case: a line
 # without any cannot hold a token. `in` searches each in C at a few nanoseconds per
@@ -170,11 +187,29 @@ _CASELESS_LITERALS = ("ecret", "hooks.slack.com")
 
 def may_hold_token(line: str) -> bool:
     """False only for a line in which no token kind can match: a prefilter."""
+    return _may_hold_service_token(line) or _may_hold_url_password(line)
+
+
+def _may_hold_service_token(line: str) -> bool:
+    """False only for a line in which no token kind but the URL's password can match."""
     for literal in _TOKEN_LITERALS:
         if literal in line:
             return True
     lowered = line.lower()
     return any(literal in lowered for literal in _CASELESS_LITERALS)
+
+
+def _may_hold_url_password(line: str) -> bool:
+    return all(literal in line for literal in _URL_LITERALS)
+
+
+def _kinds_for(line: str) -> Iterator[SecretKind]:
+    """The token kinds that may match in the line, each prefiltered on its own
+    literals: a line of links and mail addresses runs only the URL's pattern."""
+    if _may_hold_service_token(line):
+        yield from TOKEN_KINDS
+    if _may_hold_url_password(line):
+        yield URL_PASSWORD
 
 
 PRIVATE_KEY_LABEL = "private key"
@@ -195,16 +230,68 @@ _BASE64_LINE = lazy_compile(r"[-+ ]?[ \t]*[A-Za-z0-9+/]+={0,2}[ \t\r]*")
 class TokenMatch(NamedTuple):
     kind: SecretKind
     value: str
+    user: str = ""  # a URL's password: the user and the host it is for
+    host: str = ""
 
 
 def find_tokens(line: str) -> Iterator[TokenMatch]:
-    """The single-line credentials in a line, placeholders included."""
-    if not may_hold_token(line):
-        return
-    for kind in TOKEN_KINDS:
+    """The single-line credentials in a line, placeholders included. A URL's password
+    that another kind matches too (`x-access-token:ghs_...@github.com`) is that one."""
+    masked = _masked(line)
+    taken: list[tuple[int, int]] = []
+    for kind in _kinds_for(line):
         group = "value" if "value" in kind.pattern.groupindex else 0
-        for match in kind.pattern.finditer(_masked(line)):
-            yield TokenMatch(kind, line[match.start(group) : match.end(group)])
+        for match in kind.pattern.finditer(masked):
+            start, end = match.span(group)
+            if kind is not URL_PASSWORD:
+                taken.append((start, end))
+                yield TokenMatch(kind, line[start:end])
+            elif not any(
+                start < other_end and other_start < end for other_start, other_end in taken
+            ):
+                yield TokenMatch(kind, line[start:end], match["user"], match["host"])
+
+
+def reportable(match: TokenMatch) -> bool:
+    """Whether a token is a finding: not a documented placeholder (`is_placeholder`),
+    and a URL's password not one of an example, a local service or a default."""
+    if match.kind is URL_PASSWORD:
+        return not _url_placeholder(match)
+    return not is_placeholder(match.value)
+
+
+# A URL's password that tells of no secret: an example's or a default's, or a service's
+# on this machine, a container's beside it (a name with no dot: `db`, `redis`), or a
+# reserved name (RFC 2606, RFC 6761).
+_PLACEHOLDER_WORDS = ("pass", "p@ss", "pwd", "changeme", "change_me", "change-me", "placeholder")
+_PLACEHOLDER_WORDS += ("example", "dummy", "redacted", "secret", "your", "xxx", "***", "...")
+_PLACEHOLDER_WORDS += ("foo", "bar", "test")
+# A name standing for the value (`MY_GITHUB_TOKEN`, `x-oauth-basic`, `my-access-token`):
+# an environment variable's, or words joined as a name is.
+_NAME_FOR_VALUE = lazy_compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z]+(?:[-_][a-z]+)+")
+_LOCAL_HOSTS = ("localhost", "0.0.0.0", "::1", "host.docker.internal", "example.com")
+_LOCAL_HOSTS += ("example.org", "example.net")
+_LOCAL_SUFFIXES = (".localhost", ".local", ".test", ".example", ".invalid", ".example.com")
+_LOCAL_SUFFIXES += (".example.org", ".example.net")
+_SHORTEST_PASSWORD = 6
+
+
+def _url_placeholder(match: TokenMatch) -> bool:
+    from urllib.parse import unquote
+
+    password = unquote(match.value).lower()
+    host = match.host.strip("[]").lower().rstrip(".")
+    return (
+        is_placeholder(password)
+        or len(password) < _SHORTEST_PASSWORD
+        or password == unquote(match.user).lower()
+        or any(word in password for word in _PLACEHOLDER_WORDS)
+        or _NAME_FOR_VALUE.fullmatch(unquote(match.value)) is not None
+        or host in _LOCAL_HOSTS
+        or host.endswith(_LOCAL_SUFFIXES)
+        or host.startswith("127.")
+        or ("." not in host and ":" not in host)
+    )
 
 
 def _masked(line: str) -> str:
@@ -507,9 +594,7 @@ def redact_line(line: str, index: int, blocks: Sequence[KeyBlock]) -> str:
 
 
 def _redact_tokens(line: str) -> str:
-    if not may_hold_token(line):
-        return line
-    for kind in TOKEN_KINDS:
+    for kind in _kinds_for(line):
         group = "value" if "value" in kind.pattern.groupindex else 0
         spans = [match.span(group) for match in kind.pattern.finditer(_masked(line))]
         if spans:

@@ -98,6 +98,8 @@ TOKENS = {
     ),
 }
 AWS_SECRET = made_up(BASE64, 40)
+# A password in a database URL: the secret is the password alone (the host is shown).
+URL_PASSWORD = made_up(ALNUM, 24)
 
 
 def private_key(kind: str = "RSA ", lines: int = 12) -> tuple[str, list[str]]:
@@ -128,6 +130,7 @@ SETTINGS = (
         f'{kind.upper().replace("-", "_")} = "{value}"\n' for kind, (_, value) in TOKENS.items()
     )
     + f'aws_secret_access_key = "{AWS_SECRET}"\n'
+    + f'DATABASE_URL = "postgres://app:{URL_PASSWORD}@db.prod.acme-corp.io:5432/app"\n'
 )
 PLACEHOLDERS = (
     "Set AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE and\n"
@@ -143,6 +146,7 @@ PLACEHOLDERS = (
 VALUES = [
     *(value for _, value in TOKENS.values()),
     AWS_SECRET,
+    URL_PASSWORD,
     TOKEN_IN_SUBJECT,
     TOKEN_IN_PATH,
     TOKEN_IN_OLD_PATH,
@@ -227,9 +231,17 @@ def expected_findings() -> list[tuple[str, str, str | None, int | None, str]]:
         len(TOKENS) + 1,
         "AWS secret access key added (value redacted)",
     )
+    url_password = (
+        "text/secret",
+        "error",
+        "config/settings.py",
+        len(TOKENS) + 2,
+        "password in a URL added (value redacted)",
+    )
     key = "private key added (value redacted)"
     return sorted(
         [
+            url_password,
             ("text/secret", "error", "config/app.json", 1, key),
             ("text/secret", "error", "config/id_rsa", 1, key),
             ("text/secret", "error", "config/keys.pem", 8, key),  # the changed body line
@@ -545,6 +557,12 @@ def test_documented_placeholders_are_redacted_but_not_reported() -> None:
         # A twelfth review: many tokens on one line were redacted one rebuild each.
         ("AKIA" + "A" * 16 + " ") * 200_000,
         "LS0tLS1CRUdJTiBQUklWQVRFIEtF" * 8_000 + "A" * 200_000 + "!",
+        # URLs' passwords: schemes, users, passwords and hosts that never end in a match.
+        "a" * 240_000 + "://@",
+        "x://" + "u:" * 120_000 + "@",
+        ("x://u:" + "p" * 190 + "@") * 1_200,
+        "x://u:" + "@" * 240_000,
+        "x://u:${" * 30_000 + "@",
     ],
 )
 def test_patterns_are_linear_on_long_lines(line: str) -> None:
@@ -662,7 +680,9 @@ def near_misses(text: str) -> list[str]:
     return variants
 
 
-@pytest.mark.parametrize("kind", secrets.TOKEN_KINDS, ids=lambda kind: kind.id)
+@pytest.mark.parametrize(
+    "kind", [*secrets.TOKEN_KINDS, secrets.URL_PASSWORD], ids=lambda kind: kind.id
+)
 def test_the_prefilter_admits_every_match(kind: secrets.SecretKind) -> None:
     rng = random.Random(kind.id)
     matches = 0
@@ -1031,3 +1051,91 @@ def test_a_secret_the_base_holds_is_not_published_by_the_range() -> None:
     added = [Added("a" * 40, "tests/data/key.txt", 1, [token])]
     assert list(secrets_in_history(added, lambda _path: None, lambda text: text == token)) == []
     assert len(list(secrets_in_history(added, lambda _path: None, lambda _text: False))) == 1
+
+
+PASSWORD = "Zq" + made_up(ALNUM, 14)
+
+
+@pytest.mark.parametrize(
+    ("line", "redacted", "reported"),
+    [
+        (
+            f"DATABASE_URL=postgres://app:{PASSWORD}@db.prod.acme-corp.io:5432/app",
+            "DATABASE_URL=postgres://app:[REDACTED]@db.prod.acme-corp.io:5432/app",
+            True,
+        ),
+        (  # the password percent-encoded, a scheme with `+`, an empty user
+            f"mongodb+srv://:{PASSWORD}%40x@cluster0.ab12c.mongodb.net/?w=majority",
+            "mongodb+srv://:[REDACTED]@cluster0.ab12c.mongodb.net/?w=majority",
+            True,
+        ),
+        (  # an `@` in the password: up to the last one before the host
+            f"https://deploy:{PASSWORD}@x@api.acme-corp.io/v1?mail=a@b.io",
+            "https://deploy:[REDACTED]@api.acme-corp.io/v1?mail=a@b.io",
+            True,
+        ),
+        (  # an IP address is a host like any
+            f"amqp://worker:{PASSWORD}@10.0.3.7:5672/",
+            "amqp://worker:[REDACTED]@10.0.3.7:5672/",
+            True,
+        ),
+        # Redacted, but no finding: a service on this machine or beside it in a
+        # container (a host with no dot), a reserved name, a default, a name for the value.
+        (
+            f"postgres://app:{PASSWORD}@localhost/test",
+            "postgres://app:[REDACTED]@localhost/test",
+            False,
+        ),
+        (f"redis://:{PASSWORD}@redis:6379/0", "redis://:[REDACTED]@redis:6379/0", False),
+        (f"http://u:{PASSWORD}@api.example.com", "http://u:[REDACTED]@api.example.com", False),
+        (f"http://u:{PASSWORD}@127.0.0.1:80", "http://u:[REDACTED]@127.0.0.1:80", False),
+        ("amqp://guest:guest@mq.acme-corp.io/", "amqp://guest:[REDACTED]@mq.acme-corp.io/", False),
+        ("http://u:hunt2@acme-corp.io", "http://u:[REDACTED]@acme-corp.io", False),
+        ("http://u:changeme123@acme-corp.io", "http://u:[REDACTED]@acme-corp.io", False),
+        (
+            "https://token:MY_GITHUB_TOKEN@github.com/acme/repo.git",
+            "https://token:[REDACTED]@github.com/acme/repo.git",
+            False,
+        ),
+        (
+            "https://x-token-auth:my-access-token@bitbucket.org/acme/repo.git",
+            "https://x-token-auth:[REDACTED]@bitbucket.org/acme/repo.git",
+            False,
+        ),
+        # A reference to a value kept elsewhere is shown: it is no credential.
+        ("postgres://app:${DB_PASSWORD}@db.acme-corp.io/app", None, False),
+        ("postgres://app:$DB_PASSWORD@db.acme-corp.io/app", None, False),
+        ("postgres://app:{{ .Values.password }}@db.acme-corp.io/app", None, False),
+        ("dsn = 'mysql://%(user)s:%(password)s@db.acme-corp.io/app'", None, False),
+        ("url = f'https://{user}:{token}@github.com/acme/repo'", None, False),
+        # No password: a user alone, a port, an address after a path.
+        ("ssh://git@github.com:22/acme/repo.git", None, False),
+        ("see https://acme-corp.io/people/@jo and mailto:jo@acme-corp.io", None, False),
+        ("http://acme-corp.io:8080/path", None, False),
+    ],
+)
+def test_a_password_in_a_url(line: str, redacted: str | None, reported: bool) -> None:
+    assert secrets.redact(line) == (line if redacted is None else redacted)
+    found = [match for match in secrets.find_tokens(line) if secrets.reportable(match)]
+    assert [match.kind.label for match in found] == (["password in a URL"] if reported else [])
+
+
+def test_a_token_as_a_url_s_password_is_told_once_by_its_kind() -> None:
+    token = TOKENS["github-token"][1]
+    line = f"git clone https://x-access-token:{token}@github.com/acme/repo"
+    assert [match.kind.id for match in secrets.find_tokens(line)] == ["github-token"]
+    assert (
+        secrets.redact(line) == "git clone https://x-access-token:[REDACTED]@github.com/acme/repo"
+    )
+
+
+def test_a_url_s_password_a_commit_took_out_again_is_told() -> None:
+    from gitreview.analyze.history import secrets_in_history
+    from gitreview.model import Added
+
+    url = f"postgres://app:{PASSWORD}@db.prod.acme-corp.io/app"
+    added = [Added("a" * 40, "settings.py", 4, [f'DATABASE_URL = "{url}"'])]
+    found = list(secrets_in_history(added, {"settings.py": "DATABASE_URL = env()\n"}.get))
+    assert [f.rule for f in found] == ["range/secret-in-history"]
+    assert found[0].message.startswith("commit aaaaaaaaaaaa adds a password in a URL (line 4,")
+    assert PASSWORD not in found[0].message

@@ -60,7 +60,7 @@ def _secrets(lines: list[str]) -> Iterator[tuple[int, str, str]]:
     if secrets.may_hold_token(text):
         for index, line in enumerate(lines):
             for match in secrets.find_tokens(line):
-                if not secrets.is_placeholder(match.value):
+                if secrets.reportable(match):
                     yield index, match.kind.label, match.value
     if secrets.may_hold_blocks(text):
         for block in secrets.key_blocks(lines):

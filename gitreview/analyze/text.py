@@ -185,7 +185,7 @@ def _tokens(path: str, added: Mapping[int, Line]) -> Iterator[Finding]:
         labels = {
             match.kind.label
             for match in secrets.find_tokens(text)
-            if not secrets.is_placeholder(match.value)
+            if secrets.reportable(match)
         }
         for label in sorted(labels):
             yield _finding("text/secret", path, number, f"{label} added (value redacted)")
