@@ -263,16 +263,17 @@ def reportable(match: TokenMatch) -> bool:
 # A URL's password that tells of no secret: an example's or a default's, or a service's
 # on this machine, a container's beside it (a name with no dot: `db`, `redis`), or a
 # reserved name (RFC 2606, RFC 6761).
-_PLACEHOLDER_WORDS = ("pass", "p@ss", "pwd", "changeme", "change_me", "change-me", "placeholder")
-_PLACEHOLDER_WORDS += ("example", "dummy", "redacted", "secret", "your", "xxx", "***", "...")
-_PLACEHOLDER_WORDS += ("foo", "bar", "test")
+_PLACEHOLDER_WORDS: tuple[str, ...] = (
+    *("pass", "p@ss", "pwd", "changeme", "change_me", "change-me", "placeholder", "example"),
+    *("dummy", "redacted", "secret", "your", "xxx", "***", "...", "foo", "bar", "test"),
+)
 # A name standing for the value (`MY_GITHUB_TOKEN`, `x-oauth-basic`, `my-access-token`):
 # an environment variable's, or words joined as a name is.
 _NAME_FOR_VALUE = lazy_compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z]+(?:[-_][a-z]+)+")
-_LOCAL_HOSTS = ("localhost", "0.0.0.0", "::1", "host.docker.internal", "example.com")
-_LOCAL_HOSTS += ("example.org", "example.net")
-_LOCAL_SUFFIXES = (".localhost", ".local", ".test", ".example", ".invalid", ".example.com")
-_LOCAL_SUFFIXES += (".example.org", ".example.net")
+_LOCAL_HOSTS: tuple[str, ...] = ("localhost", "0.0.0.0", "::1", "host.docker.internal")
+_LOCAL_HOSTS += ("example.com", "example.org", "example.net")
+_LOCAL_SUFFIXES: tuple[str, ...] = (".localhost", ".local", ".test", ".example", ".invalid")
+_LOCAL_SUFFIXES += (".example.com", ".example.org", ".example.net")
 _SHORTEST_PASSWORD = 6
 
 
