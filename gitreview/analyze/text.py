@@ -183,9 +183,7 @@ def _tokens(path: str, added: Mapping[int, Line]) -> Iterator[Finding]:
     for number in sorted(added):
         text = added[number].text
         labels = {
-            match.kind.label
-            for match in secrets.find_tokens(text)
-            if secrets.reportable(match)
+            match.kind.label for match in secrets.find_tokens(text) if secrets.reportable(match)
         }
         for label in sorted(labels):
             yield _finding("text/secret", path, number, f"{label} added (value redacted)")

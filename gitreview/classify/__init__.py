@@ -21,7 +21,7 @@ from gitreview.classify.base import (
 )
 from gitreview.classify.outline import Outline, can_start_unit
 from gitreview.classify.position import position_matters
-from gitreview.model import FileChange, Hunk
+from gitreview.model import MODE_SYMLINK, FileChange, Hunk
 from gitreview.sites import Site
 
 __all__ = [
@@ -115,6 +115,8 @@ def _classify(facts: FileFacts) -> FileVerdict:
                 Verdict("trivial", proof.reasons, proof.evidence) for _ in facts.change.hunks
             )
             verdict = FileVerdict("trivial", proof.reasons, trivial, proof.evidence)
+            if rule is generated.generated:
+                verdict = _entry_changed(facts.change, verdict)
             break
     if verdict is None:
         hunk_verdicts = tuple(_classify_hunk(facts, hunk) for hunk in facts.change.hunks)
@@ -131,6 +133,35 @@ def _classify(facts: FileFacts) -> FileVerdict:
     if role is not None:
         return FileVerdict("significant", (role[0],), verdict.hunks, role[1])
     return verdict
+
+
+def _entry_changed(change: FileChange, verdict: FileVerdict) -> FileVerdict:
+    """A generated file's verdict where the file itself went or changed nature, not
+    only its content (found by an adversarial review: a deleted Cargo.lock unpins
+    every package, a package-lock.json made a link reads another file, a generated
+    hook losing its executable bit no longer runs). What a program wrote stays
+    trivial line by line; the deletion, the link's target or the bit goes to review."""
+    why = f"{verdict.evidence}, but"
+    if change.status == "deleted":
+        return FileVerdict("significant", ("deleted",), verdict.hunks, f"{why} {_WHY['deleted']}")
+    if change.status == "type-changed":
+        link = Verdict("significant", ("type-changed",), _WHY["type-changed"])
+        hunks = tuple(
+            link if _link_side(change, hunk) else hunk_verdict
+            for hunk, hunk_verdict in zip(change.hunks, verdict.hunks, strict=True)
+        )
+        return FileVerdict("significant", ("type-changed",), hunks, f"{why} {_WHY['type-changed']}")
+    if _mode_changed(change):
+        return FileVerdict("significant", ("mode",), verdict.hunks, f"{why} {_WHY['mode']}")
+    return verdict
+
+
+def _link_side(change: FileChange, hunk: Hunk) -> bool:
+    """Whether a type change's hunk is the symbolic link's target (git diffs a type
+    change as the old entry's removal and the new one's addition)."""
+    if change.new_mode == MODE_SYMLINK:
+        return hunk.new_span is not None
+    return change.old_mode == MODE_SYMLINK and hunk.new_span is None
 
 
 def aggregate(change: FileChange, t1: bool, hunk_verdicts: tuple[Verdict, ...]) -> FileVerdict:

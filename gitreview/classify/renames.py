@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from gitreview.classify.base import Proof
 from gitreview.kinds import runs_by_name
+from gitreview.lockfiles import is_lock_file
 from gitreview.model import MODE_EXECUTABLE, MODE_FILE, FileChange
 from gitreview.patterns import lazy_compile
 
@@ -399,6 +400,8 @@ def _named(path: str) -> str:
     framework finds files by their names or orders them by them."""
     name = posixpath.basename(path)
     if name in _NAMES_TOOLS_READ or name.startswith(".") or _CONFIG_NAME.fullmatch(name):
+        return path
+    if is_lock_file(path):  # read beside its manifest (go.sum moved away from go.mod)
         return path
     if any(folder.startswith(".") for folder in path.split("/")[:-1]):
         return path
