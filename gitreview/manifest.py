@@ -130,6 +130,8 @@ def file_report(
     report.diff_tokens = tokens.estimate_chars(tokens.diff_chars(change, hunks_chars))
     if change.binary or change.is_submodule:
         report.unreviewable = "submodule" if change.is_submodule else "binary"
+    elif analysis.cause == "lfs-pointer":
+        report.unreviewable = "lfs"
     changed = [hunk.changed_count for hunk in change.hunks]
     for lines, hunk_verdict in zip(changed, verdict.hunks, strict=True):
         if hunk_verdict.classification == "trivial":

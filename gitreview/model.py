@@ -22,6 +22,10 @@ Classification = Literal["trivial", "significant"]
 MODE_FILE = 0o100644
 MODE_EXECUTABLE = 0o100755
 MODE_SYMLINK = 0o120000
+# How a Git LFS pointer file starts (its specification, version 1); a pointer is a few
+# short lines, at most 1024 bytes. The file itself is kept in LFS's storage.
+LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+LFS_POINTER_BYTES = 1024
 MODE_GITLINK = 0o160000
 
 # Among the head's C and C++ macro names (`HeadTree.macros`): a `#define \` whose name
@@ -343,6 +347,14 @@ class FileChange(NamedTuple):
     def is_symlink(self) -> bool:
         return self.new_mode == MODE_SYMLINK or (
             self.new_mode is None and self.old_mode == MODE_SYMLINK
+        )
+
+    @property
+    def is_lfs_pointer(self) -> bool:
+        """Whether either side is a Git LFS pointer: the file is in LFS's storage."""
+        return any(
+            data is not None and len(data) <= LFS_POINTER_BYTES and data.startswith(LFS_POINTER)
+            for data in (self.old_data, self.new_data)
         )
 
 

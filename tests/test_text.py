@@ -678,3 +678,34 @@ def test_characters_that_show_as_nothing(
     assert f"characters that show as nothing ({expected}) on 1 added line" in message
     brief = run("--repo", repo, "HEAD", "--format", "brief").stdout
     assert "\u200b" not in brief and "\u3164" not in brief and "\U000e0070" not in brief
+
+
+def lfs_pointer(oid: str, size: int) -> str:
+    return f"version https://git-lfs.github.com/spec/v1\noid sha256:{oid * 64}\nsize {size}\n"
+
+
+def test_a_git_lfs_pointer_is_no_file_of_its_kind(tmp_path: Path) -> None:
+    """Found by an adversarial review: a dataset kept in Git LFS and updated was parsed
+    as its extension says (`data/syntax`, `python/syntax`: errors, exit 1), while its
+    content is in LFS's storage. A pointer is read by no analyzer, stays significant
+    (its new oid is the change), and is listed as what no reviewer can read."""
+    from repos import two_commits
+
+    paths = ("data/train.json", "models/weights.py", "data/params.toml")
+    old = {path: lfs_pointer("a", 100) for path in paths}
+    new = {path: lfs_pointer("b", 200) for path in paths}
+    repo = two_commits(tmp_path / "repo", old, new)
+    result = run("--repo", repo, "HEAD")
+    assert result.status == 0, result.stderr
+    manifest = json.loads(result.stdout)
+    assert manifest["findings"] == []
+    assert manifest["ledger"]["unreviewable"] == {"lfs": sorted(paths)}
+    for entry in manifest["files"]:
+        assert (entry["classification"], entry["t1"], entry["t1_cause"]) == (
+            "significant",
+            "missing",
+            "lfs-pointer",
+        )
+    # A file of the same kind that is no pointer is still parsed.
+    broken = two_commits(tmp_path / "broken", {"a.json": "{}\n"}, {"a.json": "{\n"})
+    assert findings_of(manifest_with_findings("--repo", broken, "HEAD"), "data/syntax")

@@ -173,6 +173,12 @@ def analyze(change: FileChange, kind: str, *, config: Config, head: HeadTree | N
             context_free=kind in _CONTEXT_FREE_KINDS,
             report=report,
         )
+    if change.is_lfs_pointer:
+        # The file is in Git LFS's storage; git holds a pointer to it, which is no
+        # JSON nor Python to parse (found by an adversarial review: every dataset
+        # update was a syntax error). Its added lines are still checked.
+        report, _ = _run(TEXT_ANALYZERS, without_text)
+        return Analysis(kind, t1=False, cause="lfs-pointer", report=report)
     sizes = [len(data) for data in (change.old_data, change.new_data) if data is not None]
     if any(size > config.max_file_bytes for size in sizes):
         # Too large to decode and parse, not to check its size and added lines.

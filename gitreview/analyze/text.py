@@ -14,7 +14,7 @@ from gitreview import secrets
 from gitreview.analyze.base import Report, Rule, Subject
 from gitreview.kinds import kind_of, runs_by_name
 from gitreview.lockfiles import is_lock_file, moved_packages, other_packages, outside_sources
-from gitreview.model import MODE_EXECUTABLE, MODE_FILE, FileChange, Finding, Line
+from gitreview.model import LFS_POINTER, MODE_EXECUTABLE, MODE_FILE, FileChange, Finding, Line
 from gitreview.patterns import lazy_compile
 
 RULES: tuple[Rule, ...] = (
@@ -336,7 +336,7 @@ def _text_shown_as_binary(change: FileChange, kind: str) -> str:
         return f"a file of text with a NUL byte, {_UNSHOWN}"
     old = change.old_data
     # (not git-lfs's pointer: the file is elsewhere, and so it was before)
-    text_now = b"\0" not in head and not head.startswith(_LFS_POINTER)
+    text_now = b"\0" not in head and not head.startswith(LFS_POINTER)
     if text_now and old is not None and b"\0" in old[:8000]:
         return f"text where a binary file was, {_UNSHOWN}"
     return ""
@@ -372,7 +372,6 @@ def _utf16(head: bytes) -> str | None:
 
 # Forty characters of ASCII text as UTF-16 without its BOM (a review of the rule).
 _UTF16_ASCII = lazy_compile(rb"(?:[\t\n\r\x20-\x7e]\0){40}|(?:\0[\t\n\r\x20-\x7e]){40}")
-_LFS_POINTER = b"version https://git-lfs.github.com/spec/"
 
 
 def _named_as_text(path: str, head: bytes) -> bool:
