@@ -154,6 +154,17 @@ class Repository:
     def is_shallow(self) -> bool:
         return self._shallow
 
+    def shallow_boundary(self) -> frozenset[str]:
+        """The commits a shallow clone holds without their parents (none in a full
+        clone): git's `shallow` file, in the folder every worktree shares."""
+        if not self._shallow:
+            return frozenset()
+        try:
+            with open(os.path.join(self.common_dir, "shallow"), "rb") as file:
+                return frozenset(file.read().decode("ascii", "replace").split())
+        except OSError:
+            return frozenset()
+
     def resolve_commit(self, rev: str) -> str | None:
         """The full id of the commit `rev` names, with git's own revision syntax
         (cat-file reads names as rev-parse does): no git process of its own."""
@@ -688,6 +699,17 @@ class Listing:
         self._git.finish(dict)  # a failure as one line; the process ends either way
         if not shas:
             return ()
+        cut = self._repo.shallow_boundary().intersection(shas)
+        if cut:
+            # The commits below it are missing, not absent from the range: checks of
+            # the range's commits would pass on part of them (found by an adversarial
+            # review: a `fixup!` below the boundary of a CI clone was no finding).
+            raise UserError(
+                f"the range's commits go on below this shallow clone's history (commit "
+                f"{min(cut)[:12]} has no parents here)",
+                status=Exit.RANGE,
+                hint="fetch more history (git fetch --unshallow, or fetch-depth: 0 in CI)",
+            )
         reader, commits = self._repo.objects(), []
         for start in range(0, len(shas), _COMMITS_AT_ONCE):  # not every commit held at once
             chunk = shas[start : start + _COMMITS_AT_ONCE]

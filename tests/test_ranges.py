@@ -291,6 +291,30 @@ def test_shallow_clone_missing_the_base(fixture_repo: RepoFactory, tmp_path: Pat
     )
 
 
+def test_a_range_whose_commits_go_below_a_shallow_clone_s_history(
+    fixture_repo: RepoFactory, tmp_path: Path
+) -> None:
+    """Found by an adversarial review: with its base fetched at depth 1, as CI scripts
+    fetch a pull request's base, `BASE..HEAD` listed only the commits above the
+    boundary, and the checks of the range's commits passed on part of them."""
+    origin = fixture_repo("branches")
+    clone = clone_with_upstream(origin, tmp_path, clone_args=("--depth", "1"))
+    base = commit_id(origin, "fork")
+    git(clone, "fetch", "--quiet", "--depth", "1", "origin", base)
+    full = subjects(manifest_of("--repo", origin, f"{base}..main"))
+    assert len(full) >= 2  # more commits than the one a depth of 1 holds
+    result = run("--repo", clone, f"{base}..HEAD")
+    assert result.status == 3, result.stdout
+    assert result.stderr.startswith(
+        "git review-manifest: error: the range's commits go on below this shallow clone's "
+        "history (commit "
+    )
+    assert "fetch-depth: 0 in CI" in result.stderr
+    # Once the history is there, the same range is reviewed whole.
+    git(clone, "fetch", "--quiet", "--unshallow", "origin")
+    assert subjects(manifest_of("--repo", clone, f"{base}..HEAD")) == full
+
+
 def test_works_in_a_bare_repository(fixture_repo: RepoFactory, tmp_path: Path) -> None:
     bare = tmp_path / "bare.git"
     git(tmp_path, "clone", "--quiet", "--bare", fixture_repo("branches").as_uri(), str(bare))
