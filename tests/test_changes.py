@@ -730,6 +730,20 @@ def test_what_changed_of_a_file_besides_its_lines_is_in_its_reasons_and_brief(
     assert "old mode 100755\nnew mode 100644\n@@ hook.sh:" in brief
 
 
+def test_a_file_made_a_submodule_says_its_commit(tmp_path: Path) -> None:
+    """Found by an adversarial review: a file replaced by a submodule showed its
+    removed lines and `new mode 160000`, but no hunk holds the commit it now is."""
+    commit = "4" * 40
+    repo = one_file(tmp_path / "repo", "crypto.py", "def sign(data):\n    return hmac(data)\n")
+    git(repo, "rm", "--quiet", "crypto.py")
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{commit},crypto.py")
+    git(repo, "commit", "--quiet", "-m", "Use the shared crypto module")
+    [entry] = manifest_of("--repo", repo, "HEAD")["files"]
+    assert (entry["status"], entry["mode"]) == ("type-changed", ["100644", "160000"])
+    brief = run("--repo", repo, "HEAD", "--format", "brief").stdout
+    assert "new mode 160000\nnew submodule commit 444444444444\n@@ crypto.py:" in brief
+
+
 def test_a_generated_file_renamed_out_of_its_role_is_significant(tmp_path: Path) -> None:
     """Found by a review of the path roles: a generated header proved the file
     trivial before its path was asked about: a generated workflow moved out of

@@ -13,7 +13,9 @@ import posixpath
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from gitreview.handles import OID_LENGTH
 from gitreview.model import (
+    MODE_GITLINK,
     MODE_SYMLINK,
     FileChange,
     Hunk,
@@ -261,6 +263,11 @@ def file_header(change: FileChange) -> str:
         lines += [f"old mode {old:06o}", f"new mode {new:06o}"]
         if new == MODE_SYMLINK:
             lines[-1] += " (a symbolic link: its one line is the path it points to)"
+        # A file made a submodule or one made a file: the commit is the submodule's
+        # side, which no hunk holds (found by an adversarial review).
+        for mode, oid, side in ((old, change.old_oid, "old"), (new, change.new_oid, "new")):
+            if mode == MODE_GITLINK and oid:
+                lines.append(f"{side} submodule commit {oid[:OID_LENGTH]}")
     return "".join(f"{line}\n" for line in lines)
 
 
