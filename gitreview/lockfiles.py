@@ -137,7 +137,7 @@ def outside_sources(
     allowed = _REGISTRIES_OF.get(name, _REGISTRIES)
     added = [(number, _plain(line)) for number, line in added]
     if name in _NAMED_ELSEWHERE:
-        yield from _named_elsewhere(added, *_NAMED_ELSEWHERE[name])
+        yield from _named_elsewhere(added, _NAMED_ELSEWHERE[name])
     found: dict[str, list[int]] = {}  # a server -> the added lines naming it
     said: dict[str, str] = {}  # a server -> its message
     for number, line in _with_split_values(name, added, text):
@@ -283,14 +283,16 @@ def _github_repository(url: str) -> str | None:
 
 
 def _named_elsewhere(
-    added: Iterable[tuple[int, str]], pattern: re.Pattern[str], says: str
+    added: Iterable[tuple[int, str]], named: tuple[tuple[re.Pattern[str], str], ...]
 ) -> Iterator[tuple[int, str, int]]:
     """Each added line naming a source in the lock file's own words, which no URL
     gives (`_NAMED_ELSEWHERE`), with its message."""
     for number, text in added:
-        found = pattern.search(text)
-        if found:
-            yield number, says.format(_shown(found[1])), 1
+        for pattern, says in named:
+            found = pattern.search(text)
+            if found:
+                yield number, says.format(_shown(found[1])), 1
+                break
 
 
 # Sources a lock file names without a URL (found by adversarial reviews): a Nix
@@ -300,13 +302,45 @@ def _named_elsewhere(
 # written as its `version` with no `resolved` line (`"github:owner/left-pad#sha"`).
 _NPM_SPEC = lazy_compile(r'"version":\s*"((?:github|gitlab|bitbucket|gist|git|file|link):[^"]+)"')
 _NPM_SAYS = "takes a package from {}, no public registry"
-_NAMED_ELSEWHERE = {
+# A package taken from a path in the repository in each lock file's current words
+# (found by an adversarial review: only version 1's `"version": "file:..."` was read;
+# with `vendor/**` ignored, the package's code reached no reviewer): npm's and Yarn's
+# `file:` tarballs, pnpm's, uv's and pdm's directories and paths, poetry's and
+# composer's `type`, Pipfile.lock's `path`, and Bundler's PATH `remote`. Not a
+# workspace's own packages (`link:`, `workspace:`, uv's `editable`, a `link: true`
+# entry), nor the project itself (`.`).
+_PATH_SAYS = "takes a package from a path, no public registry: {}"
+_NPM_FILE = lazy_compile(r'"resolved":\s*"(file:[^"]+)"')
+_NAMED_ELSEWHERE: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
     "flake.lock": (
-        lazy_compile(r'"owner":\s*"([^"]+)"'),
-        "takes a flake input from the owner '{}' (added or changed)",
+        (
+            lazy_compile(r'"owner":\s*"([^"]+)"'),
+            "takes a flake input from the owner '{}' (added or changed)",
+        ),
     ),
-    "package-lock.json": (_NPM_SPEC, _NPM_SAYS),
-    "npm-shrinkwrap.json": (_NPM_SPEC, _NPM_SAYS),
+    **dict.fromkeys(
+        ("package-lock.json", "npm-shrinkwrap.json"),
+        ((_NPM_SPEC, _NPM_SAYS), (_NPM_FILE, _PATH_SAYS)),
+    ),
+    "yarn.lock": (
+        (lazy_compile(r'\bresolved:?\s+"?(file:[^"\s]+)'), _PATH_SAYS),
+        (lazy_compile(r'\bresolution:\s*"?@?[^@":\s]++@((?:file|portal):[^"\s]+)'), _PATH_SAYS),
+    ),
+    "pnpm-lock.yaml": (
+        (lazy_compile(r"[{,]\s*directory:\s*['\"]?([^,}'\"\s]+)"), _PATH_SAYS),
+        (lazy_compile(r"\b(?:tarball|version):\s*['\"]?(file:[^,}'\"\s]+)"), _PATH_SAYS),
+    ),
+    "uv.lock": (
+        (
+            lazy_compile(r'\bsource\s*=\s*\{\s*(?:directory|path)\s*=\s*"(?!\.")([^"]+)"'),
+            _PATH_SAYS,
+        ),
+    ),
+    "pdm.lock": ((lazy_compile(r'^\s*path\s*=\s*"(?!\.")([^"]+)"'), _PATH_SAYS),),
+    "poetry.lock": ((lazy_compile(r'^\s*type\s*=\s*"(directory|file)"'), _PATH_SAYS),),
+    "composer.lock": ((lazy_compile(r'"type":\s*"(path)"'), _PATH_SAYS),),
+    "Pipfile.lock": ((lazy_compile(r'"path":\s*"(?!\.")([^"]+)"'), _PATH_SAYS),),
+    "Gemfile.lock": ((lazy_compile(r"^\s*remote:\s+(?!\S*:)(?!\.\s*$)(\S+)"), _PATH_SAYS),),
 }
 
 

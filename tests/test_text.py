@@ -447,6 +447,52 @@ def test_a_lock_file_s_source_in_any_spelling(name: str, lines: str) -> None:
     assert found and f"from {server}, no public registry" in found[0][1], found
 
 
+# Found by a thirteenth adversarial review: a registry package switched to a path in
+# the repository, in each lock file's current words (with `vendor/**` ignored, its code
+# reached no reviewer).
+PATHS = [
+    ("package-lock.json", '      "resolved": "file:vendor/left-pad-1.3.0.tgz",', "file:vendor/"),
+    ("yarn.lock", '  resolved "file:vendor/left-pad-1.3.0.tgz"', "file:vendor/"),
+    ("yarn.lock", '  resolution: "left-pad@file:./vendor/left-pad.tgz::locator=a"', "file:./"),
+    ("pnpm-lock.yaml", "    resolution: {directory: vendor/left-pad, type: directory}", "vendor/"),
+    ("pnpm-lock.yaml", "    resolution: {tarball: file:vendor/left-pad.tgz}", "file:vendor/"),
+    ("uv.lock", 'source = { directory = "vendor/requests" }', "vendor/requests"),
+    ("uv.lock", 'source = { path = "vendor/requests-2.31.0.whl" }', "vendor/requests"),
+    ("pdm.lock", 'path = "./vendor/requests"', "./vendor/requests"),
+    ("poetry.lock", 'type = "directory"', "directory"),
+    ("Pipfile.lock", '  "requests": {"path": "vendor/requests"},', "vendor/requests"),
+    ("composer.lock", '            "type": "path",', "path"),
+    ("Gemfile.lock", "  remote: vendor/rails", "vendor/rails"),
+]
+# ...and not a workspace's own packages, the project itself, a registry, a dependency's name.
+NO_PATHS = [
+    ("package-lock.json", '      "resolved": "packages/shared",'),
+    ("yarn.lock", '  resolution: "shared@workspace:packages/shared"'),
+    ("pnpm-lock.yaml", "      shared: link:../shared"),
+    ("pnpm-lock.yaml", "      require-directory: 2.1.1"),
+    ("uv.lock", 'source = { editable = "." }'),
+    ("uv.lock", 'source = { virtual = "." }'),
+    ("uv.lock", 'source = { editable = "packages/shared" }'),
+    ("Pipfile.lock", '  "app": {"editable": true, "path": "."},'),
+    ("Gemfile.lock", "  remote: ."),
+    ("Gemfile.lock", "  remote: https://rubygems.org/"),
+    ("poetry.lock", 'type = "legacy"'),
+]
+
+
+@pytest.mark.parametrize(("name", "line", "shown"), PATHS)
+def test_a_lock_file_s_package_from_a_path(name: str, line: str, shown: str) -> None:
+    found = list(lockfiles.outside_sources(name, [(1, line)], line))
+    assert len(found) == 1, found
+    assert found[0][1].startswith("takes a package from a path, no public registry: ")
+    assert shown in found[0][1]
+
+
+@pytest.mark.parametrize(("name", "line"), NO_PATHS)
+def test_a_workspace_s_own_package_is_no_path_finding(name: str, line: str) -> None:
+    assert list(lockfiles.outside_sources(name, [(1, line)], line)) == []
+
+
 @pytest.mark.parametrize(
     ("name", "line"),
     [
@@ -465,6 +511,12 @@ def test_a_lock_file_s_own_registry_is_no_finding(name: str, line: str) -> None:
         ("package-lock.json", '"resolved":' + " " * 40_000 + "null,"),
         ("yarn.lock", "resolution:" * 8_000),
         ("bun.lock", '["a' * 20_000),
+        # The path sources' patterns (a thirteenth review's fix).
+        ("yarn.lock", "resolution: a" * 8_000),
+        ("pnpm-lock.yaml", "{directory:" * 8_000),
+        ("uv.lock", 'source = { path = "' * 8_000),
+        ("Pipfile.lock", '"path": "' * 8_000),
+        ("Gemfile.lock", "  remote: " + "a" * 80_000),
     ],
 )
 def test_lock_file_patterns_are_linear_on_long_lines(name: str, line: str) -> None:
