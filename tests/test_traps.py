@@ -13,6 +13,8 @@ KEYS = "".join(f'  "k{i}": {i},\n' for i in range(12))
 YAML_KEYS = "".join(f"k{i}: {i}\n" for i in range(12))
 STEPS = "".join(f"STEP_{i} = {i}\n" for i in range(10))
 
+NBSP_COMMAND = "pip\u00a0install foo"
+
 TRAPS: list[tuple[str, str, str, str]] = [
     # (what, path, old, new)
     (
@@ -1386,6 +1388,49 @@ TRAPS: list[tuple[str, str, str, str]] = [
         "def parse(page: str) -> list[str]:\n    text = page.strip()\n    return text.split()\n\n\n"
         "from __future__ import annotations\n\n\ndef render(page: str) -> str:\n"
         "    text = page.strip()\n    return text.upper()\n",
+    ),
+    # Found by a thirteenth adversarial review: a space made a no-break space in a code
+    # span of prose (a reader copying `pip install foo` gets "command not found").
+    *(
+        (
+            f"a space made a no-break space in a code span of {path}",
+            path,
+            f"{title}Run {code.format('pip install foo')} first.\n",
+            f"{title}Run {code.format(NBSP_COMMAND)} first.\n",
+        )
+        for path, title, code in (
+            ("docs/install.adoc", "= Install\n\n", "`{}`"),
+            ("docs/install.rst", "Install\n=======\n\n", ":command:`{}`"),
+            ("docs/install.txt", "Install\n\n", "`{}`"),
+        )
+    ),
+    # ...formatters' and bots' markers, which match their spacing as written...
+    ("black's fmt: off spaced", "matrix.py", "# fmt: off\nA = [1,0]\n", "#  fmt: off\nA = [1,0]\n"),
+    ("isort's skip spaced", "app.py", "import b  # isort: skip\n", "import b  # isort:  skip\n"),
+    (
+        "Renovate's marker spaced",
+        "pyproject.toml",
+        '[tool.x]\n# renovate: datasource=pypi depName=ruff\nruff = "0.4.0"\n',
+        '[tool.x]\n# renovate: datasource=pypi  depName=ruff\nruff = "0.4.0"\n',
+    ),
+    # ...and a formatter's expected output, and a Markdown linter's input.
+    (
+        "rustfmt's expected output re-indented",
+        "tests/target/call.rs",
+        "fn f() {\n    g();\n}\n",
+        "fn f() {\n  g();\n}\n",
+    ),
+    (
+        "rustc's pretty-printer output re-indented",
+        "tests/pretty/block.rs",
+        "fn f() {\n    g();\n}\n",
+        "fn f() {\n  g();\n}\n",
+    ),
+    (
+        "a Markdown linter's input tidied",
+        "test/blank_lines.md",
+        "# A\n\n\n\ntext\n",
+        "# A\n\ntext\n",
     ),
 ]
 

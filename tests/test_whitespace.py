@@ -131,3 +131,53 @@ def test_a_blank_line_beside_code_that_reads_no_position_of_its_own(
     repo = before_and_after(tmp_path / "repo", path, old, new)
     entry = files_by_path(manifest_of("--repo", repo, "HEAD"))[path]
     assert (entry["classification"], entry["reasons"]) == ("trivial", ["blank-lines"])
+
+
+@pytest.mark.parametrize(
+    ("path", "old", "new", "reasons"),
+    [
+        # Found by a thirteenth adversarial review: git paired a line re-indented on one
+        # side with an unchanged line that reads the same on the other (`    }`).
+        (
+            "handler.js",
+            "function f(items) {\n    for (const i of items) {\n        if (i.ok) {\n"
+            "            use(i);\n        }\n    }\n}\n",
+            "function f(items) {\n  for (const i of items) {\n    if (i.ok) {\n"
+            "      use(i);\n    }\n  }\n}\n",
+            ["whitespace"],
+        ),
+        # ...trailing spaces an editor trims: a Markdown line of spaces alone (no hard
+        # break: it has no text), and one space after a doc comment's `///`.
+        (
+            "notes.md",
+            "# A\n\nOne.\n   \nTwo.\n",
+            "# A\n\nOne.\n\nTwo.\n",
+            ["blank-lines", "whitespace"],
+        ),
+        ("lib.rs", "/// Adds. \nfn add() {}\n", "/// Adds.\nfn add() {}\n", ["whitespace"]),
+        ("A.cs", "/// <summary> \nclass A {}\n", "/// <summary>\nclass A {}\n", ["whitespace"]),
+    ],
+)
+def test_whitespace_an_editor_changes_is_trivial(
+    tmp_path: Path, path: str, old: str, new: str, reasons: list[str]
+) -> None:
+    repo = before_and_after(tmp_path / "repo", path, old, new)
+    entry = files_by_path(manifest_of("--repo", repo, "HEAD"))[path]
+    assert (entry["classification"], entry["reasons"]) == ("trivial", reasons)
+
+
+@pytest.mark.parametrize(
+    ("path", "old", "new"),
+    [
+        # Two trailing spaces still make a line break, in a doc comment and in Markdown.
+        ("lib.rs", "/// Adds.  \n/// Two.\nfn add() {}\n", "/// Adds.\n/// Two.\nfn add() {}\n"),
+        ("notes.md", "# A\n\nOne.  \nTwo.\n", "# A\n\nOne.\nTwo.\n"),
+    ],
+)
+def test_a_line_break_made_of_spaces_stays_significant(
+    tmp_path: Path, path: str, old: str, new: str
+) -> None:
+    repo = before_and_after(tmp_path / "repo", path, old, new)
+    assert files_by_path(manifest_of("--repo", repo, "HEAD"))[path]["classification"] == (
+        "significant"
+    )

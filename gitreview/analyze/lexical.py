@@ -265,7 +265,7 @@ def _markdown_literal(text: str) -> frozenset[int] | None:
     for number, line in enumerate(split, 1):
         bare = line.rstrip("\r")
         stripped = bare.rstrip(" \t")
-        if _hard_break(bare, stripped) or stripped.endswith("\\"):
+        if (stripped and _hard_break(bare, stripped)) or stripped.endswith("\\"):
             lines.add(number)  # a hard line break, whose spaces or backslash are content
     # Front matter: YAML's block scalars and trailing spaces, TOML's strings.
     lines.update(range(1, front_matter_lines(split) + 1))
@@ -559,7 +559,11 @@ _DOC_HEAD = lazy_compile(r"///|//!|/\*\*|/\*!")
 TOOL_COMMENT = lazy_compile(
     r"noqa|nolint|nosec|pragma|pylint|pyright|mypy|eslint|jshint|jslint|tslint|prettier|"
     r"istanbul|\bc8\b|noinspection|clang-|cppcheck|-\*-|fall(?:s|ing)?[\s_-]*thr|"
-    r"\b(?:vim?|ex):|coding[:=]|type:\s*ignore|(?:^|#)\s*type:|pyre-|pytype:|^#:",
+    r"\b(?:vim?|ex):|coding[:=]|type:\s*ignore|(?:^|#)\s*type:|pyre-|pytype:|^#:|"
+    # Formatters' and bots' markers, matched as written (a thirteenth review: black's
+    # `# fmt: off`, isort's `# isort: skip`, Renovate's `# renovate: datasource=...`).
+    r"\bfmt:|yapf:|isort:|renovate:|x-release-please|cspell:|codespell:|rubocop:|swiftlint:|"
+    r"ktlint|NOSONAR|nosemgrep|gitleaks:",
     re.IGNORECASE,
 )
 
@@ -590,7 +594,7 @@ def normalize_line(kind: str, line: str, *, literal: bool) -> str:
     core = body.rstrip(_WS)
     # `foo \` + spaces vs `foo \`: shells, make, C macros and Markdown read them differently.
     keep_trailing = not rules.trailing or core.endswith("\\")
-    if kind in lexers.C_FAMILY and body.startswith(("///", "//!")):
+    if kind in lexers.C_FAMILY and body.startswith(("///", "//!")) and _hard_break(body, core):
         keep_trailing = True  # two trailing spaces are a line break in the rendered docs
     if kind == "markdown" and (_hard_break(body, core) or _open_code_span(core)):
         # Two trailing spaces make a hard line break; inside a code span that goes on

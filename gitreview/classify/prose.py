@@ -338,7 +338,7 @@ def _text_reflow(analysis: Analysis, hunk: Hunk) -> Proof | None:
 
 
 def _words(lines: tuple[Line, ...]) -> list[str]:
-    return [word for line in lines for word in line.text.split()]
+    return [word for line in lines for word in prose_text.words_of(line.text)]
 
 
 def _texts(lines: tuple[Line, ...]) -> list[tuple[str, bool]]:

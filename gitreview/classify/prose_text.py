@@ -26,11 +26,23 @@ _ADMONITION = lazy_compile(r"[A-Z]{2,}:(?:\s|$)")  # AsciiDoc `NOTE: ...`
 _ROLE_END = lazy_compile(r".*(?:::|\s\+)\s*$")  # a literal block follows; a hard line break
 
 
+# What parts words: ASCII spaces and line ends only. A no-break space joins two words on
+# the page (`pip\u00a0install` is no command a reader can copy), and so do the other
+# spaces `str.split` would part at (found by an adversarial review: a space made a
+# no-break space in a code span was `reflow`).
+_SPACES = lazy_compile(r"[ \t\r\n]+")
+
+
+def words_of(line: str) -> list[str]:
+    """A line's words, parted where a reader sees words parted."""
+    return [word for word in _SPACES.split(line) if word]
+
+
 def paragraphs(lines: Iterable[str]) -> list[list[str]]:
     """The words of each paragraph (lines separated by blank lines)."""
     result: list[list[str]] = [[]]
     for line in lines:
-        words = line.split()
+        words = words_of(line)
         if words:
             result[-1] += words
         elif result[-1]:

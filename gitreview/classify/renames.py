@@ -185,6 +185,11 @@ _TEST_DATA = lazy_compile(
     r"|expected|expectations|__testfixtures__|__fixtures__|baselines|tests/cases"
     r"|test[-_]fixtures|tests?/(?:data|resources|files))/"  # Black's tests/data/cases/
     r"|(?:^|/)tests?/ui/(?:.*/)?[^/]*\.(?:rs|stderr|stdout|fixed)$"  # not a web app's UI tests
+    # A formatter's input and the output it must equal (rustfmt's tests/source/ and
+    # tests/target/, rustc's tests/pretty/), and Markdown kept among tests (a Markdown
+    # linter's or renderer's input): found by a thirteenth adversarial review.
+    r"|(?:^|/)tests?/(?:source|target|pretty)/"
+    r"|(?:^|/)tests?/(?:.*/)?[^/]*\.(?:md|markdown)$"
 )
 # Such folders deeper under tests/ (`tests/unit/data/`), whose files are test data
 # unless named as tests are (`tests/unit/data/test_schema.py`, a Java package's

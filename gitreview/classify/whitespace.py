@@ -345,10 +345,10 @@ def _parts_from_its_comment(kind: str, above: str) -> bool:
 
 
 def _key(kind: str, policy: lexical.WhitespacePolicy, line: Line, *, literal: bool) -> str:
-    if line.origin == " ":
-        # A context line is the same text on both sides: no need to normalize it,
-        # only to notice if it is literal on one side and not on the other.
-        return f"\0={line.text}\0{literal}"
+    # A context line too: git may pair a line re-indented on one side with an
+    # unchanged line that reads the same on the other (`    }` closing an `if` now,
+    # a `for` before: found by an adversarial review). Literal on one side and not on
+    # the other, its two keys differ (exact, then normalized).
     if literal or not policy.line_endings:
         # Exact: a "\r" or a missing final newline inside a literal is content.
         return f"{line.text}\0{line.newline}"
