@@ -146,3 +146,24 @@ def test_python_says_nothing_about_the_importers_it_reads(tmp_path: Path) -> Non
     assert result.returncode == 0, result.stderr
     assert b"python/import-lost" in result.stdout
     assert result.stderr == b""
+
+
+def test_a_module_renamed_beside_the_scripts_that_import_it(tmp_path: Path) -> None:
+    """Found by an adversarial review: a script imports what lies beside it (its folder
+    is `sys.path[0]`), so renaming `scripts/Helpers.py` to `helpers.py` broke
+    `import Helpers` in `scripts/deploy.py`, with no finding. One folder up, the same
+    one-part import names no module of that folder."""
+    files = {
+        "scripts/Helpers.py": "def run():\n    return 1\n",
+        "scripts/deploy.py": "import Helpers\n\nHelpers.run()\n",
+        "tools/other.py": "import Helpers\n",
+    }
+    repo = commits(tmp_path / "repo", files)
+    git(repo, "mv", "scripts/Helpers.py", "scripts/helpers.py")
+    assert lost(repo) == [
+        (
+            "scripts/deploy.py",
+            1,
+            "imports Helpers, but the range renamed scripts/Helpers.py to scripts/helpers.py",
+        )
+    ]

@@ -136,7 +136,7 @@ def _imports_of_lost(path: str, data: bytes, by_name: dict[str, list[Gone]]) -> 
     for node in _imports(tree):
         for name, exact in _imported(node, path):
             for one in by_name.get(name[-1], ()):
-                if not _names(one, name, exact) or (node.lineno, one.path) in said:
+                if not _names(one, name, exact, path) or (node.lineno, one.path) in said:
                     continue
                 said.add((node.lineno, one.path))
                 what = (
@@ -196,19 +196,22 @@ def _imported(node: ast.Import | ast.ImportFrom, path: str) -> Iterator[tuple[li
             yield [*base, alias.name], exact
 
 
-def _names(one: Gone, name: list[str], exact: bool) -> bool:
-    """Whether the import `name` loads the module that went away, and the renamed
-    module's new path does not answer to it as well."""
-    if not _answers(_parts(one.path), name, exact):
+def _names(one: Gone, name: list[str], exact: bool, importer: str) -> bool:
+    """Whether the import `name` in the file `importer` loads the module that went
+    away, and the renamed module's new path does not answer to it as well."""
+    if not _answers(_parts(one.path), name, exact, importer):
         return False
-    return one.renamed_to is None or not _answers(_parts(one.renamed_to), name, exact)
+    return one.renamed_to is None or not _answers(_parts(one.renamed_to), name, exact, importer)
 
 
-def _answers(parts: list[str], name: list[str], exact: bool) -> bool:
+def _answers(parts: list[str], name: list[str], exact: bool, importer: str) -> bool:
     if exact:
         return parts == name
     if len(name) < 2 and len(parts) > 1:
-        return False  # `import core` loads a top-level module: which root is not known
+        # `import core` loads a top-level module: which root is not known. But a script
+        # imports what lies beside it (its folder is `sys.path[0]`): found by an
+        # adversarial review, `scripts/Helpers.py` renamed `helpers.py`.
+        return parts[:-1] == posixpath.dirname(importer).split("/") and parts[-1:] == name
     return len(name) <= len(parts) and parts[len(parts) - len(name) :] == name
 
 
