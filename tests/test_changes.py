@@ -292,6 +292,33 @@ RENAMES = [
     ("data/secrets.json", "static/secrets.json", "significant", ["path-role"]),  # published
     ("components/admin.js", "pages/admin.js", "significant", ["path-role"]),  # a route
     ("src/main/java/a/App.java", "src/main/java/b/App.java", "trivial", ["renamed"]),
+    # Found by a thirteenth adversarial review: each was `renamed`. Kotlin Multiplatform's
+    # source sets, sbt's folders of a Scala version, Android's build types, .NET projects.
+    (
+        "lib/src/macosMain/kotlin/S.kt",
+        "lib/src/nativeMain/kotlin/S.kt",
+        "significant",
+        ["path-role"],
+    ),
+    (
+        "bench/src/main/scala/B.scala",
+        "bench/src/main/scala-2.12-/B.scala",
+        "significant",
+        ["path-role"],
+    ),
+    (
+        "app/src/debug/java/Flags.java",
+        "app/src/release/java/Flags.java",
+        "significant",
+        ["path-role"],
+    ),
+    (
+        "src/Serilog/Enrichers/T.cs",
+        "src/Serilog.Enrichers.Thread/T.cs",
+        "significant",
+        ["path-role"],
+    ),
+    ("src/Serilog/Enrichers/T.cs", "src/Serilog/Core/T.cs", "trivial", ["renamed"]),  # same project
     ("src/shop/core.py", "src/shop/engine.py", "trivial", ["renamed"]),
     ("pkg/core.py", "pkg/engine.py", "trivial", ["renamed"]),
     # Another folder's conftest.py, or none in `testpaths` (an eleventh review).

@@ -99,8 +99,14 @@ _CONFIG_NAME = lazy_compile(
 # Folders whose files' names are versions tools order and record: database migrations
 # (Django's 0002_..., Flyway's V2__..., Rails' timestamps, Alembic's).
 _MIGRATIONS = lazy_compile(r"(?:^|/)(?:migrations?|migrate|alembic/versions)/")
-# Maven's and Gradle's source sets: src/main/ is built, src/test/ only tested.
-_SOURCE_SET = lazy_compile(r"^(?:.*/)?src/(?:main|test|testFixtures|androidTest|[a-z]+Test)/")
+# Maven's and Gradle's source sets: src/main/ is built, src/test/ only tested. Kotlin
+# Multiplatform's (`jsMain`, `nativeMain`: built for other targets), Android's build
+# types (`debug`, `release`), and sbt's folders for a Scala version (`scala-2.12/`,
+# `scala-2.13+/`): found by a thirteenth adversarial review.
+_SOURCE_SET = lazy_compile(
+    r"^(?:.*/)?src/(?:main|test|testFixtures|androidTest|[a-z]+Test|[a-z]+Main|debug|release)/"
+    r"(?:[a-z]+-[0-9][0-9.]*[+-]?/)?"
+)
 # Names test runners collect: pytest, go test, Jest and Vitest, RSpec, JUnit, xUnit.
 # unittest's and Django's `test*.py` (`tests.py`), Deno's `_test.ts`, Cypress's `.cy.ts`,
 # minitest's, ExUnit's and Dart's `_test`, PHPUnit's `Test.php`.
@@ -487,10 +493,22 @@ def _unit(path: str) -> str:
     if path.endswith(".swift"):
         target = _SWIFT_TARGET.search(path)
         return target.group() if target else ""
+    if path.endswith(_DOTNET_SOURCES):
+        # An SDK-style .NET project compiles every file below its project file: the
+        # project's folder, as a solution lays them out (`src/Serilog/`, `test/X.Tests/`),
+        # else the top folder (a class moved into another project leaves its assembly:
+        # a thirteenth review).
+        project = _DOTNET_PROJECT.match(path)
+        top = posixpath.dirname(path).partition("/")[0]
+        return project.group() if project else top + "/" if top else ""
     return posixpath.dirname(path) + "/" if path.endswith(_FOLDER_UNITS) else ""
 
 
 _SWIFT_TARGET = lazy_compile(r"(?:^|/)(?:Sources|Tests|Plugins)/[^/]+/")
+_DOTNET_SOURCES = (".cs", ".fs", ".vb")
+_DOTNET_PROJECT = lazy_compile(
+    r"(?i:(?:[^/]+/)*?(?:src|source|test|tests|samples?|benchmarks?|tools)/)[^/]+/"
+)
 
 
 def _extension(name: str) -> str:
