@@ -81,6 +81,9 @@ def test_an_error_makes_a_whitespace_only_hunk_significant(
             "config/api-extractor.json",
             '/**\n * Config file\n */\n{"mainEntryPointFilePath": "x"}\n',
         ),
+        # A thirteenth review: .NET's configuration, read with comments.
+        ("src/Web/appsettings.Development.json", '{\n  // local\n  "Logging": {},\n}\n'),
+        ("src/Web/Properties/launchSettings.json", '{\n  /* profiles */\n  "profiles": {}\n}\n'),
         ("a.json", '\ufeff{"a": 1}\n'),
         ("a.yml", "a: !include other.yml\nb: !!python/name:os.sep\n---\nc: 1\n"),
         ("templates/a.yaml", "name: {{ .Values.name }}\n"),

@@ -42,6 +42,12 @@ _JSONC_GLOBS = (
     "typedoc.json",
     ".swcrc",
     "*.jsonc",
+    # Found by a thirteenth adversarial review: .NET's configuration, which ASP.NET
+    # Core's JSON provider reads with comments (and Json.NET read DNX's project.json).
+    "appsettings*.json",
+    "launchSettings.json",
+    "project.json",
+    "global.json",
 )
 _TEMPLATE = lazy_compile(r"\{\{|\{%")
 _TRAILING_COMMA = lazy_compile(r",(\s*[}\]])")
