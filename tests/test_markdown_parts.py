@@ -187,6 +187,19 @@ def test_without_a_head_tree_only_anchors_within_the_file_are_checked() -> None:
     assert report.lost == ()
 
 
+def test_a_heading_s_own_id_is_an_anchor_besides_its_slug() -> None:
+    """Found by an adversarial review: `{#id}` after a heading (mdBook, Docusaurus,
+    Hugo, Pandoc, MkDocs' attr_list) is the id its site renders; links to it were
+    broken anchors."""
+    text = (
+        "# Usage {#ch-usage}\n\n## Config {: #sec-config .wide }\n\n"
+        "[a](#ch-usage) [b](#sec-config) [c](#usage-ch-usage) [e](#nowhere)\n"
+    )
+    subject = Subject(change("doc.md"), "markdown", None, text, Config(), None)
+    report = markdown.analyze(subject)
+    assert [f.message.split(":")[0] for f in report.findings] == ["broken anchor '#nowhere'"]
+
+
 def test_links_elsewhere_are_looked_for_in_one_search_per_range() -> None:
     files = {
         "a.md": "# New\n",

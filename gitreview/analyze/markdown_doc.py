@@ -63,7 +63,17 @@ class Document(NamedTuple):
         """Every fragment that lands somewhere in this file, lower-cased (GitHub's
         script falls back to the lower-cased fragment, so case never breaks a link)."""
         names = {heading.slug for heading in self.headings} | set(self.anchors)
+        # An id a heading gives itself (`## Usage {#ch-usage}`: mdBook, Docusaurus, Hugo,
+        # Pandoc, MkDocs' attr_list; `{: #ch-usage}`), which its site renders, besides the
+        # slug GitHub makes of the whole text (found by an adversarial review: the links
+        # a site's migration fixed were broken anchors).
+        for heading in self.headings:
+            if "{" in heading.text and (found := _HEADING_ID.search(heading.text)):
+                names.add(found[1])
         return frozenset(name.lower() for name in names)
+
+
+_HEADING_ID = lazy_compile(r"\{:?[ \t]*#([A-Za-z][\w:.-]*)(?:[ \t][^{}]*)?\}[ \t]*$")
 
 
 @functools.cache
