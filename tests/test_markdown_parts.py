@@ -200,6 +200,24 @@ def test_a_heading_s_own_id_is_an_anchor_besides_its_slug() -> None:
     assert [f.message.split(":")[0] for f in report.findings] == ["broken anchor '#nowhere'"]
 
 
+def test_a_link_to_the_html_page_a_site_builds_from_a_markdown_page() -> None:
+    """Found by an adversarial review: Jekyll sites link `functor.html`, which it builds
+    from `functor.md`; each was a broken link, an error."""
+    files = {"docs/functor.md": "# Functor\n\n## Laws\n", "docs/old.txt": "x\n"}
+    text = (
+        "[a](functor.html) [b](functor.html#laws) [c](functor.html#gone) [d](missing.html)"
+        " [e](old.html)\n"
+    )
+    files["docs/index.md"] = text
+    subject = Subject(change("docs/index.md"), "markdown", None, text, Config(), FakeHead(files))
+    found = [(f.rule, f.message.split(":")[0]) for f in markdown.analyze(subject).findings]
+    assert found == [
+        ("markdown/broken-anchor", "broken anchor 'functor.html#gone'"),
+        ("markdown/broken-link", "broken link 'missing.html'"),
+        ("markdown/broken-link", "broken link 'old.html'"),
+    ]
+
+
 def test_links_elsewhere_are_looked_for_in_one_search_per_range() -> None:
     files = {
         "a.md": "# New\n",

@@ -270,8 +270,11 @@ def check_links(document: Document, path: str, index: HeadIndex | None) -> Itera
         elif index is None:
             continue
         elif not index.exists(target.path, folder=target.folder):
-            yield _finding(BROKEN_LINK, path, link.line, _missing(noun, link, target, index))
-            continue
+            page = _page_built_as(target, index)
+            if page is None:
+                yield _finding(BROKEN_LINK, path, link.line, _missing(noun, link, target, index))
+                continue
+            linked = index.document(page)
         elif target.folder or not is_markdown(target.path):
             continue
         else:
@@ -280,6 +283,18 @@ def check_links(document: Document, path: str, index: HeadIndex | None) -> Itera
             continue
         if missing_anchor(target.fragment, linked):
             yield _finding(BROKEN_ANCHOR, path, link.line, _no_anchor(link, target, path, linked))
+
+
+def _page_built_as(target: Target, index: HeadIndex) -> str | None:
+    """The Markdown page a site builds as the `.html` page a link names (`functor.html`
+    from `functor.md`: Jekyll, GitHub Pages, sbt-microsites), if the head has it: the
+    link works on the site (found by an adversarial review: an error, exit 1)."""
+    stem, extension = posixpath.splitext(target.path)
+    if target.folder or extension.lower() != ".html":
+        return None
+    return next(
+        (stem + suffix for suffix in (".md", ".markdown") if index.exists(stem + suffix)), None
+    )
 
 
 def _missing(noun: str, link: Link, target: Target, index: HeadIndex) -> str:
