@@ -761,3 +761,26 @@ def test_a_git_lfs_pointer_is_no_file_of_its_kind(tmp_path: Path) -> None:
     # A file of the same kind that is no pointer is still parsed.
     broken = two_commits(tmp_path / "broken", {"a.json": "{}\n"}, {"a.json": "{\n"})
     assert findings_of(manifest_with_findings("--repo", broken, "HEAD"), "data/syntax")
+
+
+def test_a_large_file_past_the_limit_is_told_when_it_grows_by_a_tenth_of_it(
+    tmp_path: Path,
+) -> None:
+    """Found by an adversarial review: a badge line added to 26 notebooks already past
+    the limit was 26 warnings. Crossing it, or growing by a tenth of it, is told."""
+    from repos import two_commits
+
+    big = "x" * 99 + "\n"
+    old = {"grown.txt": big * 12, "badge.txt": big * 12, "crossed.txt": big * 9}
+    new = {
+        "grown.txt": big * 13,
+        "badge.txt": big * 12 + "badge\n",
+        "crossed.txt": big * 11,
+    }
+    repo = two_commits(tmp_path / "repo", old, new)
+    (tmp_path / "config.yml").write_text("large_file_bytes: 1000\n")
+    manifest = manifest_with_findings("--repo", repo, "HEAD", "--config", tmp_path / "config.yml")
+    assert [row[2] for row in findings_of(manifest, "text/large-file")] == [
+        "crossed.txt",
+        "grown.txt",
+    ]

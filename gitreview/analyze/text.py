@@ -20,7 +20,11 @@ from gitreview.patterns import lazy_compile
 RULES: tuple[Rule, ...] = (
     Rule("text/conflict-marker", "error", "an added line is a git merge conflict marker"),
     Rule("text/secret", "error", "an added line holds a private key or a service token"),
-    Rule("text/large-file", "warning", "a file added or grown beyond large_file_bytes"),
+    Rule(
+        "text/large-file",
+        "warning",
+        "a file added or grown beyond large_file_bytes (one already beyond it: by a tenth of it)",
+    ),
     Rule("text/binary-added", "warning", "a binary file was added"),
     Rule(
         "text/binary-text",
@@ -294,7 +298,9 @@ def _whole_file(subject: Subject) -> Iterator[Finding]:
     change, limit = subject.change, subject.config.large_file_bytes
     old_size = None if change.old_data is None else len(change.old_data)
     new_size = None if change.new_data is None else len(change.new_data)
-    if new_size is not None and new_size > limit and (old_size is None or new_size > old_size):
+    # Past the limit already, only a growth of a tenth of it or more (found by an
+    # adversarial review: a badge line added to 26 large notebooks was 26 warnings).
+    if new_size is not None and new_size > limit and _grew(old_size, new_size, limit):
         if old_size is None:
             message = f"file added with {new_size:,} bytes (large_file_bytes: {limit:,})"
         else:
@@ -315,6 +321,12 @@ def _whole_file(subject: Subject) -> Iterator[Finding]:
             else "executable bit set (100644 -> 100755)"
         )
         yield _finding("text/executable", change.path, None, message)
+
+
+def _grew(old_size: int | None, new_size: int, limit: int) -> bool:
+    if old_size is None or old_size <= limit:
+        return new_size > (old_size or 0)
+    return new_size - old_size >= limit // 10
 
 
 _UNSHOWN = "which git diffs as binary: none of its lines is shown to reviewers"
