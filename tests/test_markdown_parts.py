@@ -2,6 +2,7 @@
 pairing, the analysis without a head tree, and the head index shared by a range."""
 
 import random
+import time
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -566,3 +567,19 @@ def test_markdown_parsers_are_made_with_their_rules_compiled() -> None:
         r.__dict__["__cache__"] is not None
         for r in (blocks_only.core.ruler, blocks_only.block.ruler)
     )
+
+
+def test_words_changed_is_bounded_on_repetitive_text() -> None:
+    """Found by an adversarial review: a paragraph of 20,000 `*a` words, one word
+    added, took a minute (difflib is quadratic on repetitive input); a proof's limit
+    ended the run. The count stays exact where only an end changed."""
+    old = ("*a " * 20_000,)
+    start = time.perf_counter()
+    assert words_changed(old, ("*a " * 20_000 + "x",)) == 1
+    assert words_changed(old, ("x " + "*a " * 20_000,)) == 1
+    assert words_changed(old, ("*b " * 20_000,)) == 20_000
+    many = tuple(f"line {n % 3}" for n in range(5_000))
+    assert words_changed(many, many[:2_500] + ("new",) + many[2_500:]) == 1
+    assert time.perf_counter() - start < 20  # a blow-up bound, not a speed target
+    # Small texts are compared as before.
+    assert words_changed(("a b c d",), ("a x c d",)) == 1

@@ -10,8 +10,8 @@ heading was renamed. What stays unpaired was removed or added.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Hashable, Sequence
+from typing import NamedTuple, TypeVar
 
 from gitreview.analyze.markdown_doc import Document, Heading
 from gitreview.patterns import lazy_compile
@@ -110,11 +110,8 @@ def _key(section: Section) -> tuple[int, str]:
 
 
 def _pair(base: Sequence[Section], head: Sequence[Section]) -> dict[int, int]:
-    from difflib import SequenceMatcher  # only once sections are compared
-
-    matcher = SequenceMatcher(None, [_key(s) for s in base], [_key(s) for s in head], False)
     pairs: dict[int, int] = {}
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in _opcodes([_key(s) for s in base], [_key(s) for s in head]):
         if tag == "equal":
             pairs.update((j1 + k, i1 + k) for k in range(i2 - i1))
         elif tag == "replace":
@@ -150,7 +147,9 @@ def _similar(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
     from difflib import SequenceMatcher  # only once sections are compared
 
     matcher = SequenceMatcher(None, old, new, False)
-    return matcher.quick_ratio() >= _RENAMED_SIMILARITY and matcher.ratio() >= _RENAMED_SIMILARITY
+    if matcher.quick_ratio() < _RENAMED_SIMILARITY:
+        return False
+    return len(old) * len(new) > _MATCHED_PAIRS or matcher.ratio() >= _RENAMED_SIMILARITY
 
 
 def words_changed(old: tuple[str, ...], new: tuple[str, ...]) -> int:
@@ -158,17 +157,47 @@ def words_changed(old: tuple[str, ...], new: tuple[str, ...]) -> int:
     the lines that differ (fast on long sections, and re-wrapping costs nothing)."""
     if old == new:
         return 0
-    from difflib import SequenceMatcher  # only once sections are compared
-
     total = 0
-    lines = SequenceMatcher(None, old, new, False)
-    for tag, i1, i2, j1, j2 in lines.get_opcodes():
+    for tag, i1, i2, j1, j2 in _opcodes(old, new):
         if tag == "equal":
             continue
         before = [word for line in old[i1:i2] for word in _words(line)]
         after = [word for line in new[j1:j2] for word in _words(line)]
-        words = SequenceMatcher(None, before, after, False)
         total += sum(
-            max(b2 - b1, a2 - a1) for op, b1, b2, a1, a2 in words.get_opcodes() if op != "equal"
+            max(b2 - b1, a2 - a1) for op, b1, b2, a1, a2 in _opcodes(before, after) if op != "equal"
         )
     return total
+
+
+# Past this many pairs of items, difflib's matcher, quadratic on repetitive input (a
+# paragraph of 20,000 `*a` words took a minute: found by an adversarial review), is run
+# only on what lies between the two sides' common start and common end; past it there
+# too, that middle counts as replaced whole.
+_MATCHED_PAIRS = 1_000_000
+
+Opcode = tuple[str, int, int, int, int]
+T = TypeVar("T", bound=Hashable)
+
+
+def _opcodes(old: Sequence[T], new: Sequence[T]) -> Sequence[Opcode]:
+    """difflib's opcodes from `old` to `new`, within a bounded cost."""
+    from difflib import SequenceMatcher  # only once sections are compared
+
+    if len(old) * len(new) <= _MATCHED_PAIRS:
+        return SequenceMatcher(None, old, new, False).get_opcodes()
+    shorter = min(len(old), len(new))
+    start = next((i for i in range(shorter) if old[i] != new[i]), shorter)
+    end = next((k for k in range(shorter - start) if old[-1 - k] != new[-1 - k]), shorter - start)
+    old_stop, new_stop = len(old) - end, len(new) - end
+    found: list[Opcode] = [("equal", 0, start, 0, start)] if start else []
+    middle_old, middle_new = old[start:old_stop], new[start:new_stop]
+    if len(middle_old) * len(middle_new) <= _MATCHED_PAIRS:
+        inner = SequenceMatcher(None, middle_old, middle_new, False).get_opcodes()
+        found += [
+            (t, i1 + start, i2 + start, j1 + start, j2 + start) for t, i1, i2, j1, j2 in inner
+        ]
+    else:
+        found.append(("replace", start, old_stop, start, new_stop))
+    if end:
+        found.append(("equal", old_stop, len(old), new_stop, len(new)))
+    return found
