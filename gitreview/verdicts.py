@@ -352,15 +352,8 @@ def deadline(seconds: float, path: str) -> Iterator[None]:
     called gitreview uses the alarm signal itself: a handler of its own (from Python
     or from C, which could not be put back) or a timer running."""
     import signal
-    import threading
 
-    free = (
-        threading.current_thread() is threading.main_thread()
-        and hasattr(signal, "setitimer")
-        and signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
-        and not signal.getitimer(signal.ITIMER_REAL)[0]
-    )
-    if not free:
+    if not timer_here():
         yield
         return
 
@@ -374,6 +367,20 @@ def deadline(seconds: float, path: str) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+
+def timer_here() -> bool:
+    """Whether `deadline` can time a proof in this thread: the main thread, with
+    setitimer, and the alarm signal unused by the program that called gitreview."""
+    import signal
+    import threading
+
+    return (
+        threading.current_thread() is threading.main_thread()
+        and hasattr(signal, "setitimer")
+        and signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
+        and not signal.getitimer(signal.ITIMER_REAL)[0]
+    )
 
 
 def entry_key_of(
@@ -486,9 +493,15 @@ def start_provers(terms: Terms, jobs: int | None, size: int, head: HeadTree | No
 
 
 def _pool(terms: Terms, jobs: int | None, size: int, head: HeadTree | None) -> Pool | None:
-    """The range's workers, not started yet; None when it is proved in this process."""
+    """The range's workers, not started yet; None when it is proved in this process.
+    Where no timer can end a proof here (a thread: the MCP server's tools), one worker
+    proves it, timed by this process (found by an adversarial review: a slow file held
+    a tool call past `proof_seconds`, beyond cancelling, and the server past its end)."""
     workers = provers(terms, jobs, size)
-    return None if workers < 2 else Pool(workers, terms, head)
+    timed = timer_here()
+    if workers < 2 and (timed or not (terms.git_dir and terms.head)):
+        return None
+    return Pool(workers, terms, head, timed_here=timed)
 
 
 def provers(terms: Terms, jobs: int | None, size: int) -> int:
@@ -525,8 +538,12 @@ class Pool:
     the one that still goes past the limit gets an entry saying so (`unproved`);
     the batches the ended workers held are sent to the fresh ones."""
 
-    def __init__(self, workers: int, terms: Terms, head: HeadTree | None) -> None:
+    def __init__(
+        self, workers: int, terms: Terms, head: HeadTree | None, *, timed_here: bool = True
+    ) -> None:
         self._here = (terms, head)  # to prove a batch here when its worker died
+        # Whether a batch may be proved here, under `deadline`'s timer (not in a thread).
+        self._timed_here = timed_here
         self._workers = workers
         self._seconds = terms.settings.proof_seconds
         self._executor: ProcessPoolExecutor | None = None
@@ -557,7 +574,7 @@ class Pool:
         """A full batch to the workers, started for the first one; a partial batch
         too once they run, else it is proved here: a range whose files are almost
         all cache hits starts no worker."""
-        if self.started or len(batch.tasks) == _BATCH:
+        if self.started or len(batch.tasks) == _BATCH or not self._timed_here:
             self._submit(batch)
         else:
             batch.entries = _prove_batch(batch.tasks, self._here)

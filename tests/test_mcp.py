@@ -26,12 +26,16 @@ TOOLS = {"brief", "summary", "show", "explain", "verify"}
 
 
 def serve(
-    cwd: Path, args: list[str], calls: Callable[[Client], Awaitable[None]], errlog: Path
+    cwd: Path,
+    args: list[str],
+    calls: Callable[[Client], Awaitable[None]],
+    errlog: Path,
+    env: dict[str, str] | None = None,
 ) -> None:
     """Start `git review-manifest mcp ARGS` in `cwd` and run `calls` against it;
     what the server prints on stderr goes to `errlog`."""
     params = StdioServerParameters(
-        command=COMMAND, args=["mcp", *args], cwd=cwd, env=isolated_environment()
+        command=COMMAND, args=["mcp", *args], cwd=cwd, env=isolated_environment(env)
     )
 
     async def session() -> None:
@@ -204,6 +208,30 @@ def test_mistakes_are_tool_errors_with_the_command_lines_message(
     assert "budget" in texts(answers["budget"])[0]
     assert not answers["after"].is_error
     assert "Traceback" not in (tmp_path / "stderr").read_text()
+
+
+def test_a_proof_past_its_limit_is_timed_out_in_a_tool_call(tmp_path: Path) -> None:
+    """Found by an adversarial review: the SDK runs a tool in a thread, where no timer
+    can end a proof, so a slow file held the call past `proof_seconds`, beyond
+    cancelling, and the server past the end of its input. One worker proves a small
+    range there, timed by the server: the file is reported timed out, the rest reviewed."""
+    from repos import commits
+
+    repo = commits(
+        tmp_path / "repo",
+        {".gitreview.yml": "proof_seconds: 2\n", "a.txt": "A.\n", "b.txt": "B.\n"},
+        {"a.txt": "A, longer.\n", "b.txt": "B, longer.\n"},
+    )
+    answers: dict[str, CallToolResult] = {}
+
+    async def calls(client: Client) -> None:
+        answers["summary"] = await client.call_tool("summary", {"range": "HEAD~1..HEAD"})
+
+    hang = {"GITREVIEW_TEST_HANG": "b.txt"}  # tests only: that proof hangs
+    serve(tmp_path, ["--repo", str(repo)], calls, tmp_path / "stderr", env=hang)
+    assert not answers["summary"].is_error, texts(answers["summary"])
+    summary = json.loads(texts(answers["summary"])[0])
+    assert summary["summary"]["files"] == {"total": 2, "trivial": 0, "significant": 2}
 
 
 def test_a_wrong_repo_option_is_one_line_before_serving(tmp_path: Path) -> None:
