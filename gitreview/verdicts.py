@@ -560,7 +560,7 @@ class Pool:
             self._workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_worker,
-            initargs=(self._here[0],),
+            initargs=(self._here[0], os.getpid()),
         )
 
     def warm(self) -> None:
@@ -714,18 +714,35 @@ def _finished(batch: _Batch) -> bool:
 _WORKER: tuple[Terms, HeadTree | None] | None = None
 
 
-def _start_worker(terms: Terms) -> None:
+def _start_worker(terms: Terms, parent: int) -> None:
     global _WORKER
     import gc
+    import threading
 
     from gitreview.git import Repository, TreeReader
 
     gc.disable()  # a worker lives for one range: see collector.py
+    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
     head = None
     if terms.git_dir is not None and terms.head is not None:
         repository = Repository(terms.git_dir, work_tree=None, shallow=False)
         head = TreeReader(repository, terms.head)
     _WORKER = (terms, head)
+
+
+def _end_with(parent: int) -> None:
+    """End this worker once the process that started it is gone (found by an
+    adversarial review: a server stopped by SIGTERM mid-call left its workers waiting
+    for batches, for good, holding its stderr open). Not by a signal at the parent's
+    death: Linux sends that when the thread that started the worker ends, and the
+    MCP server starts workers from a tool call's thread. `parent` is the id the parent
+    gave: it may be gone before this worker starts (a review of the fix)."""
+    while os.getppid() == parent:
+        time.sleep(_PARENT_CHECK_SECONDS)
+    os._exit(1)
+
+
+_PARENT_CHECK_SECONDS = 1.0
 
 
 def _started() -> None:

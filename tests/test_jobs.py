@@ -259,3 +259,70 @@ def _pool_calls(monkeypatch: pytest.MonkeyPatch, *names: str) -> list[str]:
 
         monkeypatch.setattr(verdicts.Pool, name, counted)
     return calls
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is `pid`, read from /proc."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                status = (entry / "status").read_text()
+            except OSError:
+                continue
+            if f"\nPPid:\t{pid}\n" in status:
+                found.add(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_workers_end_when_the_process_that_started_them_is_killed(tmp_path: Path) -> None:
+    """Found by an adversarial review: an MCP server stopped by SIGTERM mid-call left
+    its workers waiting for batches for good, holding its stderr open."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from repos import isolated_environment
+
+    repo = _edited_files(tmp_path, 40, 60)
+    command = Path(sys.executable).parent / "git-review-manifest"
+    env = isolated_environment({"GITREVIEW_TEST_HANG": "notes7.txt"})  # a worker stays busy
+    process = subprocess.Popen(
+        [command, "--repo", repo, "HEAD~1..HEAD", "--no-cache", "--jobs", "2"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    workers: set[int] = set()
+    for _ in range(100):  # they start within a few seconds
+        workers = {pid for pid in _children(process.pid) if b"spawn_main" in _cmdline(pid)}
+        if len(workers) >= 2:
+            break
+        time.sleep(0.1)
+    assert len(workers) >= 2
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=30)
+    for _ in range(100):
+        if not any(map(_running, workers)):
+            break
+        time.sleep(0.1)
+    assert not [pid for pid in workers if _running(pid)]
+
+
+def _running(pid: int) -> bool:
+    """Whether the process is there and not a zombie (a container's first process
+    may never reap the orphans it inherits)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
