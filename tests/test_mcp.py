@@ -301,3 +301,70 @@ def test_the_server_collects_cycles_though_the_command_line_does_not(
         gc.enable()
     assert stopped.value.code == 0
     assert collecting == [True]
+
+
+def test_an_empty_or_relative_repo_is_read_from_the_server_s_repository(
+    fixture_repo: RepoFactory, tmp_path: Path
+) -> None:
+    """Found by an adversarial review: agents send "" for an optional argument, and a
+    relative path; both were read from the server's own folder (here no repository)."""
+    repo = fixture_repo("roles")
+    answers: dict[str, CallToolResult] = {}
+
+    async def calls(client: Client) -> None:
+        for given in ("", "."):
+            answers[given] = await client.call_tool("summary", {"range": "v1..v2", "repo": given})
+
+    serve(tmp_path, ["--repo", str(repo)], calls, tmp_path / "stderr")
+    expected = cli("--repo", repo, "v1..v2").manifest["summary"]
+    for given, answer in answers.items():
+        assert not answer.is_error, (given, texts(answer))
+        assert json.loads(texts(answer)[0])["summary"] == expected
+
+
+def test_a_summary_lists_at_most_a_brief_s_findings_and_show_is_cut() -> None:
+    """Found by an adversarial review: a page moved away broke 1,500 links, and the
+    summary was the manifest's size; `show` of a large file's handle was millions of
+    characters. Both now say what they left out."""
+    from gitreview.commands.mcp import MAX_SHOWN, _cut, summary_of
+    from gitreview.review.brief import MAX_FINDINGS
+
+    findings = [
+        {
+            "rule": "markdown/broken-link",
+            "severity": "error",
+            "path": f"p{n}.md",
+            "line": 1,
+            "message": "broken link",
+        }
+        for n in range(MAX_FINDINGS + 20)
+    ]
+    findings.insert(50, {**findings[0], "severity": "warning", "path": "w.md"})
+    manifest = {"range": {}, "summary": {}, "findings": findings, "review": {}}
+    short = json.loads(summary_of(manifest))
+    assert len(short["findings"]) == MAX_FINDINGS
+    assert short["findings_not_shown"] == 21
+    assert "w.md" not in {finding["path"] for finding in short["findings"]}  # errors first
+    text = "".join(f"+line {n}\n" for n in range(40_000))
+    cut = _cut(text)
+    assert len(cut) < MAX_SHOWN + 200
+    shown = cut.count("\n") - 1
+    assert cut.endswith(
+        f"[... {40_000 - shown:,} more lines not shown: ask for fewer handles "
+        "or less context; `git review-manifest show HANDLE` prints them all]\n"
+    )
+    assert _cut("+a\n") == "+a\n"
+
+
+def test_mcp_1_x_is_told_apart_from_no_mcp(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by an adversarial review: with the 1.x line installed, the server said the
+    package was missing."""
+    import importlib.metadata
+
+    from gitreview.commands.mcp import _needed
+
+    monkeypatch.setattr(importlib.metadata, "version", lambda _name: "1.26.0")
+    assert _needed("mcp.server.mcpserver") == (
+        "version 2 of the Python package 'mcp' (this one is 1.26.0)"
+    )
+    assert _needed("pydantic") == "the Python package 'pydantic'"

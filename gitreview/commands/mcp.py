@@ -11,6 +11,7 @@ imports this module only for the `mcp` subcommand, so everyday runs stay fast.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 from collections.abc import Callable
@@ -18,7 +19,24 @@ from typing import Annotated, Any
 
 from gitreview import __version__
 from gitreview.errors import Exit, ProofTimedOut, UserError
+from gitreview.render import by_severity
 from gitreview.render.json import serialize
+from gitreview.review.brief import MAX_FINDINGS
+
+
+def _needed(module: str) -> str:
+    """What the server needs that is not there: a package, or, where `mcp` itself is
+    installed without the module, its version 2 (found by an adversarial review: 1.x,
+    the widely installed line, was said to be missing)."""
+    import importlib
+    from importlib.metadata import PackageNotFoundError, version
+
+    if module.startswith("mcp."):
+        with contextlib.suppress(ImportError, PackageNotFoundError):
+            importlib.import_module("mcp")
+            return f"version 2 of the Python package 'mcp' (this one is {version('mcp')})"
+    return f"the Python package {module.split('.')[0]!r}"
+
 
 try:
     from mcp.server.mcpserver import MCPServer
@@ -26,7 +44,7 @@ try:
     from pydantic import Field
 except ModuleNotFoundError as missing:  # the optional extra is not installed
     raise UserError(
-        f"the MCP server needs the Python package {(missing.name or 'mcp').split('.')[0]!r}",
+        f"the MCP server needs {_needed(missing.name or 'mcp')}",
         status=Exit.USAGE,
         hint="pip install '.[mcp]' from a checkout of gitreview (it is not on PyPI)",
     ) from None
@@ -92,7 +110,14 @@ def server(default_repo: str | None) -> MCPServer:
     )
 
     def where(repo: str | None) -> str | None:
-        return default_repo if repo is None else repo
+        """The repository a call names: the server's own for none (an empty string,
+        as agents send for an optional argument, too), and a relative path from it
+        (found by an adversarial review: both were read from the server's folder)."""
+        if not repo:
+            return default_repo
+        if default_repo is not None and not os.path.isabs(repo):
+            return os.path.join(default_repo, repo)
+        return repo
 
     @app.tool(annotations=READ_ONLY, structured_output=False)
     def brief(
@@ -162,9 +187,11 @@ def server(default_repo: str | None) -> MCPServer:
         error line and the others are still shown."""
         from gitreview.commands.show import show_text
 
-        return _answer(
-            lambda: show_text(handles=handles, repo=where(repo), context=context, new=False)
-        )
+        def work() -> tuple[str, list[UserError]]:
+            text, errors = show_text(handles=handles, repo=where(repo), context=context, new=False)
+            return _cut(text), errors
+
+        return _answer(work)
 
     @app.tool(annotations=READ_ONLY, structured_output=False)
     def explain(
@@ -236,11 +263,34 @@ def summary_of(manifest: dict[str, Any]) -> str:
         "findings",
     )
     short: dict[str, Any] = {key: manifest[key] for key in keep if key in manifest}
+    # At most as many findings as a brief lists, the most severe first: a page that broke
+    # 1,500 links made a summary as large as the manifest (found by an adversarial review).
+    if len(manifest["findings"]) > MAX_FINDINGS:
+        short["findings"] = by_severity(manifest["findings"])[:MAX_FINDINGS]
+        short["findings_not_shown"] = len(manifest["findings"]) - MAX_FINDINGS
     short["review"] = {
         role: {**share, "batches": len(share["batches"])}
         for role, share in manifest["review"].items()
     }
     return serialize(short)
+
+
+# Characters of `show`'s text a call returns (about 20,000 tokens: agents cut or refuse
+# longer tool results); a whole file's handle of a large file is millions (found by an
+# adversarial review).
+MAX_SHOWN = 80_000
+
+
+def _cut(text: str) -> str:
+    """`show`'s text, cut at a line's end past MAX_SHOWN characters, saying so."""
+    if len(text) <= MAX_SHOWN:
+        return text
+    kept = text[: text.rfind("\n", 0, MAX_SHOWN) + 1]
+    left = text.count("\n", len(kept)) + (not text.endswith("\n"))
+    return (
+        f"{kept}[... {left:,} more lines not shown: ask for fewer handles or less context; "
+        "`git review-manifest show HANDLE` prints them all]\n"
+    )
 
 
 def _answer(work: Callable[[], tuple[str, list[UserError]]]) -> CallToolResult:
