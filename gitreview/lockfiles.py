@@ -137,7 +137,7 @@ def outside_sources(
     allowed = _REGISTRIES_OF.get(name, _REGISTRIES)
     added = [(number, _plain(line)) for number, line in added]
     if name in _NAMED_ELSEWHERE:
-        yield from _named_elsewhere(added, _NAMED_ELSEWHERE[name])
+        yield from _named_elsewhere(added, _NAMED_ELSEWHERE[name], text)
     found: dict[str, list[int]] = {}  # a server -> the added lines naming it
     said: dict[str, str] = {}  # a server -> its message
     for number, line in _with_split_values(name, added, text):
@@ -283,12 +283,18 @@ def _github_repository(url: str) -> str | None:
 
 
 def _named_elsewhere(
-    added: Iterable[tuple[int, str]], named: tuple[tuple[re.Pattern[str], str], ...]
+    added: Iterable[tuple[int, str]], named: tuple[_Named, ...], whole: str | None
 ) -> Iterator[tuple[int, str, int]]:
     """Each added line naming a source in the lock file's own words, which no URL
-    gives (`_NAMED_ELSEWHERE`), with its message."""
+    gives (`_NAMED_ELSEWHERE`), with its message. `whole`: the lock file at head (None
+    from a patch), where a workspace's declaration makes its own packages no finding."""
+    kept = tuple(
+        (pattern, says)
+        for pattern, says, workspace in named
+        if not (workspace and whole is not None and workspace in whole)
+    )
     for number, text in added:
-        for pattern, says in named:
+        for pattern, says in kept:
             found = pattern.search(text)
             if found:
                 yield number, says.format(_shown(found[1])), 1
@@ -310,37 +316,63 @@ _NPM_SAYS = "takes a package from {}, no public registry"
 # workspace's own packages (`link:`, `workspace:`, uv's `editable`, a `link: true`
 # entry), nor the project itself (`.`).
 _PATH_SAYS = "takes a package from a path, no public registry: {}"
-_NPM_FILE = lazy_compile(r'"resolved":\s*"(file:[^"]+)"')
-_NAMED_ELSEWHERE: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
+# A pattern, its message, and the words that declare a workspace, whose own packages
+# the pattern's entries then are ("": always a finding).
+_Named = tuple[re.Pattern[str], str, str]
+# npm's folder dependency, linked (`"resolved": "vendor/left", "link": true`), and uv's
+# editable one: a workspace's packages are such, but only a lock file declaring one
+# holds them (a review of the fix: with none, either installed an ignored folder).
+_NAMED_ELSEWHERE: dict[str, tuple[_Named, ...]] = {
     "flake.lock": (
         (
             lazy_compile(r'"owner":\s*"([^"]+)"'),
             "takes a flake input from the owner '{}' (added or changed)",
+            "",
         ),
     ),
     **dict.fromkeys(
         ("package-lock.json", "npm-shrinkwrap.json"),
-        ((_NPM_SPEC, _NPM_SAYS), (_NPM_FILE, _PATH_SAYS)),
+        (
+            (_NPM_SPEC, _NPM_SAYS, ""),
+            (lazy_compile(r'"resolved":\s*"(file:[^"]+)"'), _PATH_SAYS, ""),
+            (
+                lazy_compile(r'"resolved":\s*"(?![^"]*:)(?!/)([^"]+)"'),
+                _PATH_SAYS,
+                '"workspaces"',
+            ),
+        ),
     ),
     "yarn.lock": (
-        (lazy_compile(r'\bresolved:?\s+"?(file:[^"\s]+)'), _PATH_SAYS),
-        (lazy_compile(r'\bresolution:\s*"?@?[^@":\s]++@((?:file|portal):[^"\s]+)'), _PATH_SAYS),
+        (lazy_compile(r'\bresolved:?\s+"?(file:[^"\s]+)'), _PATH_SAYS, ""),
+        (lazy_compile(r'\bresolution:\s*"?@?[^@":\s]++@((?:file|portal):[^"\s]+)'), _PATH_SAYS, ""),
+        # Yarn 1 names a folder only in the entry's key (`"left@file:../vendor/left":`).
+        (lazy_compile(r'^[^\s#][^\n]*?@(file:[^",\s]+)'), _PATH_SAYS, ""),
     ),
+    "bun.lock": ((lazy_compile(r'\[\s*"@?[^"@\s]++@(file:[^"]+)"'), _PATH_SAYS, ""),),
     "pnpm-lock.yaml": (
-        (lazy_compile(r"[{,]\s*directory:\s*['\"]?([^,}'\"\s]+)"), _PATH_SAYS),
-        (lazy_compile(r"\b(?:tarball|version):\s*['\"]?(file:[^,}'\"\s]+)"), _PATH_SAYS),
+        (lazy_compile(r"[{,]\s*directory:\s*['\"]?([^,}'\"\s]+)"), _PATH_SAYS, ""),
+        (lazy_compile(r"\b(?:tarball|version):\s*['\"]?(file:[^,}'\"\s]+)"), _PATH_SAYS, ""),
     ),
     "uv.lock": (
         (
             lazy_compile(r'\bsource\s*=\s*\{\s*(?:directory|path)\s*=\s*"(?!\.")([^"]+)"'),
             _PATH_SAYS,
+            "",
+        ),
+        (
+            lazy_compile(r'\bsource\s*=\s*\{\s*editable\s*=\s*"(?!\.")([^"]+)"'),
+            _PATH_SAYS,
+            "members = ",
         ),
     ),
-    "pdm.lock": ((lazy_compile(r'^\s*path\s*=\s*"(?!\.")([^"]+)"'), _PATH_SAYS),),
-    "poetry.lock": ((lazy_compile(r'^\s*type\s*=\s*"(directory|file)"'), _PATH_SAYS),),
-    "composer.lock": ((lazy_compile(r'"type":\s*"(path)"'), _PATH_SAYS),),
-    "Pipfile.lock": ((lazy_compile(r'"path":\s*"(?!\.")([^"]+)"'), _PATH_SAYS),),
-    "Gemfile.lock": ((lazy_compile(r"^\s*remote:\s+(?!\S*:)(?!\.\s*$)(\S+)"), _PATH_SAYS),),
+    "pdm.lock": ((lazy_compile(r'^\s*path\s*=\s*"(?!\.")([^"]+)"'), _PATH_SAYS, ""),),
+    "poetry.lock": ((lazy_compile(r'^\s*type\s*=\s*"(directory|file)"'), _PATH_SAYS, ""),),
+    "composer.lock": ((lazy_compile(r'"type":\s*"(path)"'), _PATH_SAYS, ""),),
+    "Pipfile.lock": ((lazy_compile(r'"path":\s*"(?!\.")([^"]+)"'), _PATH_SAYS, ""),),
+    # Not the project itself, from its own folder or one below (`.`, `../..`).
+    "Gemfile.lock": (
+        (lazy_compile(r"^\s*remote:\s+(?!\S*:)(?!(?:\.\.?/?)+\s*$)(\S+)"), _PATH_SAYS, ""),
+    ),
 }
 
 

