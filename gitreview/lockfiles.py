@@ -121,6 +121,30 @@ def is_lock_file(path: str) -> bool:
     return posixpath.basename(path) in LOCK_FILES
 
 
+# The manifest each lock file pins the packages of, beside it.
+_MANIFESTS = {
+    **dict.fromkeys(
+        ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock"),
+        "package.json",
+    ),
+    **dict.fromkeys(("poetry.lock", "uv.lock", "pdm.lock"), "pyproject.toml"),
+    "Pipfile.lock": "Pipfile",
+    "Cargo.lock": "Cargo.toml",
+    "go.sum": "go.mod",
+    "Gemfile.lock": "Gemfile",
+    "composer.lock": "composer.json",
+    "flake.lock": "flake.nix",
+    "mix.lock": "mix.exs",
+    "Podfile.lock": "Podfile",
+}
+
+
+def manifest_of(path: str) -> str | None:
+    """The path of the manifest a lock file pins (None: not known)."""
+    manifest = _MANIFESTS.get(posixpath.basename(path))
+    return None if manifest is None else posixpath.join(posixpath.dirname(path), manifest)
+
+
 def outside_sources(
     path: str, added: Iterable[tuple[int, str]], text: str | None = None
 ) -> Iterator[tuple[int, str, int]]:

@@ -167,3 +167,22 @@ def test_a_module_renamed_beside_the_scripts_that_import_it(tmp_path: Path) -> N
             "imports Helpers, but the range renamed scripts/Helpers.py to scripts/helpers.py",
         )
     ]
+
+
+def test_a_package_s_module_or_a_standard_name_is_no_script_s_import(tmp_path: Path) -> None:
+    """A review of the fix: in a package, `import types` loads the standard library's,
+    not a sibling `types.py`; nor does a script's `import logging` load its sibling."""
+    files = {
+        "mypkg/__init__.py": "",
+        "mypkg/types.py": "X = 1\n",
+        "mypkg/use.py": "import types\n",
+        "scripts/logging.py": "X = 1\n",
+        "scripts/run.py": "import logging\n",
+        "scripts/helper.py": "X = 1\n",
+        "mypkg/other.py": "import helper\n",
+    }
+    repo = commits(tmp_path / "repo", files)
+    git(repo, "mv", "mypkg/types.py", "mypkg/_types.py")
+    git(repo, "rm", "--quiet", "scripts/logging.py")
+    git(repo, "mv", "scripts/helper.py", "scripts/helpers.py")
+    assert lost(repo) == []

@@ -1404,6 +1404,13 @@ TRAPS: list[tuple[str, str, str, str]] = [
             ("docs/install.txt", "Install\n\n", "`{}`"),
         )
     ),
+    # A review of the fixes: the go tool runs a `//go:generate` at a line's start only.
+    (
+        "an indented go:generate is no longer run",
+        "gen.go",
+        "package x\n\n//go:generate stringer -type=Color\ntype Color int\n",
+        "package x\n\n  //go:generate stringer -type=Color\ntype Color int\n",
+    ),
     # ...formatters' and bots' markers, which match their spacing as written...
     ("black's fmt: off spaced", "matrix.py", "# fmt: off\nA = [1,0]\n", "#  fmt: off\nA = [1,0]\n"),
     ("isort's skip spaced", "app.py", "import b  # isort: skip\n", "import b  # isort:  skip\n"),

@@ -17,6 +17,7 @@ ends with may resolve: neither is reported.
 from __future__ import annotations
 
 import posixpath
+import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -85,7 +86,9 @@ def check(lost: list[Gone], head: HeadTree | None) -> Iterator[Finding]:
         if anywhere(data) or any(
             path.startswith(folder) and holds(data) for folder, holds in near.items()
         ):
-            yield from _imports_of_lost(path, data, by_name)
+            # A script's folder is `sys.path[0]`, not a package's (no `__init__.py`).
+            script = not head.is_file(posixpath.join(posixpath.dirname(path), "__init__.py"))
+            yield from _imports_of_lost(path, data, by_name, script)
 
 
 class _Clue(NamedTuple):
@@ -122,7 +125,9 @@ def _clues(one: Gone) -> list[_Clue]:
     return [_Clue(old[-depth]), _Clue(old[-1], old[0] + "/")]
 
 
-def _imports_of_lost(path: str, data: bytes, by_name: dict[str, list[Gone]]) -> Iterator[Finding]:
+def _imports_of_lost(
+    path: str, data: bytes, by_name: dict[str, list[Gone]], script: bool
+) -> Iterator[Finding]:
     import ast
 
     from gitreview.analyze.python import unwarned
@@ -136,7 +141,8 @@ def _imports_of_lost(path: str, data: bytes, by_name: dict[str, list[Gone]]) -> 
     for node in _imports(tree):
         for name, exact in _imported(node, path):
             for one in by_name.get(name[-1], ()):
-                if not _names(one, name, exact, path) or (node.lineno, one.path) in said:
+                beside = path if script else ""  # where a one-part name may be found
+                if not _names(one, name, exact, beside) or (node.lineno, one.path) in said:
                     continue
                 said.add((node.lineno, one.path))
                 what = (
@@ -197,8 +203,9 @@ def _imported(node: ast.Import | ast.ImportFrom, path: str) -> Iterator[tuple[li
 
 
 def _names(one: Gone, name: list[str], exact: bool, importer: str) -> bool:
-    """Whether the import `name` in the file `importer` loads the module that went
-    away, and the renamed module's new path does not answer to it as well."""
+    """Whether the import `name` in the script `importer` ("": a package's module)
+    loads the module that went away, and the renamed module's new path does not
+    answer to it as well."""
     if not _answers(_parts(one.path), name, exact, importer):
         return False
     return one.renamed_to is None or not _answers(_parts(one.renamed_to), name, exact, importer)
@@ -210,8 +217,14 @@ def _answers(parts: list[str], name: list[str], exact: bool, importer: str) -> b
     if len(name) < 2 and len(parts) > 1:
         # `import core` loads a top-level module: which root is not known. But a script
         # imports what lies beside it (its folder is `sys.path[0]`): found by an
-        # adversarial review, `scripts/Helpers.py` renamed `helpers.py`.
-        return parts[:-1] == posixpath.dirname(importer).split("/") and parts[-1:] == name
+        # adversarial review, `scripts/Helpers.py` renamed `helpers.py`. Not a name of
+        # the standard library, which comes first (a review of the fix: `import types`).
+        return (
+            bool(importer)
+            and parts[:-1] == posixpath.dirname(importer).split("/")
+            and parts[-1:] == name
+            and name[0] not in sys.stdlib_module_names
+        )
     return len(name) <= len(parts) and parts[len(parts) - len(name) :] == name
 
 

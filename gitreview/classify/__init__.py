@@ -21,6 +21,7 @@ from gitreview.classify.base import (
 )
 from gitreview.classify.outline import Outline, can_start_unit
 from gitreview.classify.position import position_matters
+from gitreview.lockfiles import manifest_of
 from gitreview.model import MODE_SYMLINK, FileChange, Hunk
 from gitreview.sites import Site
 
@@ -116,7 +117,7 @@ def _classify(facts: FileFacts) -> FileVerdict:
             )
             verdict = FileVerdict("trivial", proof.reasons, trivial, proof.evidence)
             if rule is generated.generated:
-                verdict = _entry_changed(facts.change, verdict)
+                verdict = _entry_changed(facts, verdict)
             break
     if verdict is None:
         hunk_verdicts = tuple(_classify_hunk(facts, hunk) for hunk in facts.change.hunks)
@@ -135,14 +136,20 @@ def _classify(facts: FileFacts) -> FileVerdict:
     return verdict
 
 
-def _entry_changed(change: FileChange, verdict: FileVerdict) -> FileVerdict:
+def _entry_changed(facts: FileFacts, verdict: FileVerdict) -> FileVerdict:
     """A generated file's verdict where the file itself went or changed nature, not
     only its content (found by an adversarial review: a deleted Cargo.lock unpins
     every package, a package-lock.json made a link reads another file, a generated
     hook losing its executable bit no longer runs). What a program wrote stays
-    trivial line by line; the deletion, the link's target or the bit goes to review."""
+    trivial line by line; the deletion, the link's target or the bit goes to review.
+    Not a lock file deleted with the manifest it pinned: the package went whole (a
+    review of the fix: a crate removed cost a handle for its Cargo.lock)."""
+    change = facts.change
     why = f"{verdict.evidence}, but"
     if change.status == "deleted":
+        manifest, project = manifest_of(change.path), facts.project
+        if manifest is not None and project is not None and not project.exists(manifest):
+            return verdict
         return FileVerdict("significant", ("deleted",), verdict.hunks, f"{why} {_WHY['deleted']}")
     if change.status == "type-changed":
         link = Verdict("significant", ("type-changed",), _WHY["type-changed"])
@@ -152,7 +159,10 @@ def _entry_changed(change: FileChange, verdict: FileVerdict) -> FileVerdict:
         )
         return FileVerdict("significant", ("type-changed",), hunks, f"{why} {_WHY['type-changed']}")
     if _mode_changed(change):
-        return FileVerdict("significant", ("mode",), verdict.hunks, f"{why} {_WHY['mode']}")
+        # Renamed too: what its new path tells tools is said as well (a review of the fix).
+        role = renames.role_change(change)
+        reasons = ("mode",) if role is None else (role[0], "mode")
+        return FileVerdict("significant", reasons, verdict.hunks, f"{why} {_WHY['mode']}")
     return verdict
 
 

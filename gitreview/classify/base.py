@@ -22,6 +22,9 @@ class Project(Protocol):
     def is_macro(self, name: str) -> bool:
         """Whether the project's C or C++ headers define a function-like macro `name`."""
 
+    def exists(self, path: str, *, folder: bool = False) -> bool:
+        """Whether `path` is at head (only a folder when `folder`)."""
+
 
 class FileFacts:
     """Everything a rule may look at: data, and the head's answers about the rest of
