@@ -701,6 +701,13 @@ class Listing:
             return ()
         cut = self._repo.shallow_boundary().intersection(shas)
         if cut:
+            # A commit of the boundary that has no parents anyway is a true root (a clone
+            # as deep as its history: a review of the fix).
+            reader = self._repo.objects()
+            cut = frozenset(
+                sha for sha in cut if b"\nparent " in b"\n" + reader.read(sha, "commit")
+            )
+        if cut:
             # The commits below it are missing, not absent from the range: checks of
             # the range's commits would pass on part of them (found by an adversarial
             # review: a `fixup!` below the boundary of a CI clone was no finding).

@@ -351,11 +351,11 @@ class FileChange(NamedTuple):
 
     @property
     def is_lfs_pointer(self) -> bool:
-        """Whether either side is a Git LFS pointer: the file is in LFS's storage."""
-        return any(
-            data is not None and len(data) <= LFS_POINTER_BYTES and data.startswith(LFS_POINTER)
-            for data in (self.old_data, self.new_data)
-        )
+        """Whether the file is in Git LFS's storage: its new side is a pointer (its old
+        one, when deleted). A file moved out of LFS is read as the text it now is (a
+        review of the fix: its content was analysed by nothing)."""
+        data = self.new_data if self.new_data is not None else self.old_data
+        return data is not None and len(data) <= LFS_POINTER_BYTES and data.startswith(LFS_POINTER)
 
 
 class Added(NamedTuple):

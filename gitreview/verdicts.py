@@ -497,9 +497,14 @@ def _pool(terms: Terms, jobs: int | None, size: int, head: HeadTree | None) -> P
     Where no timer can end a proof here (a thread: the MCP server's tools), one worker
     proves it, timed by this process (found by an adversarial review: a slow file held
     a tool call past `proof_seconds`, beyond cancelling, and the server past its end)."""
+    import threading
+
     workers = provers(terms, jobs, size)
-    timed = timer_here()
-    if workers < 2 and (timed or not (terms.git_dir and terms.head)):
+    threaded = threading.current_thread() is not threading.main_thread()
+    timed = not threaded and timer_here()
+    # (`jobs=1` is no process, as documented; nor a program's main thread that keeps
+    # the alarm for itself: spawning would run its main module again, a review found.)
+    if workers < 2 and (jobs is not None or not threaded or not (terms.git_dir and terms.head)):
         return None
     return Pool(workers, terms, head, timed_here=timed)
 
@@ -717,11 +722,15 @@ _WORKER: tuple[Terms, HeadTree | None] | None = None
 def _start_worker(terms: Terms, parent: int) -> None:
     global _WORKER
     import gc
+    import signal
     import threading
 
     from gitreview.git import Repository, TreeReader
 
     gc.disable()  # a worker lives for one range: see collector.py
+    # Ctrl-C reaches the whole process group: the parent says it was interrupted, and
+    # ends its workers (a review found a worker's KeyboardInterrupt printed as a crash).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
     head = None
     if terms.git_dir is not None and terms.head is not None:

@@ -326,7 +326,7 @@ def test_a_summary_lists_at_most_a_brief_s_findings_and_show_is_cut() -> None:
     """Found by an adversarial review: a page moved away broke 1,500 links, and the
     summary was the manifest's size; `show` of a large file's handle was millions of
     characters. Both now say what they left out."""
-    from gitreview.commands.mcp import MAX_SHOWN, _cut, summary_of
+    from gitreview.commands.mcp import MAX_SHOWN, part_of, summary_of
     from gitreview.review.brief import MAX_FINDINGS
 
     findings = [
@@ -346,14 +346,19 @@ def test_a_summary_lists_at_most_a_brief_s_findings_and_show_is_cut() -> None:
     assert short["findings_not_shown"] == 21
     assert "w.md" not in {finding["path"] for finding in short["findings"]}  # errors first
     text = "".join(f"+line {n}\n" for n in range(40_000))
-    cut = _cut(text)
-    assert len(cut) < MAX_SHOWN + 200
-    shown = cut.count("\n") - 1
-    assert cut.endswith(
-        f"[... {40_000 - shown:,} more lines not shown: ask for fewer handles "
-        "or less context; `git review-manifest show HANDLE` prints them all]\n"
-    )
-    assert _cut("+a\n") == "+a\n"
+    first = part_of(text, 1)
+    assert len(first) < MAX_SHOWN + 200
+    assert first.endswith("[part 1 of 6: call `show` again with part=2]\n")
+    parts = [part_of(text, n) for n in range(1, 7)]
+    # Every line once, in order, across the parts (their last lines say which part).
+    assert "".join(p.rsplit("[part ", 1)[0] for p in parts) == text
+    assert parts[-1].endswith("[part 6 of 6: the end]\n")
+    assert part_of(text, 7) == "[there are 6 parts of this answer; part 7 is none of them]\n"
+    assert part_of("+a\n", 1) == "+a\n"
+    # A line longer than a part (a minified file) comes in pieces of it.
+    line = "+" + "x" * (MAX_SHOWN * 2) + "\n"
+    pieces = [part_of(line, n).rsplit("\n[part ", 1)[0] for n in (1, 2, 3)]
+    assert "".join(pieces) + "\n" == line
 
 
 def test_mcp_1_x_is_told_apart_from_no_mcp(monkeypatch: pytest.MonkeyPatch) -> None:

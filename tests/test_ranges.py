@@ -315,6 +315,20 @@ def test_a_range_whose_commits_go_below_a_shallow_clone_s_history(
     assert subjects(manifest_of("--repo", clone, f"{base}..HEAD")) == full
 
 
+def test_a_clone_as_deep_as_its_history_has_its_true_root(tmp_path: Path) -> None:
+    """A review of the fix: git lists a true root among a clone's shallow commits when
+    the clone is as deep as the history; nothing is missing below it."""
+    from repos import commits
+
+    origin = commits(tmp_path / "one", {"a.txt": "A.\n"})  # one commit: its root
+    clone = clone_with_upstream(origin, tmp_path, clone_args=("--depth", "1"))
+    assert (clone / ".git" / "shallow").read_text().strip() == git(
+        clone, "rev-parse", "HEAD"
+    ).strip()
+    empty = git(clone, "hash-object", "-t", "tree", "/dev/null").strip()
+    assert subjects(manifest_of("--repo", clone, f"{empty}..HEAD")) == ["Before"]
+
+
 def test_works_in_a_bare_repository(fixture_repo: RepoFactory, tmp_path: Path) -> None:
     bare = tmp_path / "bare.git"
     git(tmp_path, "clone", "--quiet", "--bare", fixture_repo("branches").as_uri(), str(bare))

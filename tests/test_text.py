@@ -795,3 +795,16 @@ def test_a_large_file_past_the_limit_is_told_when_it_grows_by_a_tenth_of_it(
         "crossed.txt",
         "grown.txt",
     ]
+
+
+def test_a_file_moved_out_of_git_lfs_is_read_as_what_it_now_is(tmp_path: Path) -> None:
+    """A review of the fix: a pointer at the base and text at the head was read by no
+    analyzer (invalid JSON, no finding) and listed as unreviewable."""
+    from repos import two_commits
+
+    repo = two_commits(
+        tmp_path / "repo", {"data.json": lfs_pointer("a", 100)}, {"data.json": "{\n"}
+    )
+    manifest = manifest_with_findings("--repo", repo, "HEAD")
+    assert [row[0] for row in findings_of(manifest, "data/syntax")] == ["data/syntax"]
+    assert "unreviewable" not in manifest["ledger"]

@@ -110,8 +110,13 @@ def _key(section: Section) -> tuple[int, str]:
 
 
 def _pair(base: Sequence[Section], head: Sequence[Section]) -> dict[int, int]:
+    from difflib import SequenceMatcher  # only once sections are compared
+
+    # Headings as they are (a review of the bounded diff: a middle counted as replaced
+    # whole made every section of a reformatted changelog a candidate of every other).
+    matcher = SequenceMatcher(None, [_key(s) for s in base], [_key(s) for s in head], False)
     pairs: dict[int, int] = {}
-    for tag, i1, i2, j1, j2 in _opcodes([_key(s) for s in base], [_key(s) for s in head]):
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             pairs.update((j1 + k, i1 + k) for k in range(i2 - i1))
         elif tag == "replace":

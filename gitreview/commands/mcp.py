@@ -177,6 +177,14 @@ def server(default_repo: str | None) -> MCPServer:
         context: Annotated[
             int, Field(ge=0, description="Unchanged lines to show around each change.")
         ] = 0,
+        part: Annotated[
+            int,
+            Field(
+                ge=1,
+                description="Which part of a long answer to return: past 80,000 characters "
+                "the text comes in parts, and each part says how to ask for the next.",
+            ),
+        ] = 1,
         repo: Repo = None,
     ) -> CallToolResult:
         """The changes handles name, read from git objects: each hunk's removed (-) and
@@ -189,7 +197,7 @@ def server(default_repo: str | None) -> MCPServer:
 
         def work() -> tuple[str, list[UserError]]:
             text, errors = show_text(handles=handles, repo=where(repo), context=context, new=False)
-            return _cut(text), errors
+            return part_of(text, part), errors
 
         return _answer(work)
 
@@ -277,20 +285,33 @@ def summary_of(manifest: dict[str, Any]) -> str:
 
 # Characters of `show`'s text a call returns (about 20,000 tokens: agents cut or refuse
 # longer tool results); a whole file's handle of a large file is millions (found by an
-# adversarial review).
+# adversarial review). Past it the text comes in parts, each asked for by its number.
 MAX_SHOWN = 80_000
 
 
-def _cut(text: str) -> str:
-    """`show`'s text, cut at a line's end past MAX_SHOWN characters, saying so."""
-    if len(text) <= MAX_SHOWN:
+def part_of(text: str, part: int) -> str:
+    """Part `part` (from 1) of `show`'s text: up to MAX_SHOWN characters, ending at a
+    line's end where one is in reach (else within the line), and saying how to ask for
+    the next part (a review of the fix: what lay past the first could not be read)."""
+    if len(text) <= MAX_SHOWN and part == 1:
         return text
-    kept = text[: text.rfind("\n", 0, MAX_SHOWN) + 1]
-    left = text.count("\n", len(kept)) + (not text.endswith("\n"))
-    return (
-        f"{kept}[... {left:,} more lines not shown: ask for fewer handles or less context; "
-        "`git review-manifest show HANDLE` prints them all]\n"
-    )
+    starts = [0]
+    while starts[-1] < len(text):
+        start = starts[-1]
+        end = min(start + MAX_SHOWN, len(text))
+        if end < len(text):
+            line_end = text.rfind("\n", start, end)
+            end = line_end + 1 if line_end >= start else end
+        starts.append(end)
+    parts = len(starts) - 1
+    if part > parts:
+        return f"[there are {parts} parts of this answer; part {part} is none of them]\n"
+    shown = text[starts[part - 1] : starts[part]]
+    if not shown.endswith("\n"):
+        shown += "\n"  # the line goes on in the next part
+    if part < parts:
+        return f"{shown}[part {part} of {parts}: call `show` again with part={part + 1}]\n"
+    return f"{shown}[part {part} of {parts}: the end]\n"
 
 
 def _answer(work: Callable[[], tuple[str, list[UserError]]]) -> CallToolResult:
