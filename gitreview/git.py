@@ -704,9 +704,7 @@ class Listing:
             # A commit of the boundary that has no parents anyway is a true root (a clone
             # as deep as its history: a review of the fix).
             reader = self._repo.objects()
-            cut = frozenset(
-                sha for sha in cut if b"\nparent " in b"\n" + reader.read(sha, "commit")
-            )
+            cut = frozenset(sha for sha in cut if _has_parents(reader.read(sha, "commit")))
         if cut:
             # The commits below it are missing, not absent from the range: checks of
             # the range's commits would pass on part of them (found by an adversarial
@@ -940,6 +938,12 @@ class ObjectReader:
 
 
 _OBJECT_TYPES = frozenset({b"blob", b"tree", b"commit", b"tag"})
+
+
+def _has_parents(commit: bytes) -> bool:
+    """Whether a commit object's header names a parent (not its message: a review)."""
+    header = commit.split(b"\n\n", 1)[0]
+    return b"\nparent " in b"\n" + header
 
 
 def _subject(commit: bytes) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from gitreview.patterns import lazy_compile
 
@@ -312,15 +312,10 @@ def _named_elsewhere(
     """Each added line naming a source in the lock file's own words, which no URL
     gives (`_NAMED_ELSEWHERE`), with its message. `whole`: the lock file at head (None
     from a patch), where a workspace's declaration makes its own packages no finding."""
-    kept = tuple(
-        (pattern, says)
-        for pattern, says, workspace in named
-        if not (workspace and whole is not None and workspace in whole)
-    )
     for number, text in added:
-        for pattern, says in kept:
+        for pattern, says, own in named:
             found = pattern.search(text)
-            if found:
+            if found and not (own is not None and whole is not None and own(whole, found[1])):
                 yield number, says.format(_shown(found[1])), 1
                 break
 
@@ -340,62 +335,92 @@ _NPM_SAYS = "takes a package from {}, no public registry"
 # workspace's own packages (`link:`, `workspace:`, uv's `editable`, a `link: true`
 # entry), nor the project itself (`.`).
 _PATH_SAYS = "takes a package from a path, no public registry: {}"
-# A pattern, its message, and the words that declare a workspace, whose own packages
-# the pattern's entries then are ("": always a finding).
-_Named = tuple[re.Pattern[str], str, str]
+# A pattern, its message, and what tells a workspace's own package from the path it
+# names, given the whole lock file (None: always a finding).
+_Named = tuple[re.Pattern[str], str, "Callable[[str, str], bool] | None"]
+_NPM_WORKSPACES = lazy_compile(r'"workspaces"\s*:\s*\[([^\]]*)\]')
+_UV_MEMBERS = lazy_compile(r"^members\s*=\s*\[([^\]]*)\]", re.MULTILINE)
+_QUOTED = lazy_compile(r'"([^"]*)"')
+
+
+def _npm_workspace(whole: str, path: str) -> bool:
+    """Whether a linked folder is one of the workspaces the lock file's root declares
+    (a second review: any `"workspaces"` in it exempted every folder)."""
+    import fnmatch
+
+    declared = _NPM_WORKSPACES.search(whole)
+    patterns = _QUOTED.findall(declared[1]) if declared else []
+    return any(fnmatch.fnmatchcase(path, pattern.rstrip("/")) for pattern in patterns)
+
+
+def _uv_member(whole: str, path: str) -> bool:
+    """Whether an editable folder is one of the workspace's members, by its name."""
+    declared = _UV_MEMBERS.search(whole)
+    members = (
+        {name.lower().replace("_", "-") for name in _QUOTED.findall(declared[1])}
+        if declared
+        else set()
+    )
+    return posixpath.basename(path.rstrip("/")).lower().replace("_", "-") in members
+
+
 # npm's folder dependency, linked (`"resolved": "vendor/left", "link": true`), and uv's
-# editable one: a workspace's packages are such, but only a lock file declaring one
-# holds them (a review of the fix: with none, either installed an ignored folder).
+# editable one: a workspace's packages are such, but only those the lock file declares
+# (a review of the fix: otherwise either installed an ignored folder).
 _NAMED_ELSEWHERE: dict[str, tuple[_Named, ...]] = {
     "flake.lock": (
         (
             lazy_compile(r'"owner":\s*"([^"]+)"'),
             "takes a flake input from the owner '{}' (added or changed)",
-            "",
+            None,
         ),
     ),
     **dict.fromkeys(
         ("package-lock.json", "npm-shrinkwrap.json"),
         (
-            (_NPM_SPEC, _NPM_SAYS, ""),
-            (lazy_compile(r'"resolved":\s*"(file:[^"]+)"'), _PATH_SAYS, ""),
+            (_NPM_SPEC, _NPM_SAYS, None),
+            (lazy_compile(r'"resolved":\s*"(file:[^"]+)"'), _PATH_SAYS, None),
             (
                 lazy_compile(r'"resolved":\s*"(?![^"]*:)(?!/)([^"]+)"'),
                 _PATH_SAYS,
-                '"workspaces"',
+                _npm_workspace,
             ),
         ),
     ),
     "yarn.lock": (
-        (lazy_compile(r'\bresolved:?\s+"?(file:[^"\s]+)'), _PATH_SAYS, ""),
-        (lazy_compile(r'\bresolution:\s*"?@?[^@":\s]++@((?:file|portal):[^"\s]+)'), _PATH_SAYS, ""),
+        (lazy_compile(r'\bresolved:?\s+"?(file:[^"\s]+)'), _PATH_SAYS, None),
+        (
+            lazy_compile(r'\bresolution:\s*"?@?[^@":\s]++@((?:file|portal):[^"\s]+)'),
+            _PATH_SAYS,
+            None,
+        ),
         # Yarn 1 names a folder only in the entry's key (`"left@file:../vendor/left":`).
-        (lazy_compile(r'^[^\s#][^\n]*?@(file:[^",\s]+)'), _PATH_SAYS, ""),
+        (lazy_compile(r'^[^\s#][^\n]*?@(file:[^",\s]+)'), _PATH_SAYS, None),
     ),
-    "bun.lock": ((lazy_compile(r'\[\s*"@?[^"@\s]++@(file:[^"]+)"'), _PATH_SAYS, ""),),
+    "bun.lock": ((lazy_compile(r'\[\s*"@?[^"@\s]++@(file:[^"]+)"'), _PATH_SAYS, None),),
     "pnpm-lock.yaml": (
-        (lazy_compile(r"[{,]\s*directory:\s*['\"]?([^,}'\"\s]+)"), _PATH_SAYS, ""),
-        (lazy_compile(r"\b(?:tarball|version):\s*['\"]?(file:[^,}'\"\s]+)"), _PATH_SAYS, ""),
+        (lazy_compile(r"[{,]\s*directory:\s*['\"]?([^,}'\"\s]+)"), _PATH_SAYS, None),
+        (lazy_compile(r"\b(?:tarball|version):\s*['\"]?(file:[^,}'\"\s]+)"), _PATH_SAYS, None),
     ),
     "uv.lock": (
         (
             lazy_compile(r'\bsource\s*=\s*\{\s*(?:directory|path)\s*=\s*"(?!\.")([^"]+)"'),
             _PATH_SAYS,
-            "",
+            None,
         ),
         (
             lazy_compile(r'\bsource\s*=\s*\{\s*editable\s*=\s*"(?!\.")([^"]+)"'),
             _PATH_SAYS,
-            "members = ",
+            _uv_member,
         ),
     ),
-    "pdm.lock": ((lazy_compile(r'^\s*path\s*=\s*"(?!\.")([^"]+)"'), _PATH_SAYS, ""),),
-    "poetry.lock": ((lazy_compile(r'^\s*type\s*=\s*"(directory|file)"'), _PATH_SAYS, ""),),
-    "composer.lock": ((lazy_compile(r'"type":\s*"(path)"'), _PATH_SAYS, ""),),
-    "Pipfile.lock": ((lazy_compile(r'"path":\s*"(?!\.")([^"]+)"'), _PATH_SAYS, ""),),
+    "pdm.lock": ((lazy_compile(r'^\s*path\s*=\s*"(?!\.")([^"]+)"'), _PATH_SAYS, None),),
+    "poetry.lock": ((lazy_compile(r'^\s*type\s*=\s*"(directory|file)"'), _PATH_SAYS, None),),
+    "composer.lock": ((lazy_compile(r'"type":\s*"(path)"'), _PATH_SAYS, None),),
+    "Pipfile.lock": ((lazy_compile(r'"path":\s*"(?!\.")([^"]+)"'), _PATH_SAYS, None),),
     # Not the project itself, from its own folder or one below (`.`, `../..`).
     "Gemfile.lock": (
-        (lazy_compile(r"^\s*remote:\s+(?!\S*:)(?!(?:\.\.?/?)+\s*$)(\S+)"), _PATH_SAYS, ""),
+        (lazy_compile(r"^\s*remote:\s+(?!\S*:)(?!\.[./]*\s*$)(\S+)"), _PATH_SAYS, None),
     ),
 }
 

@@ -152,25 +152,29 @@ TOKEN_KINDS: tuple[SecretKind, ...] = (
 # A password in a URL's user information (`postgres://app:S3cr3t@db.prod.internal/app`,
 # `https://user:token@git.example.org/`, JSON's `https:\/\/user:token@...`): what lies
 # between the `:` and the last `@` before the host, or a shell default's value
-# (`${DB_PASSWORD:-S3cr3t}`). A reference to a value kept elsewhere (`${DB_PASSWORD}`,
-# `$PASS`, `$env:PASS`, `%PASS%`, `{{ .Values.pass }}`, `%(password)s`, an f-string's
-# `{self.token}`, Ruby's `#{token}`) is no credential and stays shown. Nor is what holds
-# code (`;`, `|`, brackets, braces): hidden as a password, it would hide code from the
-# reviewer (found by a review of the rule: `x;curl${IFS}evil|sh;` read as one). A `/`
-# may be in it (base64), but not after a port (`host:443/@scope/pkg` is a path), nor
-# after an `@` in it (`pw@x@host/path?mail=a@b.io`: the host is the one before the path).
+# (`${DB_PASSWORD:-S3cr3t}`, the user's too). A reference to a value kept elsewhere
+# (`${DB_PASSWORD}`, `$PASS`, `$env:PASS`, `%PASS%`, `{{ .Values.pass }}`,
+# `%(password)s`, an f-string's `{self.token}`, Ruby's `#{token}`) is no credential and
+# stays shown. Nor is what could be code (`;`, `|`, `&`, braces, a backtick, `${`, `$(`):
+# hidden as a password, it would hide code from the reviewer (found by a review of the
+# rule: `x;curl${IFS}evil|sh;` read as one); brackets and parentheses a password
+# generator writes are kept in (a second review). A `/` may be in it (base64), but not
+# after a port (`host:443/@scope/pkg` is a path), nor after an `@` in it; never a `?`
+# or `#`, which end the user information for every URL parser (a second review:
+# `localhost:3000?next=/a&email=j@acme.io` read as one).
 _URL_REFERENCE = (
     r"(?:\$+[A-Za-z_][A-Za-z0-9_]{0,100}(?::[A-Za-z_][A-Za-z0-9_]{0,100})?"
-    r"|%[A-Za-z_][A-Za-z0-9_]{0,100}%|%s)@"
+    r"|%[A-Za-z_][A-Za-z0-9_]{0,100}%|%\([A-Za-z0-9_]{1,100}\)s|%s)@"
 )
-_PASSWORD = r"[^\s\"'`<>\\;|(){}\[\]@]"
-_NO_SLASH = r"[^\s\"'`<>\\;|(){}\[\]@/]"
+_PASSWORD = r"(?:[^\s\"'`<>\\;|&{}@?#$]|\$(?![{(]))"
+_NO_SLASH = r"(?:[^\s\"'`<>\\;|&{}@?#$/]|\$(?![{(]))"
+_SHELL_DEFAULT = r"\$\{[A-Za-z_][A-Za-z0-9_]{0,100}:?-"
 URL_PASSWORD = _kind(
     "url-password",
     "password in a URL",
     r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:(?://|\\/\\/)"
-    r"(?P<user>[^\s:/@\"'`<>\\]{0,100}):(?!" + _URL_REFERENCE + r")"
-    r"(?:\$\{[A-Za-z_][A-Za-z0-9_]{0,100}:?-)?(?![0-9]{1,5}/)"
+    r"(?P<user>" + _SHELL_DEFAULT + r"[^\s:/@\"'`<>\\{}]{0,100}\}|[^\s:/@\"'`<>\\{}]{0,100}):"
+    r"(?!" + _URL_REFERENCE + r")(?:" + _SHELL_DEFAULT + r")?(?![0-9]{1,5}(?:/|$))"
     r"(?P<value>" + _PASSWORD + r"{1,200}(?:@" + _NO_SLASH + r"{1,100}){0,8})\}?"
     r"@(?P<host>\[[0-9A-Fa-f:.]{2,45}\]|\w[\w.-]{0,252})",
 )
@@ -308,13 +312,22 @@ def reportable(match: TokenMatch) -> bool:
 # reserved name (RFC 2606, RFC 6761).
 _PLACEHOLDER_WORDS: tuple[str, ...] = (
     *("passw", "p@ss", "changeme", "change_me", "change-me", "placeholder", "example"),
-    *("dummy", "redacted", "secret", "your_", "your-", "yourp", "xxx", "***", "...", "sesame"),
+    *("dummy", "redacted", "secret", "xxx", "***", "...", "sesame"),
 )
-# Passwords that are a default, a word of the docs, or a name, whole.
-_PLACEHOLDERS = frozenset(
-    {"pass", "pwd", "foo", "bar", "foobar", "test", "testing", "admin", "root", "guest"}
-    | {"user", "token", "letmein", "qwerty", "hunter2", "postgres", "mysql", "redis"}
+# A password's words (its letters, parted by digits and signs) that a default or a
+# docs' example starts with (`admin123`, `testpass`, `yourtoken`), or is, whole.
+_PLACEHOLDER_STARTS: tuple[str, ...] = ("test", "pass", "admin", "guest", "user", "token")
+_PLACEHOLDER_STARTS += (
+    "letmein",
+    "qwerty",
+    "hunter",
+    "postgres",
+    "mysql",
+    "redis",
+    "your",
+    "foobar",
 )
+_PLACEHOLDERS = frozenset({"pwd", "foo", "bar", "root"})
 # A name standing for the value (`MY_GITHUB_TOKEN`, `x-oauth-basic`, `my-access-token`):
 # an environment variable's, or words joined as a name is.
 _NAME_FOR_VALUE = lazy_compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z]+(?:[-_][a-z]+)+")
@@ -333,17 +346,18 @@ def _url_placeholder(match: TokenMatch) -> bool:
 
     password = unquote(match.value).lower()
     host = match.host.strip("[]").lower().rstrip(".")
-    # Its letters as written in a doc's example (`s3cret`, `p@ssw0rd`, `pass pass`).
-    letters = _NOT_LETTERS.sub(" ", password.translate(_LEET))
+    # Its words as written, and as a doc's example writes them (`s3cret`, `p@ssw0rd`).
+    plain = _NOT_LETTERS.sub(" ", password).split()
+    leet = _NOT_LETTERS.sub(" ", password.translate(_LEET)).split()
     return (
         is_placeholder(password)
         or len(password) < _SHORTEST_PASSWORD
         or password == unquote(match.user).lower()
-        or not _PLACEHOLDERS.isdisjoint(letters.split())
+        or any(w in _PLACEHOLDERS or w.startswith(_PLACEHOLDER_STARTS) for w in plain + leet)
         or any(
             word in text
             for word in _PLACEHOLDER_WORDS
-            for text in (password, letters.replace(" ", ""))
+            for text in (password, "".join(plain), "".join(leet))
         )
         or _NAME_FOR_VALUE.fullmatch(unquote(match.value)) is not None
         or host in _LOCAL_HOSTS

@@ -321,8 +321,21 @@ RENAMES = [
     ("src/Serilog/Enrichers/T.cs", "src/Serilog/Core/T.cs", "trivial", ["renamed"]),  # same project
     # A review of the fix: a project moved whole, into src/, is the same assembly; a web
     # app's own `src/debug/` is no Android build type.
-    ("Serilog.Sinks.X/Sink.cs", "src/Serilog.Sinks.X/Sink.cs", "trivial", ["renamed"]),
     ("web/src/debug/panel.js", "web/src/release/panel.js", "trivial", ["renamed"]),
+    # A second review: two services' projects of one name are two assemblies; Firebase's
+    # file of a build type is one.
+    (
+        "services/orders/src/Api/Refund.cs",
+        "services/billing/src/Api/Refund.cs",
+        "significant",
+        ["path-role"],
+    ),
+    (
+        "app/src/release/google-services.json",
+        "app/google-services.json",
+        "significant",
+        ["path-role"],
+    ),
     ("src/shop/core.py", "src/shop/engine.py", "trivial", ["renamed"]),
     ("pkg/core.py", "pkg/engine.py", "trivial", ["renamed"]),
     # Another folder's conftest.py, or none in `testpaths` (an eleventh review).

@@ -234,3 +234,20 @@ def test_a_lock_file_that_is_a_link_is_no_generated_file(tmp_path: Path) -> None
         "package-lock.json": "significant",
         "Cargo.lock": "significant",
     }
+
+
+def test_a_lock_file_deleted_where_its_manifest_moved_away_is_reviewed(tmp_path: Path) -> None:
+    """A second review: the app moved into backend/, its package.json renamed and its
+    lock file deleted: every package is unpinned, yet the lock's deletion was trivial."""
+    from repos import commits
+
+    repo = commits(
+        tmp_path / "repo",
+        {"package.json": '{"name": "app"}\n', "package-lock.json": '{"lockfileVersion": 3}\n'},
+    )
+    (repo / "backend").mkdir()
+    git(repo, "mv", "package.json", "backend/package.json")
+    git(repo, "rm", "--quiet", "package-lock.json")
+    git(repo, "commit", "--quiet", "-m", "Move the app")
+    entry = files_by_path(manifest_of("--repo", repo, "HEAD"))["package-lock.json"]
+    assert (entry["classification"], entry["reasons"]) == ("significant", ["deleted"])

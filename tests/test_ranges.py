@@ -327,6 +327,11 @@ def test_a_clone_as_deep_as_its_history_has_its_true_root(tmp_path: Path) -> Non
     ).strip()
     empty = git(clone, "hash-object", "-t", "tree", "/dev/null").strip()
     assert subjects(manifest_of("--repo", clone, f"{empty}..HEAD")) == ["Before"]
+    # A second review: "parent" in the root's message is no parent.
+    git(origin, "commit", "--quiet", "--amend", "-m", "Root\n\nparent pom for all modules")
+    (tmp_path / "again").mkdir()
+    again = clone_with_upstream(origin, tmp_path / "again", clone_args=("--depth", "1"))
+    assert len(subjects(manifest_of("--repo", again, f"{empty}..HEAD"))) == 1
 
 
 def test_works_in_a_bare_repository(fixture_repo: RepoFactory, tmp_path: Path) -> None:

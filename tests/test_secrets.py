@@ -1145,6 +1145,22 @@ PASSWORD = "Zq" + made_up(ALNUM, 14)
         ("http://u:Barcelona2024!@db.acme-corp.io", "http://u:[REDACTED]@db.acme-corp.io", True),
         (f"http://u:{PASSWORD}@127.acme-corp.io/x", "http://u:[REDACTED]@127.acme-corp.io/x", True),
         (f"amqp://w:{PASSWORD}@bücher.de/", "amqp://w:[REDACTED]@bücher.de/", True),
+        # A second review: a user as a shell default too; brackets, parentheses and `$`
+        # a generator writes are a password's; `;`, `&`, `|`, `$(` are shown (code); a
+        # port, then a query or fragment holding an address, is no password.
+        (
+            f"postgres://${{DB_USER:-app}}:${{DB_PASSWORD:-{PASSWORD}}}@db.prod.acme-corp.io/app",
+            "postgres://${DB_USER:-app}:${DB_PASSWORD:-[REDACTED]}@db.prod.acme-corp.io/app",
+            True,
+        ),
+        (f"x://u:{PASSWORD}(1)[2]$3@db.acme-corp.io", "x://u:[REDACTED]@db.acme-corp.io", True),
+        ("http://u:$(id)x@db.acme-corp.io", None, False),
+        ("http://localhost:3000?next=/dashboard&email=jane@acme-corp.io", None, False),
+        ("http://127.0.0.1:8080#/profile/jane@acme-corp.io", None, False),
+        *(
+            (f"http://u:{word}@db.acme-corp.io", "http://u:[REDACTED]@db.acme-corp.io", False)
+            for word in ("test123", "admin123", "hunter2", "testpass", "yourtoken", "s:3:c:r:e:t")
+        ),
         # No password: a user alone, a port, an address after a path.
         ("ssh://git@github.com:22/acme/repo.git", None, False),
         ("see https://acme-corp.io/people/@jo and mailto:jo@acme-corp.io", None, False),

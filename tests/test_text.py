@@ -469,6 +469,17 @@ PATHS = [
     ("bun.lock", '    "left": ["left@file:vendor/left", {}],', "file:vendor/left"),
     ("package-lock.json", '      "resolved": "vendor/left",', "vendor/left"),
     ("uv.lock", 'source = { editable = "vendor/left" }', "vendor/left"),
+    # A second review: a workspace repository's lock file, one folder no workspace is.
+    (
+        "package-lock.json",
+        '"workspaces": ["packages/*"],\n      "resolved": "vendor/left",',
+        "vendor/left",
+    ),
+    (
+        "uv.lock",
+        '[manifest]\nmembers = ["app", "shared"]\nsource = { editable = "vendor/left" }',
+        "vendor/left",
+    ),
 ]
 # ...and not a workspace's own packages, the project itself, a registry, a dependency's name.
 NO_PATHS = [
@@ -492,7 +503,7 @@ NO_PATHS = [
 
 @pytest.mark.parametrize(("name", "line", "shown"), PATHS)
 def test_a_lock_file_s_package_from_a_path(name: str, line: str, shown: str) -> None:
-    found = list(lockfiles.outside_sources(name, [(1, line)], line))
+    found = list(lockfiles.outside_sources(name, list(enumerate(line.split("\n"), 1)), line))
     assert len(found) == 1, found
     assert found[0][1].startswith("takes a package from a path, no public registry: ")
     assert shown in found[0][1]
@@ -528,6 +539,7 @@ def test_a_lock_file_s_own_registry_is_no_finding(name: str, line: str) -> None:
         ("uv.lock", 'source = { path = "' * 8_000),
         ("Pipfile.lock", '"path": "' * 8_000),
         ("Gemfile.lock", "  remote: " + "a" * 80_000),
+        ("Gemfile.lock", "  remote: " + "../" * 40 + "vendor/x"),  # a second review: 2^N
     ],
 )
 def test_lock_file_patterns_are_linear_on_long_lines(name: str, line: str) -> None:

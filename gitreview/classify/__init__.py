@@ -8,6 +8,7 @@ proves it, the change is significant, and that is the default.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Iterable
 
 from gitreview.classify import formatting, generated, imports, prose, renames, whitespace
@@ -142,13 +143,16 @@ def _entry_changed(facts: FileFacts, verdict: FileVerdict) -> FileVerdict:
     every package, a package-lock.json made a link reads another file, a generated
     hook losing its executable bit no longer runs). What a program wrote stays
     trivial line by line; the deletion, the link's target or the bit goes to review.
-    Not a lock file deleted with the manifest it pinned: the package went whole (a
-    review of the fix: a crate removed cost a handle for its Cargo.lock)."""
+    Not a lock file deleted with its whole folder: the package went (a review of the
+    fix: a crate removed cost a handle for its Cargo.lock)."""
     change = facts.change
     why = f"{verdict.evidence}, but"
     if change.status == "deleted":
-        manifest, project = manifest_of(change.path), facts.project
-        if manifest is not None and project is not None and not project.exists(manifest):
+        # Its folder gone whole: the package went (not a manifest moved elsewhere, which
+        # leaves its packages unpinned: a second review).
+        folder, project = posixpath.dirname(change.path), facts.project
+        gone = project is not None and bool(folder) and not project.exists(folder, folder=True)
+        if gone and manifest_of(change.path):
             return verdict
         return FileVerdict("significant", ("deleted",), verdict.hunks, f"{why} {_WHY['deleted']}")
     if change.status == "type-changed":

@@ -105,7 +105,8 @@ _MIGRATIONS = lazy_compile(r"(?:^|/)(?:migrations?|migrate|alembic/versions)/")
 # `scala-2.13+/`): found by a thirteenth adversarial review.
 _SOURCE_SET = lazy_compile(
     r"^(?:.*/)?src/(?:main|test|testFixtures|androidTest|[a-z]+Test|[a-z]+Main"
-    r"|(?:debug|release)(?=/(?:java|kotlin|res|resources|assets)/|/AndroidManifest\.xml))/"
+    r"|(?:debug|release)(?=/(?:java|kotlin|res|resources|assets|jniLibs|aidl|cpp|shaders|rs|ml"
+    r"|baselineProfiles)/|/(?:AndroidManifest\.xml|google-services\.json)$))/"
     r"(?:[a-z]+-[0-9][0-9.]*[+-]?/)?"
 )
 # Names test runners collect: pytest, go test, Jest and Vitest, RSpec, JUnit, xUnit.
@@ -499,11 +500,11 @@ def _unit(path: str) -> str:
         # project's folder, as a solution lays them out (`src/Serilog/`, `test/X.Tests/`),
         # else the top folder (a class moved into another project leaves its assembly:
         # a thirteenth review).
-        # By the project folder's name: a project moved whole with its project file
-        # (`X/` into `src/X/`) is the same assembly (a review of the fix).
+        # (By its path: two services' `src/Api/` are two assemblies, a second review
+        # found. A project moved whole into `src/` is significant too: a cost.)
         project = _DOTNET_PROJECT.match(path)
-        folder = project.group() if project else posixpath.dirname(path).partition("/")[0]
-        return posixpath.basename(folder.rstrip("/"))
+        top = posixpath.dirname(path).partition("/")[0]
+        return project.group() if project else top + "/" if top else ""
     return posixpath.dirname(path) + "/" if path.endswith(_FOLDER_UNITS) else ""
 
 
