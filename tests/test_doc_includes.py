@@ -101,3 +101,20 @@ def test_a_range_that_drops_the_site_s_configuration_is_still_told(tmp_path: Pat
     git(repo, "commit", "--quiet", "--amend", "--no-edit")
     manifest = manifest_of("--repo", repo, "HEAD", "--fail-on", "never")
     assert [row[2] for row in findings_of(manifest, "docs/included-lines")] == ["src/ch.md"]
+
+
+def test_a_page_of_many_includes_is_read_in_linear_time() -> None:
+    """A last read of the change: each include's line was counted from the page's start,
+    and each directive's options read from a split of the rest of the page."""
+    import time
+
+    from gitreview.analyze.doc_includes import _includes
+
+    page = ".. literalinclude:: a.py\n   :lines: 2-5\n" * 20_000
+    page += "{{#include b.rs:3:4}}\n" * 20_000
+    start = time.perf_counter()
+    found = list(_includes("p.rst", page))
+    assert len(found) == 40_000
+    assert (found[0].line, found[0].last) == (40_001, 4)  # mdBook's are read first
+    assert (found[-1].line, found[-1].last) == (39_999, 5)
+    assert time.perf_counter() - start < 10  # a blow-up bound, not a speed target

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
@@ -50,6 +51,7 @@ _ASCIIDOC = lazy_compile(r"^include::([^\[\n]+)\[([^\]\n]*)\]", re.MULTILINE)
 _VITEPRESS = lazy_compile(r"<!--\s*@include:\s*([^\s{]+?)(?:\{([^}]*)\})?\s*-->")
 _SNIPPET = lazy_compile(r"""--8<--[ \t]+["']([^"'\n]+)["']""")
 _NUMBERS = lazy_compile(r"[0-9]+")
+_BREAK = lazy_compile(r"\n")
 
 
 class Changed(NamedTuple):
@@ -158,8 +160,12 @@ def _resolved(page: str, target: str, by_name: dict[str, list[Changed]]) -> Chan
 
 
 def _includes(page: str, text: str) -> Iterator[_Include]:
+    # Each include's line by a search of the line breaks, counted once (from the page's
+    # start for each include, a page of many was quadratic).
+    breaks = [found.start() for found in _BREAK.finditer(text)]
+
     def line_of(offset: int) -> int:
-        return text.count("\n", 0, offset) + 1
+        return bisect_left(breaks, offset) + 1
 
     for found in _MDBOOK.finditer(text):
         yield _Include(found.group(1), line_of(found.start()), _mdbook_last(found.group(2)))
@@ -205,12 +211,15 @@ def _sphinx_last(text: str, directive: re.Match[str]) -> int | None:
     """The last line a directive's options show (`:lines: 2-5,7`, `:end-line: 9`), to
     the end when only its start is given (`:start-line: 3`); read from the option
     lines right below the directive."""
-    rest = text[directive.end() :]
     options = []
-    for line in rest.split("\n")[1:]:
+    start = text.find("\n", directive.end()) + 1  # the line after the directive's
+    while 0 < start < len(text):
+        stop = text.find("\n", start)
+        line = text[start : len(text) if stop < 0 else stop]
         if not line.strip() or not line[:1].isspace():
             break
         options.append(line)
+        start = stop + 1 if stop >= 0 else len(text)
     last: int | None = None
     for option in _SPHINX_LINES.finditer("\n".join(options)):
         name, value = option.group(1), option.group(2)
