@@ -255,7 +255,8 @@ _ITEM = lazy_compile(r"([ \t]*)((?:[-*+]|\d{1,9}[.)])[ \t]+)")
 
 
 def _item_starts(lines: Sequence[Line]) -> list[tuple[str, str]]:
-    """The indentation and marker of each list item the lines start, in order."""
+    """The indentation and marker of each list item the lines start, sorted (compared
+    as a multiset: a re-wrap may move an item's place in the hunk, not its start)."""
     found = (_ITEM.match(line.text) for line in lines)
     return sorted((item.group(1), item.group(2).strip()) for item in found if item)
 

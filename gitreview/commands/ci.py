@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from gitreview.errors import Exit, NotFetched, UserError
 
 if TYPE_CHECKING:
+    from gitreview.git import Repository
     from gitreview.pipeline import Contents
 
 ZERO_SHA = "0" * 40
@@ -71,7 +72,11 @@ def run_ci(*, repo: str | None) -> int:
     env = os.environ
     inputs = read_inputs(env)
     wanted = wanted_range(env, inputs)
-    spec = None if wanted.deleted else range_spec(repo, wanted)
+    # Opened once, for the range, the configuration and what is published.
+    from gitreview.git import open_repository
+
+    repository = None if wanted.deleted else open_repository(repo)
+    spec = None if repository is None else range_spec(repository, wanted)
     if spec is None:
         # (A new branch at a commit already pushed: the hook checks nothing either;
         # found by an adversarial review, its tip was reviewed against its parent.)
@@ -86,11 +91,12 @@ def run_ci(*, repo: str | None) -> int:
     from gitreview.secrets import redact_name
 
     folder = Path(env.get("RUNNER_TEMP") or tempfile.gettempdir()) / "gitreview"
-    config = inputs.config and trusted_config(repo, spec, inputs.config, folder)
+    assert repository is not None  # a range to review
+    config = inputs.config and trusted_config(repository, spec, inputs.config, folder)
     contents: Contents = "missing" if inputs.fallback else "none"
     # Secrets in the range's commits: not in those a branch that does not hold the head
     # has (main's, merged in: published already; a review of the rule).
-    published = _published(repo, wanted.head)
+    published = _published(repository, wanted.head)
     try:
         assembled, configured = review_of_range(
             repo, spec, config=config, contents=contents, since=inputs.since, history=published
@@ -254,17 +260,16 @@ def _bad_payload(event: str, fields: str) -> UserError:
 # -- the range in the repository -------------------------------------------------
 
 
-def trusted_config(repo: str | None, spec: str, given: str, folder: Path) -> str:
+def trusted_config(repository: Repository, spec: str, given: str, folder: Path) -> str:
     """The `config` input as a file to read. The checkout is the pull request's own
     version of the repository, so a relative path names a file of the range's base
     commit (issue 11: the range cannot loosen its own review), copied under
     RUNNER_TEMP; an absolute path is the workflow's own file, read as it is."""
     if os.path.isabs(given):
         return given
-    from gitreview.git import TreeReader, open_repository
+    from gitreview.git import TreeReader
     from gitreview.ranges import resolve_range
 
-    repository = open_repository(repo)
     rng = resolve_range(repository, spec)
     commit = rng.base or rng.head
     assert commit is not None  # a range of a repository has a head
@@ -285,14 +290,11 @@ def trusted_config(repo: str | None, spec: str, given: str, folder: Path) -> str
     return str(target)
 
 
-def range_spec(repo: str | None, wanted: Wanted) -> str | None:
+def range_spec(repository: Repository, wanted: Wanted) -> str | None:
     """The range as `git review-manifest` takes it, after checking that the
     commits it needs are here: a shallow checkout (actions/checkout fetches one
     commit by default) gets one line saying how to fetch them. None: a push that
     brought no commit."""
-    from gitreview.git import open_repository
-
-    repository = open_repository(repo)
     head = wanted.head
     assert head is not None  # wanted_range makes sure
 
@@ -367,10 +369,8 @@ def range_spec(repo: str | None, wanted: Wanted) -> str | None:
 _CUT_LISTS = (20, 2048)
 
 
-def _published(repo: str | None, head: str | None) -> tuple[str, ...]:
-    from gitreview.git import open_repository
-
-    repository = open_repository(repo)
+def _published(repository: Repository, head: str | None) -> tuple[str, ...]:
+    """The remote refs that do not hold the head: their commits are published already."""
     sha = None if head is None else repository.resolve_commit(head)
     return () if sha is None else tuple(repository.remote_refs_without(sha))
 
