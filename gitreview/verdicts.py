@@ -501,7 +501,7 @@ def _pool(terms: Terms, jobs: int | None, size: int, head: HeadTree | None) -> P
 
     workers = provers(terms, jobs, size)
     threaded = threading.current_thread() is not threading.main_thread()
-    timed = not threaded and timer_here()
+    timed = timer_here()  # never in a thread
     # (`jobs=1` is no process, as documented; nor a program's main thread that keeps
     # the alarm for itself: spawning would run its main module again, a review found.)
     if workers < 2 and (jobs is not None or not threaded or not (terms.git_dir and terms.head)):
